@@ -1,0 +1,20 @@
+# Warnings and sanitizers shared by every target (DESIGN.md: Tests and measurements).
+add_library(tdc_options INTERFACE)
+target_compile_options(tdc_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+                       -Wno-unused-parameter)
+
+if(TDC_SANITIZE)
+  # No recovery: the first finding fails the test.
+  set(_tdc_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_compile_options(tdc_options INTERFACE ${_tdc_san})
+  target_link_options(tdc_options INTERFACE ${_tdc_san})
+endif()
+
+# tdc_add_test(NAME name SOURCES a_test.cc ... LIBS lib ...): one GoogleTest executable,
+# registered with ctest under the label "unit".
+function(tdc_add_test)
+  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} tdc_options GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${T_NAME} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+endfunction()

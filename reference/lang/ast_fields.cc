@@ -1,0 +1,330 @@
+#include "reference/lang/ast_fields.h"
+
+namespace tdc::lang {
+namespace {
+
+template <typename T>
+std::vector<const Node*> Ptrs(const std::vector<std::unique_ptr<T>>& list) {
+  std::vector<const Node*> out;
+  out.reserve(list.size());
+  for (const auto& item : list) out.push_back(item.get());
+  return out;
+}
+
+void VisitArguments(const Arguments& n, FieldVisitor& v) {
+  v.Children("posonlyargs", Ptrs(n.posonlyargs));
+  v.Children("args", Ptrs(n.args));
+  v.Child("vararg", n.vararg.get());
+  v.Children("kwonlyargs", Ptrs(n.kwonlyargs));
+  v.Children("kw_defaults", Ptrs(n.kw_defaults));
+  v.Child("kwarg", n.kwarg.get());
+  v.Children("defaults", Ptrs(n.defaults));
+}
+
+void VisitExpr(const Node& node, FieldVisitor& v) {
+  switch (node.kind) {
+    case NodeKind::kBoolOp: {
+      const auto& n = As<BoolOp>(node);
+      v.Tag("op", BoolOpClassName(n.op));
+      v.Children("values", Ptrs(n.values));
+      return;
+    }
+    case NodeKind::kBinOp: {
+      const auto& n = As<BinOp>(node);
+      v.Child("left", n.left.get());
+      v.Tag("op", BinaryOpClassName(n.op));
+      v.Child("right", n.right.get());
+      return;
+    }
+    case NodeKind::kUnaryOp: {
+      const auto& n = As<UnaryOp>(node);
+      v.Tag("op", UnaryOpClassName(n.op));
+      v.Child("operand", n.operand.get());
+      return;
+    }
+    case NodeKind::kLambda: {
+      const auto& n = As<Lambda>(node);
+      v.Child("args", n.args.get());
+      v.Child("body", n.body.get());
+      return;
+    }
+    case NodeKind::kIfExp: {
+      const auto& n = As<IfExp>(node);
+      v.Child("test", n.test.get());
+      v.Child("body", n.body.get());
+      v.Child("orelse", n.orelse.get());
+      return;
+    }
+    case NodeKind::kDict: {
+      const auto& n = As<Dict>(node);
+      v.Children("keys", Ptrs(n.keys));
+      v.Children("values", Ptrs(n.values));
+      return;
+    }
+    case NodeKind::kListComp: {
+      const auto& n = As<ListComp>(node);
+      v.Child("elt", n.elt.get());
+      v.Children("generators", Ptrs(n.generators));
+      return;
+    }
+    case NodeKind::kCompare: {
+      const auto& n = As<Compare>(node);
+      v.Child("left", n.left.get());
+      std::vector<std::string_view> ops;
+      for (CompareOp op : n.ops) ops.push_back(CompareOpClassName(op));
+      v.Tags("ops", ops);
+      v.Children("comparators", Ptrs(n.comparators));
+      return;
+    }
+    case NodeKind::kCall: {
+      const auto& n = As<Call>(node);
+      v.Child("func", n.func.get());
+      v.Children("args", Ptrs(n.args));
+      v.Children("keywords", Ptrs(n.keywords));
+      return;
+    }
+    case NodeKind::kConstant: {
+      const auto& n = As<Constant>(node);
+      v.Value("value", n.value);
+      v.OptionalIdentifier("kind", n.kind_u);
+      return;
+    }
+    case NodeKind::kAttribute: {
+      const auto& n = As<Attribute>(node);
+      v.Child("value", n.value.get());
+      v.Identifier("attr", n.attr);
+      v.Tag("ctx", ExprContextClassName(n.ctx));
+      return;
+    }
+    case NodeKind::kSubscript: {
+      const auto& n = As<Subscript>(node);
+      v.Child("value", n.value.get());
+      v.Child("slice", n.slice.get());
+      v.Tag("ctx", ExprContextClassName(n.ctx));
+      return;
+    }
+    case NodeKind::kStarred: {
+      const auto& n = As<Starred>(node);
+      v.Child("value", n.value.get());
+      v.Tag("ctx", ExprContextClassName(n.ctx));
+      return;
+    }
+    case NodeKind::kName: {
+      const auto& n = As<Name>(node);
+      v.Identifier("id", n.id);
+      v.Tag("ctx", ExprContextClassName(n.ctx));
+      return;
+    }
+    case NodeKind::kList: {
+      const auto& n = As<List>(node);
+      v.Children("elts", Ptrs(n.elts));
+      v.Tag("ctx", ExprContextClassName(n.ctx));
+      return;
+    }
+    case NodeKind::kTuple: {
+      const auto& n = As<Tuple>(node);
+      v.Children("elts", Ptrs(n.elts));
+      v.Tag("ctx", ExprContextClassName(n.ctx));
+      return;
+    }
+    case NodeKind::kSlice: {
+      const auto& n = As<Slice>(node);
+      v.Child("lower", n.lower.get());
+      v.Child("upper", n.upper.get());
+      v.Child("step", n.step.get());
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void VisitStmt(const Node& node, FieldVisitor& v) {
+  switch (node.kind) {
+    case NodeKind::kFunctionDef: {
+      const auto& n = As<FunctionDef>(node);
+      v.Identifier("name", n.name);
+      v.Child("args", n.args.get());
+      v.Children("body", Ptrs(n.body));
+      v.Children("decorator_list", Ptrs(n.decorator_list));
+      v.Child("returns", n.returns.get());
+      return;
+    }
+    case NodeKind::kReturn:
+      v.Child("value", As<Return>(node).value.get());
+      return;
+    case NodeKind::kDelete:
+      v.Children("targets", Ptrs(As<Delete>(node).targets));
+      return;
+    case NodeKind::kAssign: {
+      const auto& n = As<Assign>(node);
+      v.Children("targets", Ptrs(n.targets));
+      v.Child("value", n.value.get());
+      return;
+    }
+    case NodeKind::kAugAssign: {
+      const auto& n = As<AugAssign>(node);
+      v.Child("target", n.target.get());
+      v.Tag("op", BinaryOpClassName(n.op));
+      v.Child("value", n.value.get());
+      return;
+    }
+    case NodeKind::kFor: {
+      const auto& n = As<For>(node);
+      v.Child("target", n.target.get());
+      v.Child("iter", n.iter.get());
+      v.Children("body", Ptrs(n.body));
+      v.Children("orelse", Ptrs(n.orelse));
+      return;
+    }
+    case NodeKind::kWhile: {
+      const auto& n = As<While>(node);
+      v.Child("test", n.test.get());
+      v.Children("body", Ptrs(n.body));
+      v.Children("orelse", Ptrs(n.orelse));
+      return;
+    }
+    case NodeKind::kIf: {
+      const auto& n = As<If>(node);
+      v.Child("test", n.test.get());
+      v.Children("body", Ptrs(n.body));
+      v.Children("orelse", Ptrs(n.orelse));
+      return;
+    }
+    case NodeKind::kWith: {
+      const auto& n = As<With>(node);
+      v.Children("items", Ptrs(n.items));
+      v.Children("body", Ptrs(n.body));
+      return;
+    }
+    case NodeKind::kRaise: {
+      const auto& n = As<Raise>(node);
+      v.Child("exc", n.exc.get());
+      v.Child("cause", n.cause.get());
+      return;
+    }
+    case NodeKind::kTry: {
+      const auto& n = As<Try>(node);
+      v.Children("body", Ptrs(n.body));
+      v.Children("handlers", Ptrs(n.handlers));
+      v.Children("orelse", Ptrs(n.orelse));
+      v.Children("finalbody", Ptrs(n.finalbody));
+      return;
+    }
+    case NodeKind::kAssert: {
+      const auto& n = As<Assert>(node);
+      v.Child("test", n.test.get());
+      v.Child("msg", n.msg.get());
+      return;
+    }
+    case NodeKind::kImport:
+      v.Children("names", Ptrs(As<Import>(node).names));
+      return;
+    case NodeKind::kImportFrom: {
+      const auto& n = As<ImportFrom>(node);
+      v.OptionalIdentifier("module", n.module);
+      v.Children("names", Ptrs(n.names));
+      v.Int("level", n.level);
+      return;
+    }
+    case NodeKind::kGlobal:
+      v.Identifiers("names", As<Global>(node).names);
+      return;
+    case NodeKind::kNonlocal:
+      v.Identifiers("names", As<Nonlocal>(node).names);
+      return;
+    case NodeKind::kExprStmt:
+      v.Child("value", As<ExprStmt>(node).value.get());
+      return;
+    default:
+      return;
+  }
+}
+
+void VisitOther(const Node& node, FieldVisitor& v) {
+  switch (node.kind) {
+    case NodeKind::kModule:
+      v.Children("body", Ptrs(As<Module>(node).body));
+      v.Children("type_ignores", {});
+      return;
+    case NodeKind::kComprehension: {
+      const auto& n = As<Comprehension>(node);
+      v.Child("target", n.target.get());
+      v.Child("iter", n.iter.get());
+      v.Children("ifs", Ptrs(n.ifs));
+      v.Int("is_async", n.is_async);
+      return;
+    }
+    case NodeKind::kExceptHandler: {
+      const auto& n = As<ExceptHandler>(node);
+      v.Child("type", n.type.get());
+      v.OptionalIdentifier("name", n.name);
+      v.Children("body", Ptrs(n.body));
+      return;
+    }
+    case NodeKind::kArguments:
+      VisitArguments(As<Arguments>(node), v);
+      return;
+    case NodeKind::kArg: {
+      const auto& n = As<Arg>(node);
+      v.Identifier("arg", n.arg);
+      v.Child("annotation", n.annotation.get());
+      return;
+    }
+    case NodeKind::kKeyword: {
+      const auto& n = As<Keyword>(node);
+      v.OptionalIdentifier("arg", n.arg);
+      v.Child("value", n.value.get());
+      return;
+    }
+    case NodeKind::kAlias: {
+      const auto& n = As<Alias>(node);
+      v.Identifier("name", n.name);
+      v.OptionalIdentifier("asname", n.asname);
+      return;
+    }
+    case NodeKind::kWithItem: {
+      const auto& n = As<WithItem>(node);
+      v.Child("context_expr", n.context_expr.get());
+      v.Child("optional_vars", n.optional_vars.get());
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace
+
+void VisitFields(const Node& node, FieldVisitor& visitor) {
+  if (dynamic_cast<const Expr*>(&node) != nullptr) return VisitExpr(node, visitor);
+  if (dynamic_cast<const Stmt*>(&node) != nullptr) return VisitStmt(node, visitor);
+  VisitOther(node, visitor);
+}
+
+std::string_view ClassName(const Node& node) {
+  switch (node.kind) {
+    case NodeKind::kUnsupportedStmt:
+      return As<UnsupportedStmt>(node).class_name;
+    case NodeKind::kUnsupportedExpr:
+      return As<UnsupportedExpr>(node).class_name;
+    case NodeKind::kExprStmt:
+      return "Expr";
+    case NodeKind::kComprehension:
+      return "comprehension";
+    case NodeKind::kArguments:
+      return "arguments";
+    case NodeKind::kArg:
+      return "arg";
+    case NodeKind::kKeyword:
+      return "keyword";
+    case NodeKind::kAlias:
+      return "alias";
+    case NodeKind::kWithItem:
+      return "withitem";
+    default:
+      return NodeKindName(node.kind);
+  }
+}
+
+}  // namespace tdc::lang
