@@ -24,14 +24,6 @@ constexpr Range kNonPrintable[] = {
     {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
     {0xE0020, 0xE007F}, {0xF0000, 0x10FFFF}};
 
-bool IsPrintable(char32_t c) {
-  if (c < 0x80) return c >= 0x20 && c < 0x7F;
-  for (const Range& r : kNonPrintable) {
-    if (c >= r.lo && c <= r.hi) return false;
-  }
-  return true;
-}
-
 char ChooseQuote(std::string_view text) {
   bool has_single = text.find('\'') != std::string_view::npos;
   bool has_double = text.find('"') != std::string_view::npos;
@@ -84,6 +76,14 @@ std::string FormatRepr(double value, bool add_dot_zero) {
 }
 
 }  // namespace
+
+bool IsPrintable(char32_t c) {
+  if (c < 0x80) return c >= 0x20 && c < 0x7F;
+  for (const Range& r : kNonPrintable) {
+    if (c >= r.lo && c <= r.hi) return false;
+  }
+  return true;
+}
 
 char32_t DecodeUtf8(std::string_view text, size_t& i) {
   unsigned char c = static_cast<unsigned char>(text[i]);

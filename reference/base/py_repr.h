@@ -23,6 +23,9 @@ std::string ReprFloat(double value);
 // repr(complex) of a number with zero real part, as literals like `2j` produce.
 std::string ReprImaginary(double imag);
 
+// str.isprintable() of one code point (with the approximation described above).
+bool IsPrintable(char32_t code_point);
+
 // Decodes one code point from UTF-8 at `i` (advancing it); invalid bytes decode as
 // themselves so that decoding never fails.
 char32_t DecodeUtf8(std::string_view text, size_t& i);

@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "reference/base/py_repr.h"
+#include "reference/lang/identifiers.h"
+
 namespace tdc::lang {
 namespace {
 
@@ -243,7 +246,26 @@ class Lexer {
     while (IsIdentChar(static_cast<unsigned char>(Peek()))) ++pos_;
     std::string_view word = text_.substr(begin, pos_ - begin);
     if ((Peek() == '\'' || Peek() == '"') && IsStringPrefix(word)) return String(begin);
+    CheckIdentifier(word, begin);
     Emit(TokenKind::kName, begin, pos_);
+  }
+
+  // CPython's verify_identifier: non-ASCII characters must be XID_Start / XID_Continue.
+  void CheckIdentifier(std::string_view word, size_t begin) {
+    for (size_t i = 0; i < word.size();) {
+      size_t at = i;
+      char32_t c = DecodeUtf8(word, i);
+      bool ok = at == 0 ? IsIdentifierStart(c) : IsIdentifierContinue(c);
+      if (ok) continue;
+      int col1 = static_cast<int>(begin + at - line_start_) + 1;
+      if (!IsPrintable(c)) {
+        Fail(fmt::format("invalid non-printable character U+{:04X}", static_cast<unsigned>(c)),
+             line_, col1);
+      }
+      Fail(fmt::format("invalid character '{}' (U+{:04X})", word.substr(at, i - at),
+                       static_cast<unsigned>(c)),
+           line_, col1);
+    }
   }
 
   void String(size_t begin) {

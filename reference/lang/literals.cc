@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "reference/base/py_repr.h"
 
 namespace tdc::lang {
@@ -58,7 +60,6 @@ long ReadHex(std::string_view body, size_t i, int count) {
 }
 
 bool DecodeEscapes(std::string_view body, bool is_bytes, std::string& out, std::string& error) {
-  const char* codec = is_bytes ? "bytes" : "unicodeescape";
   for (size_t i = 0; i < body.size();) {
     if (body[i] != '\\' || i + 1 >= body.size()) {
       out += body[i++];
@@ -99,9 +100,16 @@ bool DecodeEscapes(std::string_view body, bool is_bytes, std::string& out, std::
         }
         long value = ReadHex(body, i, count);
         if (value < 0 || value > 0x10FFFF) {
-          error = is_bytes ? "(value error) invalid \\x escape"
-                           : std::string("(unicode error) '") + codec +
-                                 "' codec can't decode bytes: truncated \\" + c + " escape";
+          if (is_bytes) {
+            error = fmt::format("(value error) invalid \\x escape at position {}", start);
+            return false;
+          }
+          size_t digits = 0;
+          while (i + digits < body.size() && HexValue(body[i + digits]) >= 0) ++digits;
+          error = fmt::format(
+              "(unicode error) 'unicodeescape' codec can't decode bytes in position {}-{}: "
+              "truncated \\{}{} escape",
+              start, i + digits - 1, c, std::string(count, 'X'));
           return false;
         }
         i += count;
@@ -156,7 +164,7 @@ ConstantValue NumberValue(std::string_view spelling) {
   return v;
 }
 
-std::optional<StringPiece> DecodeString(std::string_view spelling, std::string& error) {
+std::optional<StringPiece> DecodeString(std::string_view spelling, StringError& error) {
   StringPiece piece;
   bool raw = false;
   size_t i = 0;
@@ -165,7 +173,10 @@ std::optional<StringPiece> DecodeString(std::string_view spelling, std::string& 
       case 'r': raw = true; break;
       case 'b': piece.is_bytes = true; break;
       case 'f': piece.is_fstring = true; break;
-      case 'u': piece.has_u_prefix = true; break;
+      case 'u':
+        // CPython sets Constant.kind = 'u' only for a lowercase u.
+        piece.has_u_prefix = spelling[i] == 'u';
+        break;
     }
   }
   std::string_view quoted = spelling.substr(i);
@@ -175,7 +186,7 @@ std::optional<StringPiece> DecodeString(std::string_view spelling, std::string& 
   if (piece.is_bytes) {
     for (char c : body) {
       if (static_cast<unsigned char>(c) >= 0x80) {
-        error = "bytes can only contain ASCII literal characters";
+        error = {"bytes can only contain ASCII literal characters", true};
         return std::nullopt;
       }
     }
@@ -184,7 +195,7 @@ std::optional<StringPiece> DecodeString(std::string_view spelling, std::string& 
     piece.value = std::string(body);
     return piece;
   }
-  if (!DecodeEscapes(body, piece.is_bytes, piece.value, error)) return std::nullopt;
+  if (!DecodeEscapes(body, piece.is_bytes, piece.value, error.message)) return std::nullopt;
   return piece;
 }
 

@@ -21,10 +21,17 @@ struct StringPiece {
   std::string value;        // UTF-8 for str, raw bytes for bytes.
 };
 
+// Why a STRING token could not be decoded. CPython reports non-ASCII bytes literals at
+// the token itself and escape errors at the token after the string literals.
+struct StringError {
+  std::string message;
+  bool at_token = false;
+};
+
 // Decodes a STRING token's spelling (prefix and quotes included). Returns nullopt and
 // sets `error` for escapes CPython rejects (e.g. a truncated \x escape) or that the
 // subset does not model (\N{...}).
-std::optional<StringPiece> DecodeString(std::string_view spelling, std::string& error);
+std::optional<StringPiece> DecodeString(std::string_view spelling, StringError& error);
 
 }  // namespace tdc::lang
 

@@ -31,6 +31,7 @@ void Parser::CheckForgottenComma(const Expr& previous) {
   if (k == NodeKind::kName) {
     const std::string& id = As<Name>(previous).id;
     if (Peek().kind == TokenKind::kString || id == "match" || id == "case" || id == "_") return;
+    if (id == "print" || id == "exec") return;  // _PyPegen_check_legacy_stmt
   }
   size_t mark = Mark();
   try {
@@ -92,11 +93,12 @@ ExprPtr Parser::ParseStrings() {
   bool mixed = false;
   std::string value;
   bool first = true;
+  StringError error;
   while (Peek().kind == TokenKind::kString) {
     const Token& t = Next();
-    std::string error;
     std::optional<StringPiece> piece = DecodeString(t.text, error);
-    if (!piece) ErrorAt(t.span.begin, error);
+    if (!piece && error.at_token) ErrorAt(t.span.begin, error.message);
+    if (!piece) break;
     if (first) u_prefix = piece->has_u_prefix;
     first = false;
     if (is_bytes.has_value() && *is_bytes != piece->is_bytes) mixed = true;
@@ -105,6 +107,12 @@ ExprPtr Parser::ParseStrings() {
     value += piece->value;
   }
   SourcePos end = LastEnd();
+  // CPython decodes the literals after reading all of them: its errors point at the
+  // token that follows.
+  if (!error.message.empty()) {
+    while (Peek().kind == TokenKind::kString) Next();
+    ErrorAt(Peek().span.begin, error.message);
+  }
   if (mixed) ErrorAt(Peek().span.begin, "cannot mix bytes and nonbytes literals");
   if (any_fstring) return MakeUnsupportedExpr("JoinedStr", begin, end);
   ConstantValue v;
@@ -241,22 +249,23 @@ std::vector<std::unique_ptr<Comprehension>> Parser::ParseComprehensionClauses() 
 }
 
 ExprPtr Parser::ParsePrimary() {
+  SourcePos start = Peek().span.begin;
   ExprPtr expr = ParseAtom();
   for (;;) {
     if (AtOp(".")) {
       Next();
       auto node = std::make_unique<Attribute>();
-      node->span.begin = expr->span.begin;
+      node->span.begin = start;
       node->attr = ExpectName().text;
       node->value = std::move(expr);
       node->span.end = LastEnd();
       expr = std::move(node);
     } else if (AtOp("(")) {
-      expr = FinishCall(std::move(expr));
+      expr = FinishCall(std::move(expr), start);
     } else if (AtOp("[")) {
       Next();
       auto node = std::make_unique<Subscript>();
-      node->span.begin = expr->span.begin;
+      node->span.begin = start;
       node->value = std::move(expr);
       node->slice = ParseSlices();
       ExpectOp("]");
@@ -305,10 +314,10 @@ ExprPtr Parser::ParseSlice() {
   return slice;
 }
 
-ExprPtr Parser::FinishCall(ExprPtr func) {
+ExprPtr Parser::FinishCall(ExprPtr func, SourcePos start) {
   SourcePos open = Next().span.begin;  // (
   auto call = std::make_unique<Call>();
-  call->span.begin = func->span.begin;
+  call->span.begin = start;
   call->func = std::move(func);
   bool seen_keyword = false;
   bool seen_double_star = false;

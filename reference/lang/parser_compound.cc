@@ -7,8 +7,6 @@
 namespace tdc::lang {
 namespace {
 
-SourcePos EndOf(const StmtList& block) { return block.back()->span.end; }
-
 StmtPtr MakeUnsupported(std::string_view class_name, SourcePos begin, SourcePos end) {
   auto node = MakeNode<UnsupportedStmt>(begin, end);
   node->class_name = std::string(class_name);
@@ -84,7 +82,7 @@ StmtPtr Parser::ParseFunctionDef(ExprList decorators, SourcePos start) {
   if (AcceptOp("->")) node->returns = ParseExpression();
   node->body = ParseBlock("function definition", start.line, /*forced_colon=*/true);
   node->decorator_list = std::move(decorators);
-  node->span = {start, EndOf(node->body)};
+  node->span = {start, LastEnd()};
   return node;
 }
 
@@ -99,7 +97,7 @@ StmtPtr Parser::ParseIf(SourcePos start, const char* keyword) {
     int line = Next().span.begin.line;
     node->orelse = ParseBlock("'else' statement", line, true);
   }
-  node->span = {start, EndOf(node->orelse.empty() ? node->body : node->orelse)};
+  node->span = {start, LastEnd()};
   return node;
 }
 
@@ -112,7 +110,7 @@ StmtPtr Parser::ParseWhile() {
     int line = Next().span.begin.line;
     node->orelse = ParseBlock("'else' statement", line, true);
   }
-  node->span = {start, EndOf(node->orelse.empty() ? node->body : node->orelse)};
+  node->span = {start, LastEnd()};
   return node;
 }
 
@@ -128,7 +126,7 @@ StmtPtr Parser::ParseFor(SourcePos start) {
     int line = Next().span.begin.line;
     node->orelse = ParseBlock("'else' statement", line, true);
   }
-  node->span = {start, EndOf(node->orelse.empty() ? node->body : node->orelse)};
+  node->span = {start, LastEnd()};
   return node;
 }
 
@@ -179,7 +177,7 @@ StmtPtr Parser::ParseWith(SourcePos start) {
     } while (AcceptOp(","));
   }
   node->body = ParseBlock("'with' statement", start.line, false);
-  node->span = {start, EndOf(node->body)};
+  node->span = {start, LastEnd()};
   return node;
 }
 
@@ -201,7 +199,7 @@ StmtPtr Parser::ParseTry() {
     }
     handler->body = ParseBlock(star ? "'except*' statement" : "'except' statement",
                                handler_start.line, false);
-    handler->span = {handler_start, EndOf(handler->body)};
+    handler->span = {handler_start, LastEnd()};
     node->handlers.push_back(std::move(handler));
   }
   if (!node->handlers.empty() && AtName("else")) {
@@ -218,7 +216,7 @@ StmtPtr Parser::ParseTry() {
   const StmtList& last = !node->finalbody.empty() ? node->finalbody
                          : !node->orelse.empty()  ? node->orelse
                                                   : node->handlers.back()->body;
-  node->span = {start, EndOf(last)};
+  node->span = {start, LastEnd()};
   if (star) return MakeUnsupported("TryStar", start, node->span.end);
   return node;
 }
@@ -226,9 +224,10 @@ StmtPtr Parser::ParseTry() {
 StmtPtr Parser::ParseClass(SourcePos start) {
   Next();  // class
   ExpectName();
-  if (AtOp("(")) FinishCall(MakeNode<Name>(start, start));
-  StmtList body = ParseBlock("class definition", start.line, false);
-  return MakeUnsupported("ClassDef", start, EndOf(body));
+  // Class bases are call arguments; parse them for their errors and drop them.
+  if (AtOp("(")) FinishCall(MakeNode<Name>(start, start), start);
+  ParseBlock("class definition", start.line, false);
+  return MakeUnsupported("ClassDef", start, LastEnd());
 }
 
 StmtPtr Parser::ParseAsync() {
@@ -275,15 +274,13 @@ StmtPtr Parser::TryParseMatch() {
   // The case blocks use pattern syntax, which the subset does not parse: skip them.
   Next();  // NEWLINE
   int depth = 0;
-  SourcePos end = start;
   do {
     const Token& t = Next();
     if (t.kind == TokenKind::kIndent) ++depth;
     if (t.kind == TokenKind::kDedent) --depth;
     if (t.kind == TokenKind::kEndMarker) Fail();
-    if (t.kind != TokenKind::kDedent && t.kind != TokenKind::kNewline) end = t.span.end;
   } while (depth > 0);
-  return MakeUnsupported("Match", start, end);
+  return MakeUnsupported("Match", start, LastEnd());
 }
 
 }  // namespace tdc::lang

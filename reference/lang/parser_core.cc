@@ -32,7 +32,11 @@ const Token& Parser::Peek(int ahead) {
 const Token& Parser::Next() {
   const Token& token = Peek();
   if (pos_ + 1 < tokens_.size()) ++pos_;
-  last_end_ = token.span.end;
+  // CPython's node ends skip NEWLINE / INDENT / DEDENT (the last non-whitespace token).
+  if (token.kind != TokenKind::kNewline && token.kind != TokenKind::kIndent &&
+      token.kind != TokenKind::kDedent && token.kind != TokenKind::kEndMarker) {
+    last_end_ = token.span.end;
+  }
   return token;
 }
 

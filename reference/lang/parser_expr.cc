@@ -123,6 +123,7 @@ ExprPtr Parser::ParseNamedExpression() {
 ExprPtr Parser::ParseExpression() {
   NestingGuard guard(*this);
   if (AtName("lambda")) return ParseLambda();
+  SourcePos start = Peek().span.begin;
   ExprPtr body = ParseDisjunction();
   if (!AtName("if")) return body;
   Next();
@@ -133,7 +134,7 @@ ExprPtr Parser::ParseExpression() {
   }
   Next();
   auto node = std::make_unique<IfExp>();
-  node->span.begin = body->span.begin;
+  node->span.begin = start;
   node->test = std::move(test);
   node->body = std::move(body);
   node->orelse = ParseExpression();
@@ -145,11 +146,12 @@ namespace {
 
 template <typename Next>
 ExprPtr ParseBoolChain(Parser& p, std::string_view keyword, BoolOpKind op, Next next) {
+  SourcePos start = p.Peek().span.begin;
   ExprPtr first = next();
   if (!p.AtName(keyword)) return first;
   auto node = std::make_unique<BoolOp>();
   node->op = op;
-  node->span.begin = first->span.begin;
+  node->span.begin = start;
   node->values.push_back(std::move(first));
   while (p.AtName(keyword)) {
     p.Next();
@@ -181,6 +183,7 @@ ExprPtr Parser::ParseInversion() {
 }
 
 ExprPtr Parser::ParseComparison() {
+  SourcePos start = Peek().span.begin;
   ExprPtr left = ParseBitOr();
   std::unique_ptr<Compare> node;
   for (;;) {
@@ -212,7 +215,7 @@ ExprPtr Parser::ParseComparison() {
     if (!op) break;
     if (!node) {
       node = std::make_unique<Compare>();
-      node->span.begin = left->span.begin;
+      node->span.begin = start;
       node->left = std::move(left);
     }
     node->ops.push_back(*op);
@@ -227,6 +230,7 @@ ExprPtr Parser::ParseBitOr() { return ParseBinaryLevel(0); }
 
 ExprPtr Parser::ParseBinaryLevel(int level) {
   if (level == kFactorLevel) return ParseFactor();
+  SourcePos start = Peek().span.begin;
   ExprPtr left = ParseBinaryLevel(level + 1);
   for (;;) {
     const BinaryLevelOp* match = nullptr;
@@ -236,7 +240,7 @@ ExprPtr Parser::ParseBinaryLevel(int level) {
     if (match == nullptr) return left;
     Next();
     auto node = std::make_unique<BinOp>();
-    node->span.begin = left->span.begin;
+    node->span.begin = start;
     node->left = std::move(left);
     node->op = match->op;
     node->right = ParseBinaryLevel(level + 1);
@@ -261,9 +265,10 @@ ExprPtr Parser::ParseFactor() {
 }
 
 ExprPtr Parser::ParsePower() {
+  SourcePos start = Peek().span.begin;
   ExprPtr base;
   if (AtName("await")) {
-    SourcePos start = Next().span.begin;
+    Next();
     ParsePrimary();
     base = MakeUnsupportedExpr("Await", start, LastEnd());
   } else {
@@ -272,7 +277,7 @@ ExprPtr Parser::ParsePower() {
   if (!AtOp("**")) return base;
   Next();
   auto node = std::make_unique<BinOp>();
-  node->span.begin = base->span.begin;
+  node->span.begin = start;
   node->left = std::move(base);
   node->op = BinaryOp::kPow;
   node->right = ParseFactor();

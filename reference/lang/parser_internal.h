@@ -1,5 +1,9 @@
 // The recursive-descent parser's state; shared by the parser_*.cc files only.
 //
+// Node positions follow CPython's EXTRA: a node spans from the first token of the rule
+// that built it to the last token it consumed, so `(a) + b` starts at the parenthesis
+// while the parenthesized `a` keeps its own position.
+//
 // Errors follow CPython's two-level scheme. A rule that simply does not match throws
 // ParseFailure; the error is then "invalid syntax" (or an indentation / unclosed-bracket
 // error) at the furthest token the parser looked at, as CPython reports its generic
@@ -48,6 +52,8 @@ class Parser {
   const Token& ExpectOp(std::string_view op);  // ParseFailure if absent.
   const Token& ExpectForcedOp(std::string_view op);  // CPython's `&&'op'`: "expected 'op'".
   const Token& ExpectName();  // A NAME that is not a keyword.
+  // End of the last consumed token other than NEWLINE / INDENT / DEDENT: where a node
+  // built now ends.
   SourcePos LastEnd() const { return last_end_; }
   [[noreturn]] void Fail() { throw ParseFailure{}; }
   [[noreturn]] void ErrorAt(SourcePos pos, const std::string& message,
@@ -61,6 +67,7 @@ class Parser {
   // ---- Statements (parser_stmt.cc, parser_compound.cc) ----
   void ParseStatement(StmtList& out);
   void ParseSimpleStatements(StmtList& out);
+  void CheckLegacyStatement(const Stmt& stmt);
   StmtPtr ParseSimpleStatement();
   StmtPtr ParseExpressionStatement();
   StmtPtr ParseImport();
@@ -104,7 +111,9 @@ class Parser {
   ExprPtr ParseYieldExpr();
   ExprPtr ParseSlices();
   ExprPtr ParseSlice();
-  ExprPtr FinishCall(ExprPtr func);
+  // `(args)` after `func`; `start` is where the primary began (CPython's node positions
+  // start at the rule's first token, a parenthesis included).
+  ExprPtr FinishCall(ExprPtr func, SourcePos start);
   std::vector<std::unique_ptr<Comprehension>> ParseComprehensionClauses();
   bool AtExpressionStart();
   // Inside brackets, `a b` is "invalid syntax. Perhaps you forgot a comma?".

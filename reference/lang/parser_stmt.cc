@@ -51,8 +51,30 @@ void Parser::ParseSimpleStatements(StmtList& out) {
     if (!AcceptOp(";")) break;
     if (Peek().kind == TokenKind::kNewline) break;
   }
-  if (Peek().kind != TokenKind::kNewline) Fail();
+  if (Peek().kind != TokenKind::kNewline) {
+    CheckLegacyStatement(*out.back());
+    Fail();
+  }
   Next();
+}
+
+void Parser::CheckLegacyStatement(const Stmt& stmt) {
+  // invalid_legacy_expression: `print x` / `exec x`, Python 2's statements.
+  if (stmt.kind != NodeKind::kExprStmt) return;
+  const Expr& value = *As<ExprStmt>(stmt).value;
+  if (value.kind != NodeKind::kName) return;
+  const std::string& name = As<Name>(value).id;
+  if (name != "print" && name != "exec") return;
+  if (!AtExpressionStart() && !AtOp("*")) return;
+  size_t mark = Mark();
+  try {
+    ParseStarExpressions();
+  } catch (const ParseFailure&) {
+    Reset(mark);
+    return;
+  }
+  ErrorAt(value.span.begin,
+          fmt::format("Missing parentheses in call to '{0}'. Did you mean {0}(...)?", name));
 }
 
 StmtPtr Parser::ParseSimpleStatement() {
