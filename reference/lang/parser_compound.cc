@@ -157,7 +157,7 @@ StmtPtr Parser::ParseWith(SourcePos start) {
     try {
       Next();
       do {
-        if (AtOp(")")) break;
+        if (AtOp(")") && !node->items.empty()) break;  // `with ():` is an empty tuple.
         node->items.push_back(ParseWithItem(*this));
       } while (AcceptOp(","));
       ExpectOp(")");

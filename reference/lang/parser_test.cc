@@ -65,6 +65,16 @@ TEST(ParserTest, ImplicitConcatenationAndNumberForms) {
             "end_col_offset=21)], type_ignores=[])");
 }
 
+TEST(ParserTest, EmptyParenthesesAfterWithAreOneTupleItem) {
+  // CPython: `with ():` is not the parenthesized item list (which needs an item) but
+  // one item whose expression is the empty tuple.
+  ParseResult r = Parse("with ():\n    pass\n", "t.py");
+  ASSERT_NE(r.module, nullptr);
+  const auto& with = As<With>(*r.module->body[0]);
+  ASSERT_EQ(with.items.size(), 1u);
+  EXPECT_EQ(with.items[0]->context_expr->kind, NodeKind::kTuple);
+}
+
 TEST(ParserTest, SyntaxErrorsMatchCPython) {
   EXPECT_EQ(Error("def f(x)\n    return x\n"), "1:9: error: expected ':'");
   EXPECT_EQ(Error("x = 1\n    y = 2\n"), "2:4: error: unexpected indent");
