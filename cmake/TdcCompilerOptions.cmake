@@ -10,6 +10,12 @@ if(TDC_SANITIZE)
   target_link_options(tdc_options INTERFACE ${_tdc_san})
 endif()
 
+if(TDC_BUILD_FUZZ)
+  # Coverage instrumentation for every library, so libFuzzer sees the parser's branches
+  # and not only the fuzz target's own file (which links libFuzzer with -fsanitize=fuzzer).
+  target_compile_options(tdc_options INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+
 # tdc_add_test(NAME name SOURCES a_test.cc ... LIBS lib ...): one GoogleTest executable,
 # registered with ctest under the label "unit".
 function(tdc_add_test)

@@ -213,9 +213,6 @@ StmtPtr Parser::ParseTry() {
   if (node->handlers.empty() && node->finalbody.empty()) {
     ErrorAt(Peek().span.begin, "expected 'except' or 'finally' block");
   }
-  const StmtList& last = !node->finalbody.empty() ? node->finalbody
-                         : !node->orelse.empty()  ? node->orelse
-                                                  : node->handlers.back()->body;
   node->span = {start, LastEnd()};
   if (star) return MakeUnsupported("TryStar", start, node->span.end);
   return node;
