@@ -6,16 +6,14 @@
 
 #include <fmt/format.h>
 
+#include "reference/base/code_point_ranges.h"
+
 namespace tdc {
 namespace {
 
-struct Range {
-  char32_t lo, hi;
-};
-
 // Non-ASCII code points that str.isprintable() rejects (categories Cc, Zs, Zl, Zp, Cf,
 // Cs, Co); see the header for what is approximated.
-constexpr Range kNonPrintable[] = {
+constexpr CodePointRange kNonPrintable[] = {
     {0x80, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},
     {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},     {0x8E2, 0x8E2},
     {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},   {0x2028, 0x202F},
@@ -79,10 +77,7 @@ std::string FormatRepr(double value, bool add_dot_zero) {
 
 bool IsPrintable(char32_t c) {
   if (c < 0x80) return c >= 0x20 && c < 0x7F;
-  for (const Range& r : kNonPrintable) {
-    if (c >= r.lo && c <= r.hi) return false;
-  }
-  return true;
+  return !InRanges(c, kNonPrintable);
 }
 
 char32_t DecodeUtf8(std::string_view text, size_t& i) {

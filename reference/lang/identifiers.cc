@@ -1,26 +1,14 @@
 #include "reference/lang/identifiers.h"
 
-#include <iterator>
-
+#include "reference/base/code_point_ranges.h"
 #include "reference/base/py_repr.h"
 
 namespace tdc::lang {
 namespace {
 
-struct Range {
-  char32_t lo, hi;
-};
-
-bool InRanges(char32_t c, const Range* begin, const Range* end) {
-  for (const Range* r = begin; r != end; ++r) {
-    if (c >= r->lo && c <= r->hi) return true;
-  }
-  return false;
-}
-
 // Blocks of punctuation and symbols (neither XID_Start nor XID_Continue), with the few
 // letters inside them cut out.
-constexpr Range kNotIdentifier[] = {
+constexpr CodePointRange kNotIdentifier[] = {
     {0xA1, 0xA9},       {0xAB, 0xB4},       {0xB6, 0xB6},       {0xB8, 0xB9},
     {0xBB, 0xBF},       {0xD7, 0xD7},       {0xF7, 0xF7},       {0x2010, 0x203E},
     {0x2041, 0x2053},   {0x2055, 0x2070},   {0x2072, 0x207E},   {0x2080, 0x208F},
@@ -30,7 +18,7 @@ constexpr Range kNotIdentifier[] = {
     {0xFF40, 0xFF40},   {0xFF5B, 0xFF65},   {0x1F000, 0x1FAFF}};
 
 // XID_Continue but not XID_Start: combining marks, connector punctuation and digits.
-constexpr Range kContinueOnly[] = {
+constexpr CodePointRange kContinueOnly[] = {
     {0xB7, 0xB7},     {0x300, 0x36F},   {0x387, 0x387},     {0x483, 0x487},
     {0x591, 0x5BD},   {0x660, 0x669},   {0x6F0, 0x6F9},     {0x966, 0x96F},
     {0x203F, 0x2040}, {0x2054, 0x2054}, {0xFE33, 0xFE34},   {0xFE4D, 0xFE4F},
@@ -44,13 +32,13 @@ bool IsIdentifierContinue(char32_t c) {
            c == '_';
   }
   if (!IsPrintable(c)) return false;
-  return !InRanges(c, std::begin(kNotIdentifier), std::end(kNotIdentifier));
+  return !InRanges(c, kNotIdentifier);
 }
 
 bool IsIdentifierStart(char32_t c) {
   if (c >= '0' && c <= '9') return false;
   return IsIdentifierContinue(c) &&
-         !InRanges(c, std::begin(kContinueOnly), std::end(kContinueOnly));
+         !InRanges(c, kContinueOnly);
 }
 
 }  // namespace tdc::lang

@@ -66,22 +66,20 @@ ExprPtr Parser::ParseStarExpressions() {
   return tuple;
 }
 
-ExprPtr Parser::ParseStarExpression() {
-  if (!AtOp("*")) return ParseExpression();
-  SourcePos start = Next().span.begin;
+ExprPtr Parser::ParseStarredBitOr() {
+  SourcePos start = Next().span.begin;  // *
   auto node = std::make_unique<Starred>();
   node->value = ParseBitOr();
   node->span = {start, LastEnd()};
   return node;
 }
 
+ExprPtr Parser::ParseStarExpression() {
+  return AtOp("*") ? ParseStarredBitOr() : ParseExpression();
+}
+
 ExprPtr Parser::ParseStarNamedExpression() {
-  if (!AtOp("*")) return ParseNamedExpression();
-  SourcePos start = Next().span.begin;
-  auto node = std::make_unique<Starred>();
-  node->value = ParseBitOr();
-  node->span = {start, LastEnd()};
-  return node;
+  return AtOp("*") ? ParseStarredBitOr() : ParseNamedExpression();
 }
 
 ExprPtr Parser::ParseNamedExpression() {

@@ -91,6 +91,7 @@ class Parser {
   ExprPtr ParseStarExpressions();      // star_expressions: an unparenthesized tuple.
   ExprPtr ParseStarExpression();       // star_expression
   ExprPtr ParseStarNamedExpression();  // star_named_expression
+  ExprPtr ParseStarredBitOr();         // '*' bitwise_or (at the '*')
   ExprPtr ParseNamedExpression();      // named_expression
   ExprPtr ParseExpression();           // expression
   ExprPtr ParseDisjunction();

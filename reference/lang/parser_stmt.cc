@@ -129,16 +129,8 @@ StmtPtr Parser::ParseSimpleStatement() {
       auto node = std::make_unique<Delete>();
       do {
         if (Peek().kind == TokenKind::kNewline || AtOp(";")) break;
-        ExprPtr target;
-        if (AtOp("*")) {  // Only to report "cannot delete starred".
-          SourcePos star = Next().span.begin;
-          auto starred = std::make_unique<Starred>();
-          starred->value = ParseBitOr();
-          starred->span = {star, LastEnd()};
-          target = std::move(starred);
-        } else {
-          target = ParseBitOr();
-        }
+        // A starred target is parsed only to report "cannot delete starred".
+        ExprPtr target = AtOp("*") ? ParseStarredBitOr() : ParseBitOr();
         ToTarget(*target, TargetKind::kDel, false);
         node->targets.push_back(std::move(target));
       } while (AcceptOp(","));

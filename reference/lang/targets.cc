@@ -96,14 +96,7 @@ std::string ExprDescription(const Expr& expr) {
 
 ExprPtr Parser::ParseTargetList(TargetKind kind) {
   SourcePos begin = Peek().span.begin;
-  auto parse_item = [this]() -> ExprPtr {
-    if (!AtOp("*")) return ParseBitOr();
-    SourcePos star = Next().span.begin;
-    auto node = std::make_unique<Starred>();
-    node->value = ParseBitOr();
-    node->span = {star, LastEnd()};
-    return node;
-  };
+  auto parse_item = [this] { return AtOp("*") ? ParseStarredBitOr() : ParseBitOr(); };
   ExprPtr first = parse_item();
   ExprPtr result;
   if (!AtOp(",")) {
