@@ -1,0 +1,1 @@
+"""tdconform's conformance harness; the oracle (real torch) lives in ``oracle``."""

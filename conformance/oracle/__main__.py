@@ -1,0 +1,7 @@
+"""``python -m conformance.oracle``: see cli.py."""
+
+import sys
+
+from conformance.oracle.cli import main
+
+sys.exit(main())

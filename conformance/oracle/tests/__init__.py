@@ -1,0 +1,1 @@
+"""Tests of the oracle, run by ctest (conformance/CMakeLists.txt, label python)."""

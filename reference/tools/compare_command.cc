@@ -1,0 +1,63 @@
+#include "reference/tools/compare_command.h"
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "reference/graph/golden_json.h"
+
+namespace tdc::tools {
+namespace {
+
+// The document in `file`, or nullopt after printing why it cannot be used.
+std::optional<graph::Golden> Load(const std::string& file, std::ostream& err) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) {
+    fmt::print(err, "{}: error: cannot read file\n", file);
+    return std::nullopt;
+  }
+  graph::GoldenReadResult read = graph::ReadGolden(text.str());
+  if (read.error) {
+    fmt::print(err, "{}\n", graph::FormatJsonError(file, *read.error));
+    return std::nullopt;
+  }
+  return std::move(read.golden);
+}
+
+}  // namespace
+
+int RunCompare(const CompareCommand& command, std::ostream& out, std::ostream& err) {
+  compare::CompareOptions options;
+  options.profile = command.profile;
+  options.mode = command.mode;
+  for (const std::string& mask : command.masks) {
+    std::optional<std::vector<graph::Field>> fields = compare::MaskFields(mask);
+    if (!fields) {
+      fmt::print(err, "tdcompare: error: --mask {}: not a golden field name (nor \"aten\")\n",
+                 mask);
+      return kCompareError;
+    }
+    options.masked.insert(options.masked.end(), fields->begin(), fields->end());
+  }
+  std::optional<graph::Golden> expected = Load(command.expected_file, err);
+  std::optional<graph::Golden> actual = Load(command.actual_file, err);
+  if (!expected || !actual) return kCompareError;
+
+  compare::CompareResult result = compare::Compare(*expected, *actual, options);
+  if (result.error) {
+    fmt::print(err, "{}: error: {}\n", command.expected_file, *result.error);
+    return kCompareError;
+  }
+  for (const compare::Difference& difference : result.differences) {
+    fmt::print(out, "{}\n", compare::FormatDifference(difference));
+  }
+  size_t count = result.differences.size();
+  fmt::print(out, "{} difference{}\n", count, count == 1 ? "" : "s");
+  return count == 0 ? kCompareEqual : kCompareDifferent;
+}
+
+}  // namespace tdc::tools
