@@ -73,6 +73,20 @@ std::string FormatRepr(double value, bool add_dot_zero) {
   return sign + out;
 }
 
+// The escapes that repr(str) and repr(bytes) share: the quote, backslash, \t, \n, \r.
+bool AppendSharedEscape(std::string& out, char32_t c, char quote) {
+  switch (c) {
+    case '\t': out += "\\t"; return true;
+    case '\n': out += "\\n"; return true;
+    case '\r': out += "\\r"; return true;
+    case '\\': out += "\\\\"; return true;
+  }
+  if (c != static_cast<char32_t>(static_cast<unsigned char>(quote))) return false;
+  out += '\\';
+  out += quote;
+  return true;
+}
+
 }  // namespace
 
 bool IsPrintable(char32_t c) {
@@ -122,16 +136,8 @@ std::string ReprStr(std::string_view utf8) {
   std::string out(1, quote);
   for (size_t i = 0; i < utf8.size();) {
     char32_t c = DecodeUtf8(utf8, i);
-    if (c == static_cast<char32_t>(quote) || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (IsPrintable(c)) {
+    if (AppendSharedEscape(out, c, quote)) continue;
+    if (IsPrintable(c)) {
       AppendUtf8(out, c);
     } else if (c < 0x100) {
       out += fmt::format("\\x{:02x}", static_cast<unsigned>(c));
@@ -151,16 +157,8 @@ std::string ReprBytes(std::string_view bytes) {
   out += quote;
   for (char ch : bytes) {
     unsigned char c = static_cast<unsigned char>(ch);
-    if (c == static_cast<unsigned char>(quote) || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c < 0x20 || c >= 0x7F) {
+    if (AppendSharedEscape(out, c, quote)) continue;
+    if (c < 0x20 || c >= 0x7F) {
       out += fmt::format("\\x{:02x}", static_cast<unsigned>(c));
     } else {
       out += ch;
