@@ -52,12 +52,30 @@ Tensor Arange(const Scalar& start, const Scalar& end, const Scalar& step,
   Tensor t = EmptyTensor(d, {size});
   VisitDType(d, [&](auto tag) {
     using T = decltype(tag);
-    // Values are start + step * i in the accumulate type (double for floats, int64 for
-    // integers), cast once to the element type.
+    // The accumulate type is double for floats, int64 for integers.
     using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
     Acc s = integral ? Acc(start.AsInt()) : ScalarAs<Acc>(start);
     Acc st = integral ? Acc(step.AsInt()) : ScalarAs<Acc>(step);
-    for (int64_t i = 0; i < size; ++i) t.Store(i, MakeScalar<T>(static_cast<T>(s + st * Acc(i)), d));
+    int64_t i = 0;
+    if constexpr (std::is_floating_point_v<T>) {
+      // torch's CPU kernel (RangeFactoriesKernel.cpp arange_kernel through Loops.h
+      // vectorized_loop, one chunk with one thread) fills blocks of two vectors of
+      // W = 32 bytes / sizeof(T) lanes (the default capability's generic Vectorized<T>):
+      // each vector's base = T(start + step * idx) is formed once and lane k is
+      // T(double(base) + k * step) (vec_base.h Vectorized<T>::arange). The tail of fewer
+      // than 2W elements is start + step * idx per element.
+      constexpr int64_t kW = 32 / static_cast<int64_t>(sizeof(T));
+      for (; i <= size - 2 * kW; i += 2 * kW) {
+        for (int64_t idx = i; idx < i + 2 * kW; idx += kW) {
+          T base = static_cast<T>(s + st * static_cast<double>(idx));
+          for (int64_t k = 0; k < kW; ++k) {
+            double v = static_cast<double>(base) + static_cast<double>(k) * st;
+            t.Store(idx + k, MakeScalar<T>(static_cast<T>(v), d));
+          }
+        }
+      }
+    }
+    for (; i < size; ++i) t.Store(i, MakeScalar<T>(static_cast<T>(s + st * Acc(i)), d));
     return 0;
   });
   return t;

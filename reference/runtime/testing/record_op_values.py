@@ -1,0 +1,454 @@
+"""Records torch 2.13.0's values for every op of the runtime's op table (ops.def).
+
+Run as `ci/oracle op-values`. Writes reference/runtime/testdata/ops/<op>.json for each
+ops.def row: calls of the op through each of its surfaces (`torch.<function>(...)`,
+`tensor.<method>(...)`) with their arguments (tensors with dtype, sizes, strides,
+storage offset and storage values; floats as float.hex(); lists, tuples, dtypes, None)
+and what torch returned (a tensor's dtype, sizes, strides, offset, values and whether
+it aliases an input; any other value) or raised (exception type and message). Also
+writes testdata/result_type.json (torch.result_type over operand kinds). An op without
+a case generator here is an error, as is a generator for an op the table lacks, and an
+op whose `function` column is not the canonical Dynamo target (fixtures/SCHEMA.md §7.1).
+Computed under ATEN_CPU_CAPABILITY=default with one thread.
+"""
+
+import json
+import os
+import pathlib
+import re
+import sys
+
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
+
+import torch  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+from conformance.oracle import names  # noqa: E402
+
+torch.set_num_threads(1)
+
+RUNTIME = ROOT / "reference" / "runtime"
+OUT_DIR = RUNTIME / "testdata" / "ops"
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
+          "bool": torch.bool}
+NAMES = {v: k for k, v in DTYPES.items()}
+ROW = re.compile(r'^TDC_OP\((\w+), (\w+), "([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)", '
+                 r'(.+), (\w+)\)$')
+
+
+def read_table():
+    """ops.def's rows: name → (function, method)."""
+    table = {}
+    for line in (RUNTIME / "ops.def").read_text().splitlines():
+        m = ROW.match(line)
+        if m:
+            table[m.group(1)] = (m.group(3), m.group(4))
+    return table
+
+
+def encode(v, dtype):
+    if dtype.is_floating_point:
+        return float(v).hex()
+    if dtype == torch.bool:
+        return bool(v)
+    return int(v)
+
+
+def make(dtype, sizes, strides=None, offset=0, seed=0):
+    """A deterministic tensor; with strides, a strided view of a larger storage."""
+    if strides is None:
+        strides = torch.empty(sizes).stride()
+        storage_n = 1
+        for s in sizes:
+            storage_n *= s
+    else:
+        storage_n = offset + 1 + sum((s - 1) * st for s, st in zip(sizes, strides))
+    i = torch.arange(storage_n, dtype=torch.float64)
+    if dtype == torch.bool:
+        base = ((i * 7 + seed) % 3) == 0
+    elif dtype == torch.int64:
+        base = ((i * 5 + seed) % 11 - 5).to(torch.int64)
+    else:
+        base = (((i * 0.37 + seed * 0.11) % 2.9) - 1.3).to(dtype)
+    return torch.as_strided(base, sizes, strides, offset)
+
+
+def value_json(a):
+    """A call argument or a non-tensor result, as the C++ test reads it."""
+    if isinstance(a, torch.Tensor):
+        store = torch.empty(0, dtype=a.dtype).set_(a.untyped_storage())
+        return {"kind": "tensor", "dtype": NAMES[a.dtype], "sizes": list(a.shape),
+                "strides": list(a.stride()), "offset": a.storage_offset(),
+                "storage": [encode(v, a.dtype) for v in store.tolist()]}
+    if a is None:
+        return {"kind": "none"}
+    if isinstance(a, torch.dtype):
+        return {"kind": "dtype", "value": NAMES[a]}
+    if isinstance(a, bool):
+        return {"kind": "bool", "value": a}
+    if isinstance(a, int):
+        return {"kind": "int", "value": a}
+    if isinstance(a, float):
+        return {"kind": "float", "value": a.hex()}
+    if isinstance(a, (list, tuple)):  # torch.Size is a tuple
+        return {"kind": "list" if isinstance(a, list) else "tuple",
+                "items": [value_json(x) for x in a]}
+    raise TypeError(f"cannot record {type(a).__name__}")
+
+
+def tensors_in(args):
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from tensors_in(a)
+
+
+def result_json(r, args):
+    if not isinstance(r, torch.Tensor):
+        return {"value": value_json(r)}
+    flat = r.reshape(-1).tolist() if r.numel() else []
+    ptr = r.untyped_storage().data_ptr()
+    aliases = any(a.untyped_storage().data_ptr() == ptr for a in tensors_in(args))
+    return {"dtype": NAMES[r.dtype], "sizes": list(r.shape), "strides": list(r.stride()),
+            "offset": r.storage_offset(), "aliases_input": aliases,
+            "values": [encode(v, r.dtype) for v in flat]}
+
+
+class Recorder:
+    """Collects the calls of one op through its surfaces."""
+
+    def __init__(self, name, function, method):
+        self.name, self.function_name, self.method_name = name, function, method
+        self.cases = []
+
+    def _record(self, surface, fn, args, kwargs, check_values):
+        rec = {"surface": surface, "args": [value_json(a) for a in args],
+               "kwargs": {k: value_json(v) for k, v in kwargs.items()},
+               "check_values": check_values}
+        try:
+            rec["expect"] = result_json(fn(*args, **kwargs), args)
+        except Exception as e:  # the error is the recorded outcome
+            rec["error"] = {"type": type(e).__name__, "message": str(e)}
+        self.cases.append(rec)
+
+    def function(self, *args, check_values=True, **kwargs):
+        fn = torch
+        for part in self.function_name.split(".")[1:]:
+            fn = getattr(fn, part)
+        self._record("function", fn, args, kwargs, check_values)
+
+    def method(self, receiver, *args, check_values=True, **kwargs):
+        def call(recv, *rest, **kw):
+            return getattr(recv, self.method_name)(*rest, **kw)
+        self._record("method", call, (receiver,) + args, kwargs, check_values)
+
+    def call(self, *args, check_values=True, **kwargs):
+        """Through every surface the op has: torch.op(*args) and args[0].op(*args[1:])."""
+        if self.function_name:
+            self.function(*args, check_values=check_values, **kwargs)
+        if self.method_name:
+            self.method(*args, check_values=check_values, **kwargs)
+
+
+GENERATORS = {}
+
+
+def generates(*ops):
+    def register(f):
+        for op in ops:
+            GENERATORS[op] = f
+        return f
+    return register
+
+
+@generates("add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge")
+def binary(r):
+    for da in DTYPES.values():
+        for db in DTYPES.values():
+            a = make(da, [2, 3])
+            if r.name == "pow" and da.is_floating_point:
+                a = a.abs() + 0.5
+            r.function(a, make(db, [3], seed=1))
+        for s in [True, 3, -2, 0.1, 2.5]:
+            r.function(make(da, [2, 3]), s)
+    # Broadcasting, strided and 0-dim operands, through both surfaces.
+    r.call(make(torch.float32, [4, 1]), make(torch.float32, [3], seed=2))
+    r.call(make(torch.float32, [3, 2]).t(), make(torch.float32, [2, 3], seed=3))
+    r.call(make(torch.int64, [2, 3]), make(torch.float64, [], seed=2))
+    r.call(make(torch.float32, [2, 3]), make(torch.float32, [2], seed=2))
+    r.method(make(torch.float64, [3]), 1.5)
+
+
+@generates("neg", "abs", "relu", "sigmoid", "tanh", "sin", "cos", "tan", "exp", "log", "sqrt")
+def unary(r):
+    for d in DTYPES.values():
+        r.function(make(d, [3, 4]))
+    r.call(make(torch.float32, [4, 3]).t())
+    r.call(make(torch.float64, [2, 5], strides=[7, 2], offset=1))
+
+
+@generates("where")
+def where(r):
+    c = make(torch.bool, [2, 3], seed=1)
+    for da in DTYPES.values():
+        for db in DTYPES.values():
+            r.function(c, make(da, [2, 3]), make(db, [3], seed=2))
+        r.function(c, make(da, [2, 3]), 1.5)
+        r.function(c, make(da, [2, 3]), 7)
+    r.function(make(torch.float32, [3]), make(torch.float32, [3]), 1.0)
+    r.method(make(torch.float32, [2, 3]), c, make(torch.float32, [3], seed=2))
+    r.method(make(torch.int64, [2, 3]), c, 2.5)
+
+
+@generates("view", "reshape")
+def reshape_like(r):
+    a = make(torch.float32, [2, 3, 4])
+    t = a.transpose(0, 2)
+    for shape in [[6, 4], [-1], [4, -1, 2], [2, 3, 4, 1], [5, -1], [-1, -1], [1, 24]]:
+        r.method(a, shape)
+    for shape in [[12, 2], [4, 6], [-1], [4, 3, 2]]:
+        r.method(t, shape)
+    r.method(a, 6, 4)      # sizes as separate ints
+    r.method(a, (4, 6))    # sizes as a tuple
+    r.method(make(torch.float32, []), [1, 1])
+    r.method(make(torch.float32, [0, 3]), [3, 0])
+    r.method(make(torch.int64, [2, 1, 3], strides=[3, 7, 1]), [6])
+    if r.function_name:
+        r.function(t, [4, 6])
+        r.function(a, (24,))
+
+
+@generates("transpose")
+def transpose(r):
+    a = make(torch.float32, [2, 3, 4])
+    for d0, d1 in [(0, 1), (0, 2), (-1, 0), (1, 3)]:
+        r.call(a, d0, d1)
+
+
+@generates("permute")
+def permute(r):
+    a = make(torch.float32, [2, 3, 4])
+    for dims in [[2, 0, 1], [0, 1], [0, 0, 1], [-1, 1, 0]]:
+        r.call(a, dims)
+    r.method(a, 1, 2, 0)
+
+
+@generates("expand")
+def expand(r):
+    b = make(torch.float64, [3, 1])
+    for shape in [[3, 4], [2, 3, 4], [-1, 5], [4, 1], [1], [-1, 3, 1]]:
+        r.method(b, shape)
+    r.method(b, 2, 3, 2)
+
+
+@generates("squeeze")
+def squeeze(r):
+    c = make(torch.int64, [1, 3, 1, 2])
+    r.call(c)
+    for d in [0, 1, 2, -2, 4]:
+        r.call(c, d)
+
+
+@generates("unsqueeze")
+def unsqueeze(r):
+    c = make(torch.int64, [1, 3, 1, 2])
+    for d in [0, 2, 4, -1, 5]:
+        r.call(c, d)
+    r.call(make(torch.float32, [3, 2]).t(), 1)
+
+
+def layout_inputs():
+    a = make(torch.float32, [2, 3, 4])
+    b = make(torch.float64, [3, 1])
+    return [a, a.transpose(0, 2), a[:, ::2], make(torch.float32, [2, 1, 3]).transpose(0, 2),
+            b.expand(2, 3, 4), make(torch.float32, [4, 3]).t()[::2],
+            make(torch.bool, [3, 4], strides=[1, 3])]
+
+
+@generates("contiguous", "clone", "ones_like", "zeros_like", "empty_like")
+def layout(r):
+    for x in layout_inputs():
+        r.call(x, check_values=r.name != "empty_like")
+    if r.name.endswith("_like"):
+        r.function(make(torch.int64, [2, 3]), dtype=torch.float64,
+                   check_values=r.name != "empty_like")
+
+
+@generates("arange")
+def arange(r):
+    for start, end, step in [(0, 10, 1), (0, 5, 2), (1.0, 2.0, 0.1), (-1.5, 3.7, 0.37),
+                             (0, 1, 0.1), (10, 0, -3), (0.5, 17.0, 1.3), (5, 1, 1), (0, 3, 0)]:
+        for dt in [None, torch.float32, torch.float64, torch.int64]:
+            r.function(start, end, step, dtype=dt)
+    r.function(5)
+    r.function(2.5)
+    r.function(1, 4)
+    r.function(0, 1, step=0.25, dtype=torch.float64)
+
+
+@generates("linspace")
+def linspace(r):
+    for start, end, steps in [(0, 1, 5), (-1.3, 2.7, 7), (0, 1, 100), (3, -2, 11), (1, 1, 1),
+                              (0.1, 0.9, 0), (-7, 13.25, 33), (0, 10, 4)]:
+        for dt in [None, torch.float64, torch.int64]:
+            r.function(start, end, steps, dtype=dt)
+
+
+@generates("full")
+def full(r):
+    for v, dt in [(2.5, None), (3, None), (True, None), (-1.25, torch.float64),
+                  (7, torch.float32), (0.7, torch.int64), (2, torch.bool)]:
+        r.function([2, 3], v, dtype=dt)
+    r.function((4,), 1.5)
+
+
+@generates("ones", "zeros")
+def ones_zeros(r):
+    for dt in [None, torch.float64, torch.int64, torch.bool]:
+        r.function([3, 2], dtype=dt)
+    r.function(3, 2)
+    r.function((2, 0, 1))
+    r.function([])
+
+
+@generates("tensor")
+def tensor(r):
+    for data in [[[1, 2], [3, 4]], [1.5, 2, True], [True, False], [[0.1, 0.2, 0.3]], 3, 2.5,
+                 [[1, 2], [3.0, 4]], [], [[1, 2], [3]]]:
+        for dt in [None, torch.float64]:
+            r.function(data, dtype=dt)
+
+
+@generates("sum", "mean", "amax")
+def reductions(r):
+    for d in DTYPES.values():
+        x = make(d, [3, 4, 5])
+        r.function(x)
+        for dims, keep in [([0], False), ([1, 2], True), ([-1], True), ([0, 0], False)]:
+            r.function(x, dims, keepdim=keep)
+    x = make(torch.float32, [3, 4, 5])
+    r.method(x, 1)
+    r.method(x, (0, 2), True)
+    r.call(make(torch.float32, [4, 3]).t(), [1])
+    r.call(make(torch.float32, [0, 3]))
+
+
+@generates("matmul")
+def matmul(r):
+    for da, db in [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)),
+                   ((5, 2, 3), (5, 3, 4)), ((2, 1, 2, 3), (3, 3, 2)), ((2, 3), (2, 3)),
+                   ((3,), (2,)), ((4, 2, 3), (3,))]:
+        for d in [torch.float32, torch.float64, torch.int64]:
+            r.function(make(d, list(da)), make(d, list(db), seed=1))
+    r.call(make(torch.float32, [3, 2]).t(), make(torch.float32, [3, 2], seed=1))
+
+
+@generates("cat")
+def cat(r):
+    for shapes, dim in [([[2, 3], [2, 3]], 0), ([[2, 3], [2, 1]], 1), ([[2, 3], [3, 3]], 1),
+                        ([[2, 3], [0], [1, 3]], 0), ([[2, 3], [2, 3]], -1)]:
+        r.function([make(torch.float32, s, seed=i) for i, s in enumerate(shapes)], dim)
+    r.function((make(torch.int64, [2, 2]), make(torch.float64, [1, 2]),
+                make(torch.bool, [1, 2])))
+    r.function([make(torch.float32, [])], 0)
+
+
+@generates("nonzero")
+def nonzero(r):
+    for x in [make(torch.int64, [3, 4]), make(torch.bool, [2, 3, 2]), make(torch.float32, [5]),
+              make(torch.int64, []), make(torch.float32, [4, 3]).t()]:
+        r.call(x)
+
+
+@generates("item")
+def item(r):
+    for x in [make(torch.float32, []), make(torch.int64, [1, 1]), make(torch.bool, [1]),
+              make(torch.float64, [2, 3])]:
+        r.method(x)
+
+
+@generates("size", "dim", "numel")
+def metadata(r):
+    for x in [make(torch.float32, [2, 3, 4]), make(torch.int64, []),
+              make(torch.float32, [4, 3]).t()]:
+        r.call(x)
+    if r.name == "size":
+        for d in [0, -1, 3]:
+            r.method(make(torch.float32, [2, 3, 4]), d)
+def result_type_cases():
+    """torch.result_type for every pair of {tensor, 0-dim tensor, Python scalar}."""
+    operands = []
+    for name, d in DTYPES.items():
+        operands.append(("tensor", name, make(d, [2])))
+        operands.append(("zerodim", name, make(d, [])))
+    operands += [("scalar", "bool", True), ("scalar", "int", 3), ("scalar", "float", 1.5)]
+    table = []
+    for ka, na, a in operands:
+        for kb, nb, b in operands:
+            row = {"a": [ka, na], "b": [kb, nb]}
+            try:
+                row["result"] = NAMES[torch.result_type(a, b)]
+            except Exception as e:  # recorded in case a pair is rejected
+                row["error"] = type(e).__name__
+            table.append(row)
+    return table
+
+
+def write_json(path, doc):
+    """One top-level entry per line, so a re-recording diffs by case; written atomically."""
+    lines = []
+    for key in sorted(doc):
+        v = doc[key]
+        if isinstance(v, list):
+            items = ",\n".join(json.dumps(x, sort_keys=True) for x in v)
+            lines.append(f"{json.dumps(key)}: [\n{items}\n]")
+        else:
+            lines.append(f"{json.dumps(key)}: {json.dumps(v, sort_keys=True)}")
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    tmp.replace(path)
+
+
+def check_targets(table):
+    """The function column is the canonical Dynamo target of the torch function itself."""
+    bad = []
+    for name, (function, _) in table.items():
+        if function:
+            obj = torch
+            for part in function.split(".")[1:]:
+                obj = getattr(obj, part)
+            if names.canonical_target(obj) != function:
+                bad.append(f"{name}: {function} is canonically {names.canonical_target(obj)}")
+    return bad
+
+
+def main():
+    table = read_table()
+    problems = check_targets(table)
+    problems += [f"{op}: no case generator" for op in table if op not in GENERATORS]
+    problems += [f"{op}: a generator for an op ops.def lacks" for op in GENERATORS
+                 if op not in table]
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    meta = {"torch": torch.__version__, "capability": os.environ["ATEN_CPU_CAPABILITY"]}
+    for stale in OUT_DIR.glob("*.json"):
+        if stale.stem not in table:
+            stale.unlink()
+    total = 0
+    for name, (function, method) in table.items():
+        r = Recorder(name, function, method)
+        GENERATORS[name](r)
+        write_json(OUT_DIR / f"{name}.json", {"op": name, **meta, "cases": r.cases})
+        total += len(r.cases)
+    write_json(RUNTIME / "testdata" / "result_type.json",
+               {**meta, "result_type": result_type_cases()})
+    print(f"wrote {total} calls of {len(table)} ops to {OUT_DIR.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
