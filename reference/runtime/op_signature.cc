@@ -169,7 +169,9 @@ BoundArgs Bind(const Signature& signature, std::string_view op_name, Surface sur
                               positional_params.size(), given));
   }
   for (size_t k = 0; k < given; ++k) slots[positional_params[k]] = std::move(positional[next + k]);
-  for (auto& [name, value] : keywords) {
+  for (auto& keyword : keywords) {
+    const std::string& name = keyword.first;  // clang cannot capture structured bindings
+    OpValue& value = keyword.second;
     auto it = std::find_if(params.begin(), params.end(), [&](const Param& p) {
       bool input_alias = surface == Surface::kFunction && p.name == "self" && name == "input";
       return (p.name == name && !(surface == Surface::kFunction && p.name == "self")) || input_alias;
