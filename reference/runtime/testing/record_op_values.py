@@ -129,6 +129,8 @@ class Recorder:
                "check_values": check_values}
         try:
             rec["expect"] = result_json(fn(*args, **kwargs), args)
+            if not check_values:  # uninitialized memory (empty_like): not recorded
+                rec["expect"].pop("values", None)
         except Exception as e:  # the error is the recorded outcome
             rec["error"] = {"type": type(e).__name__, "message": str(e)}
         self.cases.append(rec)
@@ -396,8 +398,8 @@ def result_type_cases():
     return table
 
 
-def write_json(path, doc):
-    """One top-level entry per line, so a re-recording diffs by case; written atomically."""
+def json_text(doc):
+    """One top-level entry per line, so a re-recording diffs by case."""
     lines = []
     for key in sorted(doc):
         v = doc[key]
@@ -406,8 +408,12 @@ def write_json(path, doc):
             lines.append(f"{json.dumps(key)}: [\n{items}\n]")
         else:
             lines.append(f"{json.dumps(key)}: {json.dumps(v, sort_keys=True)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def write_atomically(path, text):
     tmp = path.with_suffix(".tmp")
-    tmp.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    tmp.write_text(text)
     tmp.replace(path)
 
 
@@ -424,7 +430,11 @@ def check_targets(table):
     return bad
 
 
-def main():
+def main(argv):
+    check = argv == ["--check"]
+    if argv and not check:
+        print("usage: record_op_values.py [--check]", file=sys.stderr)
+        return 2
     table = read_table()
     problems = check_targets(table)
     problems += [f"{op}: no case generator" for op in table if op not in GENERATORS]
@@ -433,22 +443,32 @@ def main():
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 1
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
     meta = {"torch": torch.__version__, "capability": os.environ["ATEN_CPU_CAPABILITY"]}
-    for stale in OUT_DIR.glob("*.json"):
-        if stale.stem not in table:
-            stale.unlink()
+    files = {}
     total = 0
     for name, (function, method) in table.items():
         r = Recorder(name, function, method)
         GENERATORS[name](r)
-        write_json(OUT_DIR / f"{name}.json", {"op": name, **meta, "cases": r.cases})
+        files[OUT_DIR / f"{name}.json"] = json_text({"op": name, **meta, "cases": r.cases})
         total += len(r.cases)
-    write_json(RUNTIME / "testdata" / "result_type.json",
-               {**meta, "result_type": result_type_cases()})
+    files[RUNTIME / "testdata" / "result_type.json"] = json_text(
+        {**meta, "result_type": result_type_cases()})
+    stale = [p for p in OUT_DIR.glob("*.json") if p not in files]
+    if check:
+        # --check: the committed files are exactly what torch gives now.
+        differ = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
+        for p in differ + stale:
+            print(f"stale: {p.relative_to(ROOT)} (run ci/oracle op-values)", file=sys.stderr)
+        print(f"op values: {len(files) - len(differ)} fresh, {len(differ) + len(stale)} stale")
+        return 1 if differ or stale else 0
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    for p in stale:
+        p.unlink()
+    for p, text in files.items():
+        write_atomically(p, text)
     print(f"wrote {total} calls of {len(table)} ops to {OUT_DIR.relative_to(ROOT)}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
