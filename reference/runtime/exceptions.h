@@ -22,6 +22,12 @@ enum class ExcType {
 #undef TDC_EXCEPTION
 };
 
+inline constexpr size_t kExcTypeCount = 0
+#define TDC_EXCEPTION(Enum, Name, Base, Module) +1
+#include "reference/runtime/exceptions.def"
+#undef TDC_EXCEPTION
+    ;
+
 // The class's __name__ ("Unsupported").
 std::string_view ExcTypeName(ExcType type);
 // The module Python shows ("builtins", "torch._dynamo.exc").

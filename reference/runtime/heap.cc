@@ -29,6 +29,9 @@ bool IsWeaklyReferenceable(ObjectKind kind) {
     case ObjectKind::kBuiltin:
     case ObjectKind::kModule:
     case ObjectKind::kTensor:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
       return true;
     case ObjectKind::kNone:
     case ObjectKind::kBool:
@@ -40,6 +43,7 @@ bool IsWeaklyReferenceable(ObjectKind kind) {
     case ObjectKind::kDict:
     case ObjectKind::kCell:
     case ObjectKind::kException:
+    case ObjectKind::kDType:
       return false;
   }
   return false;
@@ -254,6 +258,36 @@ Ref<PyException> Heap::NewException(ExcType type, std::string_view message) {
 
 Ref<PyBuiltin> Heap::NewBuiltin(std::string name, BuiltinCode code) {
   return Adopt(new PyBuiltin(std::move(name), std::move(code)), /*shared=*/true);
+}
+
+Ref<PyType> Heap::NewType(std::string name, std::string module) {
+  Ref<PyType> type = Adopt(new PyType(), /*shared=*/true);
+  type->name = std::move(name);
+  type->module = std::move(module);
+  type->dict = NewDict();
+  return type;
+}
+
+Ref<PyInstance> Heap::NewInstance(Ref<PyType> type) {
+  Ref<PyInstance> instance = Adopt(new PyInstance(), /*shared=*/false);
+  instance->type = std::move(type);
+  instance->attrs = NewDict();
+  return instance;
+}
+
+Ref<PyMethod> Heap::NewMethod(Value function, Value self) {
+  Ref<PyMethod> method = Adopt(new PyMethod(), /*shared=*/false);
+  method->function = std::move(function);
+  method->self = std::move(self);
+  return method;
+}
+
+Value Heap::DTypeObject(DType dtype) {
+  auto it = dtypes_.find(dtype);
+  if (it != dtypes_.end()) return it->second;
+  Value v = Adopt(new PyDType(dtype), /*shared=*/true);
+  dtypes_.emplace(dtype, v);
+  return v;
 }
 
 Ref<PyModule> Heap::NewModule(std::string name) {

@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "reference/runtime/types.h"
 #include "reference/runtime/values.h"
 
 namespace tdc::runtime {
@@ -72,6 +73,13 @@ class Heap {
   // Shared, never die: builtins and modules exist for the whole process.
   Ref<PyBuiltin> NewBuiltin(std::string name, BuiltinCode code);
   Ref<PyModule> NewModule(std::string name);
+  // A class (shared) with an empty class dict; an instance of one (a heap object).
+  Ref<PyType> NewType(std::string name, std::string module);
+  Ref<PyInstance> NewInstance(Ref<PyType> type);
+  // A bound method: a new heap object each time an attribute read makes one.
+  Ref<PyMethod> NewMethod(Value function, Value self);
+  // torch.<dtype>: one shared object per dtype.
+  Value DTypeObject(DType dtype);
 
   // --- finalizers (weakref.finalize; I6 step 1, I10) ---
   // Registers `callback` to run when `object` dies, before its references are dropped
@@ -117,6 +125,7 @@ class Heap {
   Value none_, true_, false_, empty_tuple_;
   std::vector<Value> small_ints_;  // -5 .. 256, made on first use
   std::unordered_map<std::string, Value> interned_;
+  std::map<DType, Value> dtypes_;
 };
 
 }  // namespace tdc::runtime

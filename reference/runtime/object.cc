@@ -20,6 +20,10 @@ std::string_view ObjectKindName(ObjectKind kind) {
     case ObjectKind::kModule: return "module";
     case ObjectKind::kTensor: return "tensor";
     case ObjectKind::kException: return "exception";
+    case ObjectKind::kType: return "type";
+    case ObjectKind::kInstance: return "instance";
+    case ObjectKind::kMethod: return "method";
+    case ObjectKind::kDType: return "dtype";
   }
   return "?";
 }

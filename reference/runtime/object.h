@@ -35,6 +35,10 @@ enum class ObjectKind {
   kModule,
   kTensor,
   kException,
+  kType,
+  kInstance,
+  kMethod,
+  kDType,
 };
 
 // A name for messages and tests ("function", "tensor", ...); Python's type names are

@@ -390,6 +390,16 @@ std::string ReprPrinter::Print(const Value& v) {
       return "tensor(shape=" + ShapeText(t.sizes) + ", dtype=torch." +
              std::string(graph::DTypeName(t.dtype)) + ")";
     }
+    case ObjectKind::kType: return "<class '" + DynCast<PyType>(v)->QualifiedName() + "'>";
+    case ObjectKind::kInstance: {
+      const auto* i = DynCast<PyInstance>(v);
+      return "<" + i->type->QualifiedName() + " object>";
+    }
+    case ObjectKind::kMethod: {
+      const auto* m = DynCast<PyMethod>(v);
+      return "<bound method " + Print(m->function) + " of " + Print(m->self) + ">";
+    }
+    case ObjectKind::kDType: return "torch." + std::string(graph::DTypeName(DynCast<PyDType>(v)->dtype()));
     case ObjectKind::kException: {
       // BaseException_repr: Name(arg) for one arg, Name(a, b) / Name() otherwise.
       const auto* exc = DynCast<PyException>(v);
@@ -440,7 +450,15 @@ bool PyEquals(const Value& a, const Value& b) {
     case ObjectKind::kModule:
     case ObjectKind::kTensor:
     case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kDType:
       return a == b;
+    case ObjectKind::kMethod: {  // method_richcompare: same function and same self
+      const auto* ma = DynCast<PyMethod>(a);
+      const auto* mb = DynCast<PyMethod>(b);
+      return ma->function == mb->function && ma->self == mb->self;
+    }
   }
   return a == b;
 }
@@ -477,7 +495,14 @@ std::optional<size_t> PyHash(const Value& v) {
     case ObjectKind::kModule:
     case ObjectKind::kTensor:
     case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kDType:
       return std::hash<const void*>()(v.get());  // object.__hash__: by identity
+    case ObjectKind::kMethod: {
+      const auto* m = DynCast<PyMethod>(v);
+      return Combine(std::hash<const void*>()(m->function.get()), std::hash<const void*>()(m->self.get()));
+    }
   }
   return std::nullopt;
 }
@@ -508,6 +533,10 @@ bool IsTruthy(const Value& v) {
     case ObjectKind::kBuiltin:
     case ObjectKind::kModule:
     case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
+    case ObjectKind::kDType:
       return true;
   }
   return true;
@@ -529,6 +558,10 @@ std::string_view TypeName(const Value& v) {
     case ObjectKind::kModule: return "module";
     case ObjectKind::kTensor: return "Tensor";
     case ObjectKind::kException: return ExcTypeName(DynCast<PyException>(v)->type());
+    case ObjectKind::kType: return "type";
+    case ObjectKind::kInstance: return DynCast<PyInstance>(v)->type->name;
+    case ObjectKind::kMethod: return "method";
+    case ObjectKind::kDType: return "dtype";
   }
   return "object";
 }

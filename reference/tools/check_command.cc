@@ -11,17 +11,10 @@
 
 #include "reference/lang/ast_dump.h"
 #include "reference/lang/parser.h"
+#include "reference/tools/read_file.h"
 
 namespace tdc::tools {
 namespace {
-
-std::optional<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 lang::ParseResult ParseFile(const std::string& path) {
   std::optional<std::string> source = ReadFile(path);

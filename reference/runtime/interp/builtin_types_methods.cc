@@ -1,0 +1,230 @@
+// The builtin classes as callables and their methods: int/float/str/bool/list/tuple/dict
+// constructors, type(x), range, and the list and dict methods fixtures use.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "reference/base/py_repr.h"
+#include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/library.h"
+#include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/tensor_values.h"
+
+namespace tdc::runtime {
+namespace {
+
+Value IntOf(Interpreter& in, const Value& v) {
+  if (const auto* i = DynCast<PyInt>(v)) return in.heap().Int(i->value());
+  if (const auto* b = DynCast<PyBool>(v)) return in.heap().Int(b->value() ? 1 : 0);
+  if (const auto* f = DynCast<PyFloat>(v)) {
+    if (!std::isfinite(f->value())) {
+      Raise(in.heap(), std::isnan(f->value()) ? ExcType::kValueError : ExcType::kOverflowError,
+            std::isnan(f->value()) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
+    }
+    return in.heap().Int(static_cast<int64_t>(std::trunc(f->value())));
+  }
+  if (const auto* t = DynCast<PyTensor>(v)) return in.heap().Int(Item(t->tensor()).AsInt());
+  if (const auto* s = DynCast<PyStr>(v)) {
+    try {
+      size_t used = 0;
+      int64_t parsed = std::stoll(s->value(), &used);
+      if (used == s->value().size()) return in.heap().Int(parsed);
+    } catch (const std::exception&) {
+    }
+    Raise(in.heap(), ExcType::kValueError,
+          fmt::format("invalid literal for int() with base 10: {}", Repr(v)));
+  }
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("int() argument must be a string, a bytes-like object or a real number, not '{}'", TypeName(v)));
+}
+
+Value FloatOf(Interpreter& in, const Value& v) {
+  if (const auto* i = DynCast<PyInt>(v)) return in.heap().Float(static_cast<double>(i->value()));
+  if (const auto* b = DynCast<PyBool>(v)) return in.heap().Float(b->value() ? 1.0 : 0.0);
+  if (const auto* f = DynCast<PyFloat>(v)) return in.heap().Float(f->value());
+  if (const auto* t = DynCast<PyTensor>(v)) return in.heap().Float(Item(t->tensor()).AsDouble());
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("float() argument must be a string or a real number, not '{}'", TypeName(v)));
+}
+
+int64_t IntArg(Interpreter& in, const Value& v) {
+  if (const auto* i = DynCast<PyInt>(v)) return i->value();
+  if (const auto* b = DynCast<PyBool>(v)) return b->value() ? 1 : 0;
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("'{}' object cannot be interpreted as an integer", TypeName(v)));
+}
+
+void SetMethod(Interpreter& in, ObjectKind kind, std::string_view type_name, std::string_view name,
+               BuiltinCode code) {
+  in.process().types().ForKind(kind)->dict->SetStr(
+      name, MakeBuiltin(in, std::string(type_name) + "." + std::string(name), std::move(code)));
+}
+
+PyList& SelfList(const CallArgs& args) { return *DynCast<PyList>(args.positional[0]); }
+PyDict& SelfDict(const CallArgs& args) { return *DynCast<PyDict>(args.positional[0]); }
+
+void InstallListMethods(Interpreter& in) {
+  auto def = [&](std::string_view name, BuiltinCode code) { SetMethod(in, ObjectKind::kList, "list", name, std::move(code)); };
+  def("append", [&in](CallArgs& a) {
+    SelfList(a).items().push_back(a.positional.at(1));
+    return in.heap().None();
+  });
+  def("extend", [&in](CallArgs& a) {
+    for (Value& v : in.Iterate(a.positional.at(1))) SelfList(a).items().push_back(std::move(v));
+    return in.heap().None();
+  });
+  def("insert", [&in](CallArgs& a) {
+    auto& items = SelfList(a).items();
+    int64_t n = static_cast<int64_t>(items.size());
+    int64_t i = IntArg(in, a.positional.at(1));
+    i = i < 0 ? std::max<int64_t>(0, i + n) : std::min(i, n);
+    items.insert(items.begin() + i, a.positional.at(2));
+    return in.heap().None();
+  });
+  def("pop", [&in](CallArgs& a) {
+    auto& items = SelfList(a).items();
+    if (items.empty()) Raise(in.heap(), ExcType::kIndexError, "pop from empty list");
+    int64_t n = static_cast<int64_t>(items.size());
+    int64_t i = a.positional.size() > 1 ? IntArg(in, a.positional[1]) : -1;
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) Raise(in.heap(), ExcType::kIndexError, "pop index out of range");
+    Value v = items[static_cast<size_t>(i)];
+    items.erase(items.begin() + i);
+    return v;
+  });
+  def("clear", [&in](CallArgs& a) {
+    SelfList(a).Clear();
+    return in.heap().None();
+  });
+  def("copy", [&in](CallArgs& a) { return Value(in.heap().NewList(SelfList(a).items())); });
+  def("index", [&in](CallArgs& a) {
+    const auto& items = SelfList(a).items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i] == a.positional.at(1) || PyEquals(items[i], a.positional.at(1))) return in.heap().Int(static_cast<int64_t>(i));
+    }
+    Raise(in.heap(), ExcType::kValueError, fmt::format("{} is not in list", Repr(a.positional.at(1))));
+  });
+  def("count", [&in](CallArgs& a) {
+    int64_t n = 0;
+    for (const Value& v : SelfList(a).items()) n += (v == a.positional.at(1) || PyEquals(v, a.positional.at(1))) ? 1 : 0;
+    return in.heap().Int(n);
+  });
+}
+
+void InstallDictMethods(Interpreter& in) {
+  auto def = [&](std::string_view name, BuiltinCode code) { SetMethod(in, ObjectKind::kDict, "dict", name, std::move(code)); };
+  def("get", [&in](CallArgs& a) {
+    Value v = SelfDict(a).Get(a.positional.at(1));
+    return v ? v : (a.positional.size() > 2 ? a.positional[2] : in.heap().None());
+  });
+  def("keys", [&in](CallArgs& a) { return Value(in.heap().NewList(in.Iterate(a.positional[0]))); });
+  def("values", [&in](CallArgs& a) {
+    std::vector<Value> out;
+    for (auto& [k, v] : SelfDict(a).Items()) out.push_back(v);
+    return Value(in.heap().NewList(std::move(out)));
+  });
+  def("items", [&in](CallArgs& a) {
+    std::vector<Value> out;
+    for (auto& [k, v] : SelfDict(a).Items()) out.push_back(in.heap().NewTuple({k, v}));
+    return Value(in.heap().NewList(std::move(out)));
+  });
+  def("pop", [&in](CallArgs& a) {
+    Value v = SelfDict(a).Get(a.positional.at(1));
+    if (!v) {
+      if (a.positional.size() > 2) return a.positional[2];
+      throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({a.positional[1]})));
+    }
+    SelfDict(a).Erase(a.positional[1]);
+    return v;
+  });
+  def("setdefault", [&in](CallArgs& a) {
+    Value v = SelfDict(a).Get(a.positional.at(1));
+    if (v) return v;
+    Value d = a.positional.size() > 2 ? a.positional[2] : in.heap().None();
+    SelfDict(a).Set(a.positional[1], d);
+    return d;
+  });
+  def("update", [&in](CallArgs& a) {
+    if (a.positional.size() > 1) {
+      for (auto& [k, v] : DynCast<PyDict>(a.positional[1])->Items()) SelfDict(a).Set(k, v);
+    }
+    for (auto& [k, v] : a.keywords) SelfDict(a).SetStr(k, v);
+    return in.heap().None();
+  });
+}
+
+}  // namespace
+
+void InstallBuiltinTypeConstructors(Interpreter& in) {
+  const BuiltinTypes& types = in.process().types();
+  Heap& h = in.heap();
+  types.ForKind(ObjectKind::kInt)->construct = [&in](CallArgs& a) {
+    return a.positional.empty() ? in.heap().Int(0) : IntOf(in, a.positional[0]);
+  };
+  types.ForKind(ObjectKind::kFloat)->construct = [&in](CallArgs& a) {
+    return a.positional.empty() ? in.heap().Float(0) : FloatOf(in, a.positional[0]);
+  };
+  types.ForKind(ObjectKind::kBool)->construct = [&in](CallArgs& a) {
+    return in.heap().Bool(!a.positional.empty() && Truth(in, a.positional[0]));
+  };
+  types.ForKind(ObjectKind::kStr)->construct = [&in](CallArgs& a) {
+    return a.positional.empty() ? in.heap().Intern("") : in.heap().Str(Str(a.positional[0]));
+  };
+  types.ForKind(ObjectKind::kList)->construct = [&in](CallArgs& a) {
+    return Value(in.heap().NewList(a.positional.empty() ? std::vector<Value>{} : in.Iterate(a.positional[0])));
+  };
+  types.ForKind(ObjectKind::kTuple)->construct = [&in](CallArgs& a) {
+    if (!a.positional.empty() && Is<PyTuple>(a.positional[0])) return a.positional[0];
+    return Value(in.heap().NewTuple(a.positional.empty() ? std::vector<Value>{} : in.Iterate(a.positional[0])));
+  };
+  types.ForKind(ObjectKind::kDict)->construct = [&in](CallArgs& a) {
+    Ref<PyDict> d = in.heap().NewDict();
+    if (!a.positional.empty()) {
+      if (const auto* src = DynCast<PyDict>(a.positional[0])) {
+        for (auto& [k, v] : src->Items()) d->Set(k, v);
+      } else {
+        for (const Value& pair : in.Iterate(a.positional[0])) {
+          std::vector<Value> kv = in.Iterate(pair);
+          d->Set(kv.at(0), kv.at(1));
+        }
+      }
+    }
+    for (auto& [k, v] : a.keywords) d->SetStr(k, v);
+    return Value(d);
+  };
+  types.ForKind(ObjectKind::kType)->construct = [&in](CallArgs& a) {
+    if (a.positional.size() != 1) Raise(in.heap(), ExcType::kTypeError, "type() takes 1 or 3 arguments");
+    return TypeOf(in, a.positional[0]);
+  };
+  // range(stop) / range(start, stop[, step]): an object iterating its ints.
+  Ref<PyType> range = h.NewType("range", "builtins");
+  range->construct = [&in, range](CallArgs& a) {
+    if (a.positional.empty() || a.positional.size() > 3) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("range expected at {} 1 argument{}, got {}", a.positional.empty() ? "least" : "most",
+                        a.positional.empty() ? "" : "s", a.positional.size()));
+    }
+    int64_t start = 0, stop = 0, step = 1;
+    if (a.positional.size() == 1) {
+      stop = IntArg(in, a.positional[0]);
+    } else {
+      start = IntArg(in, a.positional[0]);
+      stop = IntArg(in, a.positional[1]);
+      if (a.positional.size() == 3) step = IntArg(in, a.positional[2]);
+    }
+    if (step == 0) Raise(in.heap(), ExcType::kValueError, "range() arg 3 must not be zero");
+    Ref<PyInstance> r = in.heap().NewInstance(range);
+    std::vector<Value> items;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) items.push_back(in.heap().Int(i));
+    r->attrs->SetStr("__items__", in.heap().NewList(std::move(items)));
+    return Value(r);
+  };
+  range->dict->SetStr("__iter_items__", MakeBuiltin(in, "range.__iter_items__", [](CallArgs& a) {
+    return DynCast<PyInstance>(a.positional[0])->attrs->GetStr("__items__");
+  }));
+  in.process().builtins()->SetAttr("range", range);
+  InstallListMethods(in);
+  InstallDictMethods(in);
+}
+
+}  // namespace tdc::runtime

@@ -1,0 +1,274 @@
+// Expressions, evaluated in CPython 3.11's order.
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/py_ops.h"
+
+namespace tdc::runtime {
+
+using namespace lang;  // NOLINT: the evaluator names every expression class
+
+namespace {
+
+// CPython's AST optimizer folds `-<number>` into one constant.
+bool IsFoldedNegative(const Expr& e) {
+  if (e.kind != NodeKind::kUnaryOp) return false;
+  const auto& u = As<lang::UnaryOp>(e);
+  if (u.op != UnaryOpKind::kUSub || u.operand->kind != NodeKind::kConstant) return false;
+  auto k = As<lang::Constant>(*u.operand).value.kind;
+  return k == ConstantValue::Kind::kInt || k == ConstantValue::Kind::kFloat;
+}
+
+}  // namespace
+
+Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
+  (void)f;
+  auto cached = constants_.find(&c);
+  if (cached != constants_.end()) return cached->second;
+  Value v;
+  const ConstantValue& cv = c.value;
+  switch (cv.kind) {
+    case ConstantValue::Kind::kNone: v = heap().None(); break;
+    case ConstantValue::Kind::kBool: v = heap().Bool(cv.boolean); break;
+    case ConstantValue::Kind::kInt: {
+      int64_t parsed = 0;
+      auto [end, err] = std::from_chars(cv.integer.data(), cv.integer.data() + cv.integer.size(), parsed);
+      if (err != std::errc() || end != cv.integer.data() + cv.integer.size()) {
+        Raise(heap(), ExcType::kOverflowError, "int literal outside the reference's int64 range");
+      }
+      v = heap().ConstantInt(parsed);
+      break;
+    }
+    case ConstantValue::Kind::kFloat: v = heap().ConstantFloat(cv.real); break;
+    case ConstantValue::Kind::kStr: v = heap().Intern(cv.text); break;
+    default:
+      Raise(heap(), ExcType::kNotImplementedError, "bytes, complex and Ellipsis constants are outside the reference");
+  }
+  constants_.emplace(&c, v);
+  return v;
+}
+
+Value Interpreter::Eval(Frame& f, const Expr& e) {
+  switch (e.kind) {
+    case NodeKind::kConstant: return Constant(f, As<lang::Constant>(e));
+    case NodeKind::kName: return LoadName(f, As<Name>(e).id);
+    case NodeKind::kAttribute: {
+      const auto& a = As<Attribute>(e);
+      return GetAttr(Eval(f, *a.value), a.attr);
+    }
+    case NodeKind::kCall: return EvalCall(f, As<lang::Call>(e));
+    case NodeKind::kBinOp: {
+      const auto& b = As<BinOp>(e);
+      Value left = Eval(f, *b.left);
+      Value right = Eval(f, *b.right);
+      return BinaryOperation(*this, b.op, left, right);
+    }
+    case NodeKind::kUnaryOp: {
+      const auto& u = As<lang::UnaryOp>(e);
+      if (IsFoldedNegative(e)) {
+        auto cached = constants_.find(&e);
+        if (cached != constants_.end()) return cached->second;
+        Value positive = Constant(f, As<lang::Constant>(*u.operand));
+        Value v = Is<PyFloat>(positive) ? heap().ConstantFloat(-DynCast<PyFloat>(positive)->value())
+                                        : heap().ConstantInt(-DynCast<PyInt>(positive)->value());
+        constants_.emplace(&e, v);
+        return v;
+      }
+      return UnaryOperation(*this, u.op, Eval(f, *u.operand));
+    }
+    case NodeKind::kBoolOp: {
+      const auto& b = As<BoolOp>(e);
+      Value v;
+      for (const auto& operand : b.values) {
+        v = Eval(f, *operand);
+        bool t = Truth(*this, v);
+        if (b.op == BoolOpKind::kAnd ? !t : t) return v;
+      }
+      return v;
+    }
+    case NodeKind::kCompare: {
+      const auto& c = As<lang::Compare>(e);
+      Value left = Eval(f, *c.left);
+      Value result;
+      for (size_t i = 0; i < c.ops.size(); ++i) {
+        Value right = Eval(f, *c.comparators[i]);
+        result = CompareOperation(*this, c.ops[i], left, right);
+        if (i + 1 < c.ops.size() && !Truth(*this, result)) return result;
+        left = std::move(right);
+      }
+      return result;
+    }
+    case NodeKind::kIfExp: {
+      const auto& i = As<IfExp>(e);
+      return Eval(f, Truth(*this, Eval(f, *i.test)) ? *i.body : *i.orelse);
+    }
+    case NodeKind::kLambda: return MakeFunction(f, e, "<lambda>", As<Lambda>(e).args.get());
+    case NodeKind::kListComp: return EvalListComp(f, As<ListComp>(e));
+    case NodeKind::kList:
+    case NodeKind::kTuple: {
+      const ExprList& elts = e.kind == NodeKind::kList ? As<lang::List>(e).elts : As<lang::Tuple>(e).elts;
+      std::vector<Value> items;
+      for (const auto& elt : elts) {
+        if (elt->kind == NodeKind::kStarred) {
+          for (Value& v : Iterate(Eval(f, *As<Starred>(*elt).value))) items.push_back(std::move(v));
+        } else {
+          items.push_back(Eval(f, *elt));
+        }
+      }
+      if (e.kind == NodeKind::kList) return heap().NewList(std::move(items));
+      return heap().NewTuple(std::move(items));
+    }
+    case NodeKind::kDict: {
+      const auto& d = As<lang::Dict>(e);
+      Ref<PyDict> dict = heap().NewDict();
+      for (size_t i = 0; i < d.keys.size(); ++i) {
+        if (!d.keys[i]) {  // `**mapping`
+          Value mapping = Eval(f, *d.values[i]);
+          auto* source = DynCast<PyDict>(mapping);
+          if (source == nullptr) {
+            Raise(heap(), ExcType::kTypeError,
+                  fmt::format("'{}' object is not a mapping", TypeName(mapping)));
+          }
+          for (auto& [k, v] : source->Items()) dict->Set(k, v);
+          continue;
+        }
+        Value key = Eval(f, *d.keys[i]);
+        Value value = Eval(f, *d.values[i]);
+        dict->Set(std::move(key), std::move(value));
+      }
+      return dict;
+    }
+    case NodeKind::kSubscript: {
+      const auto& s = As<Subscript>(e);
+      Value container = Eval(f, *s.value);
+      Value key = Eval(f, *s.slice);
+      return GetItem(*this, container, key);
+    }
+    default:
+      Raise(heap(), ExcType::kNotImplementedError,
+            fmt::format("expression '{}' is outside the reference", static_cast<int>(e.kind)));
+  }
+}
+
+Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {
+  Value callee = Eval(f, *call.func);
+  CallArgs args;
+  for (const auto& arg : call.args) {
+    if (arg->kind == NodeKind::kStarred) {
+      for (Value& v : Iterate(Eval(f, *As<Starred>(*arg).value))) args.positional.push_back(std::move(v));
+    } else {
+      args.positional.push_back(Eval(f, *arg));
+    }
+  }
+  for (const auto& kw : call.keywords) {
+    Value value = Eval(f, *kw->value);
+    if (kw->arg) {
+      args.keywords.emplace_back(*kw->arg, std::move(value));
+      continue;
+    }
+    auto* mapping = DynCast<PyDict>(value);
+    if (mapping == nullptr) {
+      Raise(heap(), ExcType::kTypeError, "argument after ** must be a mapping");
+    }
+    for (auto& [k, v] : mapping->Items()) {
+      auto* name = DynCast<PyStr>(k);
+      if (name == nullptr) Raise(heap(), ExcType::kTypeError, "keywords must be strings");
+      args.keywords.emplace_back(name->value(), v);
+    }
+  }
+  return Call(callee, std::move(args));
+}
+
+Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
+  const Scope& scope = f.program->scopes.Of(&comp);
+  Frame inner;
+  inner.program = f.program;
+  inner.scope = &scope;
+  inner.globals = f.globals;
+  inner.function = f.function;
+  inner.line = f.line;
+  inner.fast.resize(scope.varnames.size());
+  for (const std::string& name : scope.cellvars) {
+    (void)name;
+    inner.cells.push_back(heap().NewCell());
+  }
+  for (const std::string& name : scope.freevars) inner.cells.push_back(f.cells.at(f.scope->cell_slot.at(name)));
+  std::vector<Value> first = Iterate(Eval(f, *comp.generators.front()->iter));
+  Ref<PyList> result = heap().NewList();
+  frames_.push_back(&inner);
+  struct Pop {
+    std::vector<Frame*>& frames;
+    ~Pop() { frames.pop_back(); }
+  } pop{frames_};
+  // Runs generator `level` over `items`, appending elt for every binding that passes.
+  std::function<void(size_t, std::vector<Value>)> run = [&](size_t level, std::vector<Value> items) {
+    const Comprehension& gen = *comp.generators[level];
+    for (Value& item : items) {
+      Assign(inner, *gen.target, std::move(item));
+      bool keep = true;
+      for (const auto& cond : gen.ifs) {
+        if (!Truth(*this, Eval(inner, *cond))) {
+          keep = false;
+          break;
+        }
+      }
+      if (!keep) continue;
+      if (level + 1 < comp.generators.size()) {
+        run(level + 1, Iterate(Eval(inner, *comp.generators[level + 1]->iter)));
+      } else {
+        result->items().push_back(Eval(inner, *comp.elt));
+      }
+    }
+  };
+  run(0, std::move(first));
+  for (Value& v : inner.fast) v.Reset();
+  return result;
+}
+
+Value Interpreter::MakeFunction(Frame& f, const Node& def, const std::string& name,
+                                const Arguments* params) {
+  std::vector<Value> decorators;
+  if (def.kind == NodeKind::kFunctionDef) {
+    for (const auto& d : As<FunctionDef>(def).decorator_list) decorators.push_back(Eval(f, *d));
+  }
+  std::vector<Value> defaults;
+  Ref<PyDict> kwdefaults;
+  if (params != nullptr) {
+    for (const auto& d : params->defaults) defaults.push_back(Eval(f, *d));
+    for (size_t i = 0; i < params->kwonlyargs.size(); ++i) {
+      if (!params->kw_defaults[i]) continue;
+      if (!kwdefaults) kwdefaults = heap().NewDict();
+      kwdefaults->SetStr(params->kwonlyargs[i]->arg, Eval(f, *params->kw_defaults[i]));
+    }
+    // Annotations are evaluated when the def runs (no `from __future__ import annotations`).
+    auto annotate = [&](const ArgPtr& a) { if (a && a->annotation) Eval(f, *a->annotation); };
+    for (const auto& a : params->posonlyargs) annotate(a);
+    for (const auto& a : params->args) annotate(a);
+    annotate(params->vararg);
+    for (const auto& a : params->kwonlyargs) annotate(a);
+    annotate(params->kwarg);
+  }
+  if (def.kind == NodeKind::kFunctionDef && As<FunctionDef>(def).returns) {
+    Eval(f, *As<FunctionDef>(def).returns);
+  }
+  const Scope& scope = f.program->scopes.Of(&def);
+  Ref<PyFunction> fn = heap().NewFunction(UserCode{&def, f.program}, heap().Intern(name),
+                                          heap().Intern(scope.qualname), f.globals);
+  if (!defaults.empty()) fn->defaults = heap().NewTuple(std::move(defaults));
+  if (kwdefaults) fn->kwdefaults = kwdefaults;
+  if (!scope.freevars.empty()) {
+    std::vector<Value> cells;
+    for (const std::string& free : scope.freevars) cells.push_back(f.cells.at(f.scope->cell_slot.at(free)));
+    fn->closure = heap().NewTuple(std::move(cells));
+  }
+  Value result = fn;
+  fn.Reset();
+  for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
+    result = Call(*it, {{result}, {}});
+  }
+  return result;
+}
+
+}  // namespace tdc::runtime

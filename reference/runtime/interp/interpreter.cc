@@ -1,0 +1,293 @@
+// Statements: the module body, blocks, assignment and deletion targets, control flow,
+// try/except/finally, with, import.
+#include "reference/runtime/interp/interpreter.h"
+
+#include <fmt/format.h>
+
+#include "reference/runtime/interp/py_ops.h"
+
+namespace tdc::runtime {
+
+using namespace lang;  // NOLINT: the interpreter names every statement class
+
+void Interpreter::RunModule(std::shared_ptr<const Program> program, const Ref<PyDict>& globals) {
+  Frame frame;
+  frame.program = program;
+  frame.scope = &program->scopes.Of(program->module.get());
+  frame.globals = globals;
+  frames_.push_back(&frame);
+  struct Pop {
+    std::vector<Frame*>& frames;
+    ~Pop() { frames.pop_back(); }
+  } pop{frames_};
+  Value result;
+  ExecBlock(frame, program->module->body, result);
+}
+
+Interpreter::Flow Interpreter::ExecBlock(Frame& f, const StmtList& body, Value& result) {
+  for (const auto& stmt : body) {
+    Flow flow = Exec(f, *stmt, result);
+    if (flow != Flow::kNext) return flow;
+  }
+  return Flow::kNext;
+}
+
+Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
+  f.line = st.span.begin.line;
+  switch (st.kind) {
+    case NodeKind::kExprStmt:
+      Eval(f, *As<ExprStmt>(st).value);  // the value dies here, as POP_TOP drops it
+      return Flow::kNext;
+    case NodeKind::kAssign: {
+      const auto& a = As<lang::Assign>(st);
+      Value value = Eval(f, *a.value);
+      for (const auto& target : a.targets) Assign(f, *target, value);
+      return Flow::kNext;
+    }
+    case NodeKind::kAugAssign: {
+      const auto& a = As<AugAssign>(st);
+      if (a.target->kind != NodeKind::kName) {
+        Raise(heap(), ExcType::kNotImplementedError,
+              "augmented assignment to an attribute or item is outside the reference");
+      }
+      Value current = LoadName(f, As<Name>(*a.target).id);
+      Value rhs = Eval(f, *a.value);
+      Value updated = InPlaceBinary(*this, a.op, current, rhs);
+      current.Reset();
+      rhs.Reset();
+      Assign(f, *a.target, std::move(updated));
+      return Flow::kNext;
+    }
+    case NodeKind::kFunctionDef: {
+      const auto& def = As<FunctionDef>(st);
+      StoreName(f, def.name, MakeFunction(f, def, def.name, def.args.get()));
+      return Flow::kNext;
+    }
+    case NodeKind::kReturn: {
+      const auto& r = As<Return>(st);
+      result = r.value ? Eval(f, *r.value) : heap().None();
+      return Flow::kReturn;
+    }
+    case NodeKind::kDelete:
+      for (const auto& target : As<lang::Delete>(st).targets) Delete(f, *target);
+      return Flow::kNext;
+    case NodeKind::kIf: {
+      const auto& i = As<If>(st);
+      bool taken = Truth(*this, Eval(f, *i.test));
+      return ExecBlock(f, taken ? i.body : i.orelse, result);
+    }
+    case NodeKind::kWhile: {
+      const auto& w = As<While>(st);
+      while (Truth(*this, Eval(f, *w.test))) {
+        Flow flow = ExecBlock(f, w.body, result);
+        if (flow == Flow::kBreak) return Flow::kNext;
+        if (flow == Flow::kReturn) return flow;
+      }
+      return ExecBlock(f, w.orelse, result);
+    }
+    case NodeKind::kFor: return ExecFor(f, As<For>(st), result);
+    case NodeKind::kTry: return ExecTry(f, As<Try>(st), result);
+    case NodeKind::kWith: return ExecWith(f, As<With>(st), 0, result);
+    case NodeKind::kRaise: ExecRaise(f, As<lang::Raise>(st)); return Flow::kNext;
+    case NodeKind::kAssert: {
+      const auto& a = As<Assert>(st);
+      if (!Truth(*this, Eval(f, *a.test))) {
+        if (a.msg) {
+          Value message = Eval(f, *a.msg);
+          throw PyError(heap().NewException(ExcType::kAssertionError, heap().NewTuple({message})));
+        }
+        throw PyError(heap().NewException(ExcType::kAssertionError, heap().NewTuple({})));
+      }
+      return Flow::kNext;
+    }
+    case NodeKind::kImport:
+    case NodeKind::kImportFrom: ExecImport(f, st); return Flow::kNext;
+    case NodeKind::kGlobal:
+    case NodeKind::kNonlocal:
+    case NodeKind::kPass: return Flow::kNext;
+    case NodeKind::kBreak: return Flow::kBreak;
+    case NodeKind::kContinue: return Flow::kContinue;
+    default:
+      Raise(heap(), ExcType::kNotImplementedError, "statement outside the tdconform subset");
+  }
+}
+
+Interpreter::Flow Interpreter::ExecFor(Frame& f, const For& st, Value& result) {
+  Value iterable = Eval(f, *st.iter);
+  std::vector<Value> items = Iterate(iterable);
+  iterable.Reset();
+  bool broke = false;
+  for (Value& item : items) {
+    Assign(f, *st.target, std::move(item));
+    Flow flow = ExecBlock(f, st.body, result);
+    if (flow == Flow::kBreak) {
+      broke = true;
+      break;
+    }
+    if (flow == Flow::kReturn) return flow;
+  }
+  items.clear();
+  return broke ? Flow::kNext : ExecBlock(f, st.orelse, result);
+}
+
+Interpreter::Flow Interpreter::ExecTry(Frame& f, const Try& st, Value& result) {
+  Flow flow = Flow::kNext;
+  auto run_finally = [&]() {
+    if (st.finalbody.empty()) return;
+    Value ignored;
+    Flow fin = ExecBlock(f, st.finalbody, ignored);
+    if (fin != Flow::kNext) {
+      flow = fin;
+      result = ignored;
+    }
+  };
+  try {
+    try {
+      flow = ExecBlock(f, st.body, result);
+    } catch (const PyError& error) {
+      Value exception = error.exception();
+      for (const auto& handler : st.handlers) {
+        if (handler->type && !ExceptionMatches(*this, exception, Eval(f, *handler->type))) continue;
+        handling_.push_back(exception);
+        struct PopHandling {
+          std::vector<Value>& stack;
+          ~PopHandling() { stack.pop_back(); }
+        } pop{handling_};
+        if (handler->name) StoreName(f, *handler->name, exception);
+        exception.Reset();
+        try {
+          flow = ExecBlock(f, handler->body, result);
+        } catch (...) {
+          if (handler->name) ClearName(f, *handler->name);
+          throw;
+        }
+        // CPython deletes the `as` name when the handler ends.
+        if (handler->name) ClearName(f, *handler->name);
+        run_finally();
+        return flow;
+      }
+      throw;
+    }
+    if (flow == Flow::kNext) flow = ExecBlock(f, st.orelse, result);
+  } catch (const PyError&) {
+    run_finally();  // a return/break in finally swallows the exception, as in Python
+    if (flow != Flow::kNext && !st.finalbody.empty()) return flow;
+    throw;
+  }
+  run_finally();
+  return flow;
+}
+
+Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, Value& result) {
+  if (item == st.items.size()) return ExecBlock(f, st.body, result);
+  const WithItem& w = *st.items[item];
+  Value manager = Eval(f, *w.context_expr);
+  Value exit = GetAttr(manager, "__exit__");
+  Value entered = Call(GetAttr(manager, "__enter__"), {});
+  manager.Reset();
+  if (w.optional_vars) Assign(f, *w.optional_vars, std::move(entered));
+  entered.Reset();
+  Flow flow;
+  try {
+    flow = ExecWith(f, st, item + 1, result);
+  } catch (const PyError& error) {
+    Value exception = error.exception();
+    Value suppress = Call(exit, {{TypeOf(*this, exception), exception, heap().None()}, {}});
+    if (!Truth(*this, suppress)) throw;
+    return Flow::kNext;
+  }
+  Call(exit, {{heap().None(), heap().None(), heap().None()}, {}});
+  return flow;
+}
+
+void Interpreter::ExecImport(Frame& f, const Stmt& st) {
+  if (st.kind == NodeKind::kImport) {
+    for (const auto& alias : As<lang::Import>(st).names) {
+      Value module = ImportModule(*this, alias->name);  // raises ModuleNotFoundError
+      if (alias->asname) {
+        StoreName(f, *alias->asname, module);
+      } else {
+        std::string top = alias->name.substr(0, alias->name.find('.'));
+        StoreName(f, top, ImportModule(*this, top));
+      }
+    }
+    return;
+  }
+  const auto& from = As<lang::ImportFrom>(st);
+  Value module = ImportModule(*this, from.module.value_or(""));
+  for (const auto& alias : from.names) {
+    StoreName(f, alias->asname.value_or(alias->name), ImportFrom(*this, module, alias->name));
+  }
+}
+
+void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
+  switch (target.kind) {
+    case NodeKind::kName: StoreName(f, As<Name>(target).id, std::move(value)); return;
+    case NodeKind::kAttribute: {
+      const auto& a = As<Attribute>(target);
+      SetAttr(Eval(f, *a.value), a.attr, std::move(value));
+      return;
+    }
+    case NodeKind::kSubscript: {
+      const auto& s = As<Subscript>(target);
+      Value container = Eval(f, *s.value);
+      Value key = Eval(f, *s.slice);
+      SetItem(*this, container, key, std::move(value));
+      return;
+    }
+    case NodeKind::kTuple:
+    case NodeKind::kList: {
+      const ExprList& elts = target.kind == NodeKind::kTuple ? As<Tuple>(target).elts : As<List>(target).elts;
+      std::vector<Value> items = Iterate(value);
+      value.Reset();
+      if (items.size() != elts.size()) {
+        Raise(heap(), ExcType::kValueError,
+              items.size() > elts.size()
+                  ? fmt::format("too many values to unpack (expected {})", elts.size())
+                  : fmt::format("not enough values to unpack (expected {}, got {})", elts.size(),
+                                items.size()));
+      }
+      for (size_t i = 0; i < elts.size(); ++i) Assign(f, *elts[i], std::move(items[i]));
+      return;
+    }
+    default:
+      Raise(heap(), ExcType::kNotImplementedError, "assignment target outside the reference");
+  }
+}
+
+void Interpreter::Delete(Frame& f, const Expr& target) {
+  switch (target.kind) {
+    case NodeKind::kName: DeleteName(f, As<Name>(target).id); return;
+    case NodeKind::kSubscript: {
+      const auto& s = As<Subscript>(target);
+      Value container = Eval(f, *s.value);
+      DelItem(*this, container, Eval(f, *s.slice));
+      return;
+    }
+    case NodeKind::kAttribute: {
+      const auto& a = As<Attribute>(target);
+      DelAttr(*this, Eval(f, *a.value), a.attr);
+      return;
+    }
+    case NodeKind::kTuple:
+      for (const auto& e : As<Tuple>(target).elts) Delete(f, *e);
+      return;
+    case NodeKind::kList:
+      for (const auto& e : As<List>(target).elts) Delete(f, *e);
+      return;
+    default:
+      Raise(heap(), ExcType::kNotImplementedError, "del target outside the reference");
+  }
+}
+
+void Interpreter::ExecRaise(Frame& f, const lang::Raise& st) {
+  if (!st.exc) {
+    if (handling_.empty()) Raise(heap(), ExcType::kRuntimeError, "No active exception to reraise");
+    throw PyError(handling_.back());
+  }
+  Value raised = Eval(f, *st.exc);
+  if (st.cause) Eval(f, *st.cause);  // the cause is not observable in outcomes
+  throw PyError(MakeRaisable(*this, raised));
+}
+
+}  // namespace tdc::runtime

@@ -1,0 +1,111 @@
+// The interpreter: runs a parsed fixture program over the runtime's objects, statement by
+// statement, as CPython 3.11 does (evaluation order, scoping, argument binding, exception
+// handling, and the moments objects die). Library behaviour (builtins, torch) lives in
+// the values it calls; Dynamo takes part only through the FrameHook (D5).
+#ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_INTERPRETER_H_
+#define TDCONFORM_REFERENCE_RUNTIME_INTERP_INTERPRETER_H_
+
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <string>
+#include <vector>
+
+#include "reference/lang/ast.h"
+#include "reference/runtime/interp/process.h"
+#include "reference/runtime/interp/scopes.h"
+
+namespace tdc::runtime {
+
+// A parsed program with its scopes; functions keep it alive through UserCode.
+struct Program {
+  std::string filename;  // repo-relative, as tracebacks and code objects show it
+  std::unique_ptr<lang::Module> module;
+  ScopeTable scopes;
+};
+
+// One executing function or module body.
+struct Frame {
+  std::shared_ptr<const Program> program;
+  const Scope* scope = nullptr;
+  Ref<PyDict> globals;
+  Ref<PyFunction> function;       // null for the module body
+  std::vector<Value> fast;        // the scope's locals, in varnames order
+  std::vector<Ref<PyCell>> cells; // the scope's cellvars, then its freevars
+  int64_t line = 0;               // the statement being executed
+};
+
+// Frame interception (DESIGN D5): Dynamo implements this; the eager interpreter runs
+// with none. Called for every call of a user function before its frame runs; returning
+// a value replaces the call.
+class FrameHook {
+ public:
+  virtual ~FrameHook() = default;
+  virtual std::optional<Value> OnCall(const Ref<PyFunction>& function, CallArgs& args) = 0;
+};
+
+class Interpreter {
+ public:
+  explicit Interpreter(Process& process) : process_(process) {}
+
+  Process& process() { return process_; }
+  Heap& heap() { return process_.heap(); }
+
+  // Runs `program`'s module body with `globals` as its namespace. An uncaught Python
+  // exception propagates as PyError.
+  void RunModule(std::shared_ptr<const Program> program, const Ref<PyDict>& globals);
+
+  // callee(*args): functions, builtins, bound methods, types.
+  Value Call(const Value& callee, CallArgs args);
+  // getattr(object, name) and setattr, with Python's AttributeError text.
+  Value GetAttr(const Value& object, std::string_view name);
+  void SetAttr(const Value& object, std::string_view name, Value value);
+  // The items of an iterable (list, tuple, dict keys, str characters, range results).
+  std::vector<Value> Iterate(const Value& iterable);
+
+  void set_frame_hook(FrameHook* hook) { hook_ = hook; }
+  // The innermost running frame (null outside any code).
+  const Frame* current_frame() const { return frames_.empty() ? nullptr : frames_.back(); }
+
+ private:
+  enum class Flow { kNext, kReturn, kBreak, kContinue };
+
+  Value CallUser(const Ref<PyFunction>& function, CallArgs& args);
+  void BindArguments(Frame& frame, const PyFunction& function, const lang::Arguments& params,
+                     CallArgs& args);
+
+  Flow ExecBlock(Frame& f, const lang::StmtList& body, Value& result);
+  Flow Exec(Frame& f, const lang::Stmt& stmt, Value& result);
+  Flow ExecTry(Frame& f, const lang::Try& stmt, Value& result);
+  Flow ExecWith(Frame& f, const lang::With& stmt, size_t item, Value& result);
+  Flow ExecFor(Frame& f, const lang::For& stmt, Value& result);
+  void ExecImport(Frame& f, const lang::Stmt& stmt);
+  void Assign(Frame& f, const lang::Expr& target, Value value);
+  void Delete(Frame& f, const lang::Expr& target);
+  void ExecRaise(Frame& f, const lang::Raise& stmt);
+
+  Value Eval(Frame& f, const lang::Expr& e);
+  Value EvalCall(Frame& f, const lang::Call& call);
+  Value EvalListComp(Frame& f, const lang::ListComp& comp);
+  Value MakeFunction(Frame& f, const lang::Node& def, const std::string& name,
+                     const lang::Arguments* params);
+  Value Constant(Frame& f, const lang::Constant& c);
+
+  Value LoadName(Frame& f, const std::string& name);
+  void StoreName(Frame& f, const std::string& name, Value value);
+  void DeleteName(Frame& f, const std::string& name);
+  // Unbinds without an error when unbound (the end of an `except ... as name` block).
+  void ClearName(Frame& f, const std::string& name);
+
+  Process& process_;
+  FrameHook* hook_ = nullptr;
+  std::vector<Frame*> frames_;
+  // The exceptions being handled (innermost last): a bare `raise` re-raises the last.
+  std::vector<Value> handling_;
+  // Literal constants per node: a code object's co_consts, shared by every execution.
+  std::unordered_map<const lang::Node*, Value> constants_;
+};
+
+}  // namespace tdc::runtime
+
+#endif  // TDCONFORM_REFERENCE_RUNTIME_INTERP_INTERPRETER_H_

@@ -1,0 +1,24 @@
+// What a run ended with, in the golden schema (fixtures/SCHEMA.md §5-§6): the module's
+// `out*` names as Values and the uncaught exception.
+#ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_OUTCOME_H_
+#define TDCONFORM_REFERENCE_RUNTIME_INTERP_OUTCOME_H_
+
+#include <optional>
+
+#include "reference/graph/golden.h"
+#include "reference/runtime/values.h"
+
+namespace tdc::runtime {
+
+// SCHEMA §5: a module-level name matching ^out(_\w+|\d+)?$ is recorded.
+bool IsOutName(std::string_view name);
+// SCHEMA §6.
+graph::Value ToGoldenValue(const Value& v);
+// SCHEMA §5 Exception: qualified type name (builtins dropped) and str(exc).
+graph::Exception ToGoldenException(const Value& exception);
+// The outs of `globals` in name order, and the exception if one ended the program.
+graph::Outcome MakeOutcome(const PyDict& globals, const Value& exception);
+
+}  // namespace tdc::runtime
+
+#endif  // TDCONFORM_REFERENCE_RUNTIME_INTERP_OUTCOME_H_

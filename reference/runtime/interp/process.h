@@ -1,0 +1,38 @@
+// One modeled Python process running one fixture program (DESIGN D4): its heap, its
+// modules, its builtins and the parsed program. Everything a run observes (ids, module
+// state, registries) lives here, so two Processes never interact.
+#ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_
+#define TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_
+
+#include <memory>
+#include <string>
+
+#include "reference/runtime/heap.h"
+#include "reference/runtime/interp/builtin_types.h"
+#include "reference/runtime/modules.h"
+
+namespace tdc::runtime {
+
+class Process {
+ public:
+  Process();
+  ~Process();
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  Heap& heap() { return heap_; }
+  const Modules& modules() const { return modules_; }
+  const Ref<PyModule>& builtins() const { return builtins_; }
+  const BuiltinTypes& types() const { return types_; }
+
+ private:
+  // Declared first so that it is destroyed last: every Ref below must go before it.
+  Heap heap_;
+  BuiltinTypes types_;
+  Modules modules_;
+  Ref<PyModule> builtins_;
+};
+
+}  // namespace tdc::runtime
+
+#endif  // TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_

@@ -1,0 +1,47 @@
+// Python's operations on runtime values, as CPython 3.11 and torch define them: operators
+// (tensor operands go to the op table), comparisons, truth, items, types, raising and
+// catching, imports.
+#ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_PY_OPS_H_
+#define TDCONFORM_REFERENCE_RUNTIME_INTERP_PY_OPS_H_
+
+#include <string>
+#include <string_view>
+
+#include "reference/lang/ast.h"
+#include "reference/runtime/values.h"
+
+namespace tdc::runtime {
+
+class Interpreter;
+
+// bool(v); torch's errors become Python exceptions.
+bool Truth(Interpreter& in, const Value& v);
+Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b);
+// `a op= b`: lists extend in place (the same object); everything else as BinaryOperation.
+Value InPlaceBinary(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b);
+Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v);
+Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, const Value& b);
+
+Value GetItem(Interpreter& in, const Value& container, const Value& key);
+void SetItem(Interpreter& in, const Value& container, const Value& key, Value value);
+void DelItem(Interpreter& in, const Value& container, const Value& key);
+void DelAttr(Interpreter& in, const Value& object, std::string_view name);
+
+// type(v): the shared type object.
+Value TypeOf(Interpreter& in, const Value& v);
+// isinstance(v, cls) for one type object.
+bool IsInstance(Interpreter& in, const Value& v, const Value& type);
+// Whether an `except` clause naming `handler` (a type or a tuple of types) catches it.
+bool ExceptionMatches(Interpreter& in, const Value& exception, const Value& handler);
+// What `raise X` raises: X itself when an exception instance, X() when an exception
+// class, else TypeError("exceptions must derive from BaseException").
+Value MakeRaisable(Interpreter& in, const Value& raised);
+
+// `import a.b.c`: the module; ModuleNotFoundError for modules the runtime lacks.
+Value ImportModule(Interpreter& in, const std::string& dotted_name);
+// `from m import name`: an attribute, or the submodule m.name; ImportError otherwise.
+Value ImportFrom(Interpreter& in, const Value& module, const std::string& name);
+
+}  // namespace tdc::runtime
+
+#endif  // TDCONFORM_REFERENCE_RUNTIME_INTERP_PY_OPS_H_

@@ -1,0 +1,88 @@
+#include "reference/runtime/interp/tensor_values.h"
+
+#include "reference/runtime/interp/interpreter.h"
+
+namespace tdc::runtime {
+namespace {
+
+OpValue ToOpValue(const Value& v) {
+  switch (v->kind()) {
+    case ObjectKind::kNone: return OpValue::None();
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat: return OpValue::Of(ScalarOf(v));
+    case ObjectKind::kTensor: return OpValue::Of(TensorOf(v));
+    case ObjectKind::kDType: return OpValue::OfDType(DynCast<PyDType>(v)->dtype());
+    case ObjectKind::kList:
+    case ObjectKind::kTuple: {
+      std::vector<OpValue> items;
+      const auto& source = v->kind() == ObjectKind::kList ? DynCast<PyList>(v)->items() : DynCast<PyTuple>(v)->items();
+      for (const Value& item : source) items.push_back(ToOpValue(item));
+      return v->kind() == ObjectKind::kList ? OpValue::List(std::move(items)) : OpValue::Tuple(std::move(items));
+    }
+    default: break;
+  }
+  // Anything else (a str, a function, ...) is a type torch's parser rejects.
+  throw TorchError("TypeError", std::string("argument of type '") + std::string(TypeName(v)) +
+                                    "' is not supported by the reference's ops");
+}
+
+// The object of the tensor `result` aliases among the inputs: its _base when it has one.
+Ref<PyTensor> BaseFor(const Tensor& result, const std::vector<Value>& inputs) {
+  for (const Value& v : inputs) {
+    if (auto* t = DynCast<PyTensor>(v); t != nullptr && t->tensor().SharesStorageWith(result)) {
+      return t->base() ? t->base() : Ref<PyTensor>(t);
+    }
+  }
+  return nullptr;
+}
+
+bool SameView(const Tensor& a, const Tensor& b) {
+  return a.storage == b.storage && a.sizes == b.sizes && a.strides == b.strides &&
+         a.storage_offset == b.storage_offset && a.dtype == b.dtype;
+}
+
+}  // namespace
+
+const Tensor& TensorOf(const Value& v) { return DynCast<PyTensor>(v)->tensor(); }
+
+Scalar ScalarOf(const Value& v) {
+  if (const auto* b = DynCast<PyBool>(v)) return Scalar::Bool(b->value());
+  if (const auto* i = DynCast<PyInt>(v)) return Scalar::Int(i->value());
+  return Scalar::Float(DynCast<PyFloat>(v)->value());
+}
+
+Value NumberValue(Interpreter& in, const Scalar& s) {
+  if (s.dtype == DType::kBool) return in.heap().Bool(s.b);
+  if (s.dtype == DType::kInt64) return in.heap().Int(s.i);
+  return in.heap().Float(s.AsDouble());
+}
+
+Value WrapTensor(Interpreter& in, Tensor t) { return in.heap().NewTensor(std::move(t)); }
+
+Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args) {
+  std::vector<OpValue> positional;
+  for (const Value& v : args.positional) positional.push_back(ToOpValue(v));
+  std::vector<std::pair<std::string, OpValue>> keywords;
+  for (const auto& [name, v] : args.keywords) keywords.emplace_back(name, ToOpValue(v));
+  OpValue result = CallOp(op, surface, std::move(positional), std::move(keywords));
+  switch (result.kind) {
+    case OpValue::Kind::kTensor: {
+      // contiguous() of a contiguous tensor returns the same object.
+      for (const Value& v : args.positional) {
+        if (Is<PyTensor>(v) && op.Has(kMayAlias) && SameView(TensorOf(v), result.tensor)) return v;
+      }
+      Ref<PyTensor> base = BaseFor(result.tensor, args.positional);
+      return in.heap().NewTensor(std::move(result.tensor), std::move(base));
+    }
+    case OpValue::Kind::kScalar: return NumberValue(in, result.scalar);
+    case OpValue::Kind::kTuple: {
+      std::vector<Value> items;
+      for (const OpValue& item : result.items) items.push_back(NumberValue(in, item.scalar));
+      return in.heap().NewTuple(std::move(items));
+    }
+    default: return in.heap().None();
+  }
+}
+
+}  // namespace tdc::runtime

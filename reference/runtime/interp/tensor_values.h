@@ -1,0 +1,26 @@
+// The bridge between the interpreter's objects and the op table: converting a call's
+// Values to OpValues, running the op, and wrapping its result as Python objects (a view
+// keeps its base's object alive, SEMANTICS §6 I8).
+#ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_TENSOR_VALUES_H_
+#define TDCONFORM_REFERENCE_RUNTIME_INTERP_TENSOR_VALUES_H_
+
+#include "reference/runtime/op_table.h"
+#include "reference/runtime/values.h"
+
+namespace tdc::runtime {
+
+class Interpreter;
+
+// Runs `op` on a Python call's arguments (the receiver first for a method).
+Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args);
+// A new tensor object for a tensor no input aliases.
+Value WrapTensor(Interpreter& in, Tensor t);
+const Tensor& TensorOf(const Value& v);
+// A Python bool, int or float as a Scalar (bool, int64, float64).
+Scalar ScalarOf(const Value& v);
+// A Python number for a Scalar.
+Value NumberValue(Interpreter& in, const Scalar& s);
+
+}  // namespace tdc::runtime
+
+#endif  // TDCONFORM_REFERENCE_RUNTIME_INTERP_TENSOR_VALUES_H_
