@@ -1,16 +1,17 @@
-// torch's compiler APIs as eager torch 2.13.0 has them under TORCHDYNAMO_DISABLE=1.
-#include "reference/runtime/interp/interpreter.h"
+// The library APIs beyond the op table, each family in its own file.
 #include "reference/runtime/interp/library.h"
 
 namespace tdc::runtime {
 
 void InstallCompilerApisEager(Interpreter& in) {
-  PyModule& torch = *in.process().modules()[ModuleId::kTorch];
-  // torch.compile(fn, ...) returns fn itself; torch.compile(**options) a decorator.
-  torch.SetAttr("compile", MakeBuiltin(in, "compile", [&in](CallArgs& args) {
-    if (!args.positional.empty()) return args.positional[0];
-    return MakeBuiltin(in, "compile.<locals>.fn", [](CallArgs& inner) { return inner.positional.at(0); });
-  }));
+  InstallStdlibModules(in);
+  InstallTorchNamespaces(in);
+  InstallCompileApi(in);
+  InstallDisableApis(in);
+  InstallRegistryApis(in);
+  InstallMarkerApis(in);
+  InstallStanceApis(in);
+  InstallLibraryApis(in);
 }
 
 }  // namespace tdc::runtime

@@ -20,8 +20,26 @@ void InstallBuiltinTypeConstructors(Interpreter& in);
 // torch.<function> and Tensor.<method> for every ops.def row; dtypes; torch.Tensor.
 void InstallTorchOps(Interpreter& in);
 // torch.compile, torch.compiler.*, torch._dynamo.* and friends as eager torch has them
-// under TORCHDYNAMO_DISABLE=1 (DESIGN D11).
+// under TORCHDYNAMO_DISABLE=1 (DESIGN D11): calls every installer below.
 void InstallCompilerApisEager(Interpreter& in);
+// torch.compile (apis_compile.cc).
+void InstallCompileApi(Interpreter& in);
+// torch.compiler.disable, torch._dynamo.disable, is_dynamo_disable_recursive (apis_disable.cc).
+void InstallDisableApis(Interpreter& in);
+// allow_in_graph, disallow_in_graph, forbid_in_graph, nonstrict_trace (apis_registries.cc).
+void InstallRegistryApis(Interpreter& in);
+// graph_break, skip_frame, step_unsupported and the is_compiling family (apis_markers.cc).
+void InstallMarkerApis(Interpreter& in);
+// set_stance, error_on_graph_break, reset, config, mark_dynamic, run, no_grad,
+// enable_grad (apis_stances.cc).
+void InstallStanceApis(Interpreter& in);
+// torch.library.custom_op and register_fake, torch.ops, torch.cond (apis_library.cc).
+void InstallLibraryApis(Interpreter& in);
+// functools, operator and contextlib as fixtures use them (stdlib_modules.cc).
+void InstallStdlibModules(Interpreter& in);
+// torch.nn.functional, torch.special, torch.linalg, torch.fft and the torch functions
+// outside ops.def that fixtures call (torch_namespaces.cc).
+void InstallTorchNamespaces(Interpreter& in);
 
 // A builtin function object named by its __qualname__.
 Value MakeBuiltin(Interpreter& in, std::string_view qualname, BuiltinCode code);
