@@ -151,13 +151,15 @@ T FloatMath(UnaryOp op, T x) {
     case UnaryOp::kNeg: return -x;
     case UnaryOp::kAbs: return std::abs(x);
     case UnaryOp::kRelu: return x > T(0) ? x : (std::isnan(x) ? x : T(0));
+    // torch's GeluKernel: x * 0.5 * (1 + erf(x * M_SQRT1_2)) in the element type.
+    case UnaryOp::kGelu: return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
   }
   return x;
 }
 
 bool KeepsDType(UnaryOp op) {
   switch (op) {
-    case UnaryOp::kNeg: case UnaryOp::kAbs: case UnaryOp::kRelu:
+    case UnaryOp::kNeg: case UnaryOp::kAbs: case UnaryOp::kRelu: case UnaryOp::kGelu:
       return true;
     case UnaryOp::kSigmoid: case UnaryOp::kTanh: case UnaryOp::kSin: case UnaryOp::kCos:
     case UnaryOp::kTan: case UnaryOp::kExp: case UnaryOp::kLog: case UnaryOp::kSqrt:
@@ -214,6 +216,10 @@ Tensor Unary(UnaryOp op, const Tensor& t) {
   }
   if (op == UnaryOp::kRelu && t.dtype == DType::kBool) {
     throw TorchError("RuntimeError", "Boolean inputs not supported for relu");
+  }
+  if (op == UnaryOp::kGelu && !IsFloating(t.dtype)) {
+    throw TorchError("NotImplementedError",
+                     "\"GeluKernelImpl\" not implemented for '" + TorchTypeName(t.dtype) + "'");
   }
   // Float math on an integral tensor computes in the default float dtype.
   DType dtype = KeepsDType(op) || IsFloating(t.dtype) ? t.dtype : DType::kFloat32;

@@ -70,6 +70,7 @@ Heap::~Heap() {
   empty_tuple_.Reset();
   small_ints_.clear();
   interned_.clear();
+  dtypes_.clear();
   std::vector<Value> refs;
   for (Object* o = first_; o != nullptr; o = o->next_) {
     o->finalizers_.clear();

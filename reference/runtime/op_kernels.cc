@@ -9,6 +9,7 @@
 #include "reference/runtime/joins.h"
 #include "reference/runtime/matmul.h"
 #include "reference/runtime/reductions.h"
+#include "reference/runtime/spectral.h"
 #include "reference/runtime/views.h"
 
 namespace tdc::runtime::kernels {
@@ -83,10 +84,34 @@ OpValue Tan(const BoundArgs& a) { return UnaryKernel(UnaryOp::kTan, a); }
 OpValue Exp(const BoundArgs& a) { return UnaryKernel(UnaryOp::kExp, a); }
 OpValue Log(const BoundArgs& a) { return UnaryKernel(UnaryOp::kLog, a); }
 OpValue Sqrt(const BoundArgs& a) { return UnaryKernel(UnaryOp::kSqrt, a); }
+OpValue Gelu(const BoundArgs& a) { return UnaryKernel(UnaryOp::kGelu, a); }
 
 OpValue Sum(const BoundArgs& a) { return ReduceKernel(ReduceOp::kSum, a); }
 OpValue Mean(const BoundArgs& a) { return ReduceKernel(ReduceOp::kMean, a); }
 OpValue Amax(const BoundArgs& a) { return ReduceKernel(ReduceOp::kAmax, a); }
+
+OpValue Max(const BoundArgs& a) {
+  const Tensor& t = a.TensorArg("self");
+  if (a.IsNone("dim")) {
+    // torch.max(input) has no keepdim: only the default binds to the dim-less overload.
+    if (a.Bool("keepdim")) throw TorchError("TypeError", "max() got keepdim without dim");
+    return OpValue::Of(MaxAll(t));
+  }
+  auto [values, indices] = MaxDim(t, a.Int("dim"), a.Bool("keepdim"));
+  return OpValue::Tuple({OpValue::Of(values), OpValue::Of(indices)});
+}
+
+OpValue VectorNorm(const BoundArgs& a) {
+  Shape dims = a.IsNone("dim") ? Shape{} : a.Ints("dim");
+  return OpValue::Of(runtime::VectorNorm(a.TensorArg("self"), a.Number("ord").AsDouble(), dims,
+                                         a.Bool("keepdim")));
+}
+
+OpValue Fft(const BoundArgs& a) {
+  std::optional<int64_t> n;
+  if (!a.IsNone("n")) n = a.Int("n");
+  return OpValue::Of(FftAsReal(a.TensorArg("self"), n, a.Int("dim")));
+}
 
 OpValue Matmul(const BoundArgs& a) {
   return OpValue::Of(runtime::Matmul(a.TensorArg("self"), a.TensorArg("other")));

@@ -89,7 +89,8 @@ void CollectTensors(const OpValue& v, std::vector<const Tensor*>& out) {
 // tolerance table (SEMANTICS.md §5.4).
 bool IsExact(const OpInfo& op) {
   static const std::set<std::string_view> kApproximate = {
-      "pow", "sigmoid", "tanh", "sin", "cos", "tan", "exp", "log", "sqrt", "sum", "mean", "matmul"};
+      "pow", "sigmoid", "tanh", "sin", "cos", "tan", "exp", "log", "sqrt", "sum", "mean", "matmul",
+      "gelu", "vector_norm", "fft"};
   return kApproximate.count(op.name) == 0;
 }
 
@@ -145,6 +146,16 @@ void CheckCall(const OpInfo& op, const json& c) {
   const json& want = c["expect"];
   if (want.contains("value")) {
     EXPECT_TRUE(SameValue(got, ValueOf(want["value"]))) << "want " << want["value"].dump();
+    return;
+  }
+  if (want.contains("tuple")) {  // a tuple of tensors (torch.return_types.max)
+    ASSERT_EQ(got.kind, OpValue::Kind::kTuple);
+    ASSERT_EQ(got.items.size(), want["tuple"].size());
+    for (size_t i = 0; i < got.items.size(); ++i) {
+      SCOPED_TRACE("tuple item " + std::to_string(i));
+      ASSERT_EQ(got.items[i].kind, OpValue::Kind::kTensor);
+      CheckTensor(op, got.items[i].tensor, want["tuple"][i], inputs, c["check_values"].get<bool>());
+    }
     return;
   }
   ASSERT_EQ(got.kind, OpValue::Kind::kTensor);

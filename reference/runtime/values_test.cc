@@ -360,7 +360,10 @@ TEST_F(Values, ModulesFormATree) {
             modules[ModuleId::kTorchDynamoConfig].get());
   EXPECT_EQ(Repr(modules[ModuleId::kTorchDynamoConfig]), "<module 'torch._dynamo.config'>");
   EXPECT_EQ(ModuleByName("functools"), ModuleId::kFunctools);
-  EXPECT_EQ(ModuleByName("torch.nn"), std::nullopt);
+  EXPECT_EQ(ModuleByName("torch.nn.functional"), ModuleId::kTorchNnFunctional);
+  EXPECT_EQ(DynCast<PyModule>(DynCast<PyModule>(torch->GetAttr("nn"))->GetAttr("functional")),
+            modules[ModuleId::kTorchNnFunctional].get());
+  EXPECT_EQ(ModuleByName("torch.optim"), std::nullopt);  // not modeled
   EXPECT_FALSE(modules[ModuleId::kOperator]->GetAttr("torch"));
   EXPECT_TRUE(torch->immortal());
 }

@@ -72,8 +72,10 @@ int RunRun(const std::string& file, const std::string& mode, bool json, std::ost
   return 0;
 }
 
-int RunVerify(const std::string& file, const std::string& mode, std::ostream& out,
-              std::ostream& err) {
+namespace {
+
+// 0 when `file` matches its golden, 1 when it differs, 2 on an error.
+int VerifyOne(const std::string& file, const std::string& mode, std::ostream& out, std::ostream& err) {
   std::filesystem::path golden_path = std::filesystem::path(file).replace_extension(".golden.json");
   std::optional<std::string> text = ReadFile(golden_path.string());
   if (!text) {
@@ -91,8 +93,22 @@ int RunVerify(const std::string& file, const std::string& mode, std::ostream& ou
   options.mode = compare::ParseMode(mode);
   compare::CompareResult result = compare::Compare(*expected.golden, *actual, options);
   for (const compare::Difference& d : result.differences) fmt::print(out, "{}\n", compare::FormatDifference(d));
-  fmt::print(out, "{}: {}\n", DisplayName(file), result.differences.empty() ? "matches its golden" : "differs from its golden");
+  if (!result.differences.empty()) fmt::print(out, "{}: differs from its golden\n", DisplayName(file));
   return result.differences.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int RunVerify(const std::vector<std::string>& files, const std::string& mode, std::ostream& out,
+              std::ostream& err) {
+  int passed = 0, failed = 0, status = 0;
+  for (const std::string& file : files) {
+    int rc = VerifyOne(file, mode, out, err);
+    (rc == 0 ? passed : failed) += 1;
+    status = std::max(status, rc);
+  }
+  fmt::print(out, "{} passed, {} failed\n", passed, failed);
+  return status;
 }
 
 }  // namespace tdc::tools

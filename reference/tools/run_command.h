@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace tdc::tools {
 
@@ -13,10 +14,11 @@ namespace tdc::tools {
 int RunRun(const std::string& file, const std::string& mode, bool json, std::ostream& out,
            std::ostream& err);
 
-// Runs `file` in `mode` and compares the outcome with its golden `<stem>.golden.json`
-// through the comparator (that mode only). Prints each difference; exit 0 when equal,
-// 1 when different, 2 on an error.
-int RunVerify(const std::string& file, const std::string& mode, std::ostream& out,
+// Runs each file in `mode` and compares its outcome with its golden `<stem>.golden.json`
+// through the comparator (that mode only). Prints each difference and a line per file,
+// then `N passed, M failed`; exit 0 when all match, 1 when one differs, 2 on an error
+// (a file that cannot be read or run, a golden that does not parse).
+int RunVerify(const std::vector<std::string>& files, const std::string& mode, std::ostream& out,
               std::ostream& err);
 
 }  // namespace tdc::tools

@@ -29,15 +29,16 @@ int main(int argc, char** argv) {
   run->add_option("--mode", run_mode, "eager (compile comes with the Dynamo issues)");
   run->add_flag("--json", run_json, "print the outcome as a golden document (fixtures/SCHEMA.md)");
 
-  std::string verify_file, verify_mode = "eager";
+  std::vector<std::string> verify_files;
+  std::string verify_mode = "eager";
   CLI::App* verify = app.add_subcommand(
       "verify", "Run a fixture and compare its outcome with its golden (exit 0 when equal)");
-  verify->add_option("file", verify_file, "Python file with a .golden.json beside it")->required();
+  verify->add_option("files", verify_files, "Python files, each with a .golden.json beside it")->required();
   verify->add_option("--mode", verify_mode, "eager");
 
   CLI11_PARSE(app, argc, argv);
   if (run->parsed()) return tdc::tools::RunRun(run_file, run_mode, run_json, std::cout, std::cerr);
-  if (verify->parsed()) return tdc::tools::RunVerify(verify_file, verify_mode, std::cout, std::cerr);
+  if (verify->parsed()) return tdc::tools::RunVerify(verify_files, verify_mode, std::cout, std::cerr);
   if (check->parsed()) return tdc::tools::RunCheck(check_files, std::cout);
   if (dump->parsed()) return tdc::tools::RunDumpAst(dump_file, std::cout, std::cerr);
   return 2;

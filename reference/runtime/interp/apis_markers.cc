@@ -1,8 +1,65 @@
-// (placeholder: filled by the eager-API work of issue 5)
-#include "reference/runtime/interp/library.h"
+// graph_break, skip_frame, step_unsupported (no-ops eagerly: torch's bodies are a
+// docstring) and the is_compiling family (False eagerly), as torch 2.13.0 defines them:
+// Python functions, so their argument errors are CPython's.
+#include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/interp/registries.h"
 
 namespace tdc::runtime {
+namespace {
 
-void InstallMarkerApis(Interpreter& in) { (void)in; }
+Value Marker(Interpreter& in, const Value& globals, const std::string& name) {
+  return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs& args) -> Value {
+    apis::BindParams(in, name, {{"msg", true}}, args);
+    return in.heap().None();
+  });
+}
+
+Value AlwaysFalse(Interpreter& in, const Value& globals, const std::string& name) {
+  return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs& args) -> Value {
+    apis::BindParams(in, name, {}, args);
+    return in.heap().False();
+  });
+}
+
+// An API torch 2.13.0 has whose behaviour the reference does not model yet: present (so
+// hasattr agrees with torch) but calling it raises NotImplementedError.
+Value NotModeled(Interpreter& in, const Value& globals, const std::string& name) {
+  return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs&) -> Value {
+    Raise(in.heap(), ExcType::kNotImplementedError, name + " is outside the reference");
+  });
+}
+
+}  // namespace
+
+void InstallMarkerApis(Interpreter& in) {
+  const Modules& modules = in.process().modules();
+  PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
+  PyModule& compiler = *modules[ModuleId::kTorchCompiler];
+  Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
+  for (const char* name : {"graph_break", "skip_frame", "step_unsupported"}) {  // all three disallowed
+    Value fn = Marker(in, decorators, name);
+    dynamo.SetAttr(name, fn);
+  }
+  // The three are decorated with _disallow_in_graph_helper(throw_if_not_allowed=False):
+  // their ids are in the disallowed set from import on.
+  DynamoRegistries& reg = in.process().registries;
+  reg.disallowed.insert(dynamo.GetAttr("graph_break")->id());
+  reg.disallowed.insert(dynamo.GetAttr("skip_frame")->id());
+  reg.disallowed.insert(dynamo.GetAttr("step_unsupported")->id());
+
+  for (const char* name : {"dont_skip_tracing", "disable_nested_graph_breaks"}) {
+    dynamo.SetAttr(name, NotModeled(in, decorators, name));
+  }
+  Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
+  compiler.SetAttr("substitute_in_graph", NotModeled(in, compiler_globals, "substitute_in_graph"));
+  for (const char* name : {"is_compiling", "is_dynamo_compiling", "is_exporting"}) {
+    compiler.SetAttr(name, AlwaysFalse(in, compiler_globals, name));
+  }
+  dynamo.SetAttr("is_compiling", AlwaysFalse(in, apis::LibGlobals(in, "torch._dynamo.external_utils"), "is_compiling"));
+  modules[ModuleId::kTorchUtils]->SetAttr("is_compiling",
+                                          AlwaysFalse(in, apis::LibGlobals(in, "torch._utils"), "is_compiling"));
+  modules[ModuleId::kTorchJit]->SetAttr("is_scripting",
+                                        AlwaysFalse(in, apis::LibGlobals(in, "torch._jit_internal"), "is_scripting"));
+}
 
 }  // namespace tdc::runtime

@@ -1,8 +1,153 @@
-// (placeholder: filled by the eager-API work of issue 5)
-#include "reference/runtime/interp/library.h"
+// allow_in_graph, disallow_in_graph, forbid_in_graph and nonstrict_trace as torch 2.13.0
+// has them eagerly (torch/_dynamo/decorators.py): registrations by object id, with
+// allow_in_graph's and nonstrict_trace's weakref.finalize deregistration.
+#include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/interp/registries.h"
 
 namespace tdc::runtime {
+namespace {
 
-void InstallRegistryApis(Interpreter& in) { (void)in; }
+bool IsListOrTuple(const Value& v) { return Is<PyList>(v) || Is<PyTuple>(v); }
+
+// The deregistration closure `def deregister(): ...` over one cell holding the id (an
+// int made by id(fn)): the one function allow_in_graph makes (SEMANTICS §6 I10). It
+// lives in the finalizer and dies when the finalizer has run.
+Ref<PyFunction> MakeDeregister(Interpreter& in, const Value& globals, std::string_view qualname,
+                               const Ref<PyCell>& id_cell) {
+  Ref<PyTuple> closure = in.heap().NewTuple({id_cell});
+  return apis::MakeLibFunction(
+      in, globals, qualname, [&in](PyFunction&, CallArgs&) -> Value { return in.heap().None(); }, closure);
+}
+
+Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
+  Heap& h = in.heap();
+  if (IsListOrTuple(fn)) {
+    std::vector<Value> out;
+    for (const Value& item : in.Iterate(fn)) out.push_back(AllowInGraph(in, globals, item));
+    return h.NewList(std::move(out));
+  }
+  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "allow_in_graph expects a callable");
+  DynamoRegistries& reg = in.process().registries;
+  const ObjectId id = fn->id();
+  // trace_rules.lookup_callable(fn) is TorchInGraphFunctionVariable only for an id in the
+  // allowed set and not in the disallowed one.
+  if (reg.allowed.count(id) != 0 && reg.disallowed.count(id) == 0) return fn;
+  reg.disallowed.erase(id);
+  reg.allowed.insert(id);
+  Ref<PyCell> id_cell = h.NewCell(h.Int(static_cast<int64_t>(id)));
+  Ref<PyFunction> deregister = MakeDeregister(in, globals, "allow_in_graph.<locals>.deregister", id_cell);
+  id_cell.Reset();
+  Process* process = &in.process();
+  h.AddFinalizer(fn, [process, id, deregister]() mutable {
+    process->registries.allowed.erase(id);
+    (void)deregister;
+  });
+  return fn;
+}
+
+Value DisallowInGraph(Interpreter& in, const Value& fn, bool throw_if_not_allowed) {
+  Heap& h = in.heap();
+  if (IsListOrTuple(fn)) {
+    std::vector<Value> out;
+    for (const Value& item : in.Iterate(fn)) out.push_back(DisallowInGraph(in, item, true));
+    return h.NewList(std::move(out));
+  }
+  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "disallow_in_graph expects a callable");
+  DynamoRegistries& reg = in.process().registries;
+  const ObjectId id = fn->id();
+  bool allowed = reg.allowed.count(id) != 0 && reg.disallowed.count(id) == 0;
+  if (throw_if_not_allowed && !allowed && !apis::IsTorchInGraphByName(fn)) {
+    Raise(h, ExcType::kRuntimeError,
+          "disallow_in_graph is expected to be used on an already allowed callable (like torch.* ops). "
+          "Allowed callables means callables that TorchDynamo puts as-is in the extracted graph.");
+  }
+  reg.allowed.erase(id);
+  reg.nonstrict_trace.erase(id);
+  reg.disallowed.insert(id);
+  return fn;
+}
+
+Value ForbidInGraph(Interpreter& in, const Value& fn) {
+  Heap& h = in.heap();
+  if (IsListOrTuple(fn)) {
+    std::vector<Value> out;
+    for (const Value& item : in.Iterate(fn)) out.push_back(ForbidInGraph(in, item));
+    return h.NewList(std::move(out));
+  }
+  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "forbid_in_graph applies only to callables");
+  in.SetAttr(fn, "_dynamo_forbidden", h.True());
+  return fn;
+}
+
+Value NonstrictTrace(Interpreter& in, const Value& globals, const Value& fn) {
+  Heap& h = in.heap();
+  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "nonstrict_trace expects a callable");
+  // nonstrict_trace's frame makes its cells first: traceable_fn, then wrapped_id.
+  Ref<PyCell> fn_cell = h.NewCell(fn);
+  Ref<PyCell> id_cell = h.NewCell();
+  Ref<PyTuple> closure = h.NewTuple({fn_cell});
+  Ref<PyFunction> wrapped = apis::MakeLibFunction(
+      in, globals, "nonstrict_trace.<locals>.wrapped",
+      [&in](PyFunction& me, CallArgs& args) {
+        Value target = DynCast<PyCell>(DynCast<PyTuple>(me.closure)->items()[0])->contents;
+        return in.Call(target, std::move(args));
+      },
+      closure);
+  apis::UpdateWrapper(in, wrapped, fn);
+  const ObjectId id = wrapped->id();
+  id_cell->contents = h.Int(static_cast<int64_t>(id));
+  DynamoRegistries& reg = in.process().registries;
+  reg.allowed.insert(id);
+  reg.nonstrict_trace.insert(id);
+  Ref<PyFunction> deregister = MakeDeregister(in, globals, "nonstrict_trace.<locals>.deregister", id_cell);
+  id_cell.Reset();
+  fn_cell.Reset();
+  Process* process = &in.process();
+  h.AddFinalizer(wrapped, [process, id, deregister]() mutable {
+    process->registries.allowed.erase(id);
+    process->registries.nonstrict_trace.erase(id);
+    (void)deregister;
+  });
+  return wrapped;
+}
+
+Value OneArg(Interpreter& in, std::string_view qualname, std::string_view param, CallArgs& args) {
+  return apis::BindParams(in, qualname, {{param}}, args)[0];
+}
+
+}  // namespace
+
+void InstallRegistryApis(Interpreter& in) {
+  const Modules& modules = in.process().modules();
+  PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
+  PyModule& compiler = *modules[ModuleId::kTorchCompiler];
+  Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
+
+  dynamo.SetAttr("allow_in_graph",
+                 apis::MakeLibFunction(in, decorators, "allow_in_graph",
+                                       [&in, decorators](PyFunction&, CallArgs& args) -> Value {
+                                         return AllowInGraph(in, decorators, OneArg(in, "allow_in_graph", "fn", args));
+                                       }));
+  // torch.compiler.allow_in_graph is its own function calling torch._dynamo's.
+  compiler.SetAttr("allow_in_graph",
+                   apis::MakeLibFunction(in, apis::LibGlobals(in, "torch.compiler"), "allow_in_graph",
+                                         [&in, decorators](PyFunction&, CallArgs& args) -> Value {
+                                           return AllowInGraph(in, decorators, OneArg(in, "allow_in_graph", "fn", args));
+                                         }));
+  dynamo.SetAttr("disallow_in_graph",
+                 apis::MakeLibFunction(in, decorators, "disallow_in_graph", [&in](PyFunction&, CallArgs& args) -> Value {
+                   return DisallowInGraph(in, OneArg(in, "disallow_in_graph", "fn", args), true);
+                 }));
+  dynamo.SetAttr("forbid_in_graph",
+                 apis::MakeLibFunction(in, decorators, "forbid_in_graph", [&in](PyFunction&, CallArgs& args) -> Value {
+                   return ForbidInGraph(in, OneArg(in, "forbid_in_graph", "fn", args));
+                 }));
+  dynamo.SetAttr("nonstrict_trace",
+                 apis::MakeLibFunction(in, decorators, "nonstrict_trace",
+                                       [&in, decorators](PyFunction&, CallArgs& args) -> Value {
+                                         return NonstrictTrace(in, decorators,
+                                                               OneArg(in, "nonstrict_trace", "traceable_fn", args));
+                                       }));
+}
 
 }  // namespace tdc::runtime

@@ -1,8 +1,345 @@
-// (placeholder: filled by the eager-API work of issue 5)
+// torch.compiler.set_stance, torch._dynamo.error_on_graph_break, reset, config,
+// mark_dynamic, run, and torch.no_grad / enable_grad as eager torch 2.13.0 has them under
+// TORCHDYNAMO_DISABLE=1 (DESIGN D11): the objects, their attributes and errors are torch's;
+// the compiler state they set (the stance, error_on_graph_break) has no eager effect.
+#include <fmt/format.h>
+
+#include <memory>
+
 #include "reference/runtime/interp/library.h"
+#include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/stdlib_modules_support.h"
 
 namespace tdc::runtime {
+namespace {
 
-void InstallStanceApis(Interpreter& in) { (void)in; }
+[[noreturn]] void TooManyPositional(Interpreter& in, std::string_view name, size_t max, size_t given) {
+  Raise(in.heap(), ExcType::kTypeError,
+        max == 0 ? fmt::format("{}() takes 0 positional arguments but {} {} given", name, given, given == 1 ? "was" : "were")
+                 : fmt::format("{}() takes from 0 to {} positional argument{} but {} {} given", name, max,
+                               max == 1 ? "" : "s", given, given == 1 ? "was" : "were"));
+}
+
+void RejectUnknownKeywords(Interpreter& in, std::string_view name, const CallArgs& args,
+                           std::initializer_list<std::string_view> known) {
+  for (const auto& [k, v] : args.keywords) {
+    if (std::find(known.begin(), known.end(), k) == known.end()) {
+      Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() got an unexpected keyword argument '{}'", name, k));
+    }
+  }
+}
+
+bool IsCallable(Interpreter& in, const Value& v) {
+  (void)in;
+  return Is<PyFunction>(v) || Is<PyBuiltin>(v) || Is<PyMethod>(v) || Is<PyType>(v) ||
+         (Is<PyInstance>(v) && DynCast<PyInstance>(v)->type->dict->GetStr("__call__"));
+}
+
+// torch.utils._contextlib.context_decorator: a `decorate_context` function that runs
+// fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
+Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory, const Value& fn) {
+  Value captured = fn;
+  Ref<PyFunction> wrapper = LibraryFunction(in, globals, "decorate_context", "context_decorator.<locals>.decorate_context",
+      [&in, factory, captured](PyFunction&, CallArgs& args) {
+        Value manager = factory();
+        return CallWithin(in, manager, captured, std::move(args));
+      });
+  return UpdateWrapper(in, wrapper, fn);
+}
+
+void InstallGradMode(Interpreter& in) {
+  PyModule& torch = *in.process().modules()[ModuleId::kTorch];
+  Ref<PyDict> contextlib_globals = LibraryGlobals(in, "torch.utils._contextlib");
+  struct Mode {
+    const char* name;
+    bool enabled;
+  };
+  for (Mode mode : {Mode{"no_grad", false}, Mode{"enable_grad", true}}) {
+    Ref<PyType> type = LibraryClass(in, mode.name, "torch.autograd.grad_mode");
+    bool enabled = mode.enabled;
+    AddMethod(in, type, "__enter__", [&in, enabled](CallArgs& args) {
+      DynCast<PyInstance>(args.positional[0])->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
+      in.process().grad_enabled = enabled;
+      return in.heap().None();
+    });
+    AddMethod(in, type, "__exit__", [&in](CallArgs& args) {
+      in.process().grad_enabled = Truth(in, DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev"));
+      return in.heap().None();
+    });
+    PyType* raw = type.get();
+    auto make = [&in, raw, enabled]() {
+      Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
+      if (!enabled) m->attrs->SetStr("prev", in.heap().False());
+      return Value(m);
+    };
+    AddMethod(in, type, "__call__", [&in, make, contextlib_globals](CallArgs& args) {
+      if (args.positional.size() != 2) {
+        Raise(in.heap(), ExcType::kTypeError, "_DecoratorContextManager.__call__() takes 2 positional arguments");
+      }
+      return ContextDecorator(in, contextlib_globals, make, args.positional[1]);
+    });
+    AddMethod(in, type, "clone", [make](CallArgs&) { return make(); });
+    std::string name = mode.name;
+    // _NoParamDecoratorContextManager.__new__: `@torch.no_grad` without parentheses
+    // decorates directly.
+    type->construct = [&in, make, name, contextlib_globals](CallArgs& args) {
+      if (!args.keywords.empty()) {
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("_NoParamDecoratorContextManager.__new__() got an unexpected keyword argument '{}'",
+                          args.keywords[0].first));
+      }
+      if (args.positional.size() > 1) {
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("_NoParamDecoratorContextManager.__new__() takes from 1 to 2 positional arguments but {} were given",
+                          args.positional.size() + 1));
+      }
+      if (args.positional.empty() || Is<PyNone>(args.positional[0])) return make();
+      return ContextDecorator(in, contextlib_globals, make, args.positional[0]);
+    };
+    torch.SetAttr(mode.name, type);
+  }
+  torch.SetAttr("is_grad_enabled", MakeBuiltin(in, "is_grad_enabled", [&in](CallArgs& args) {
+    if (!args.positional.empty() || !args.keywords.empty()) {
+      Raise(in.heap(), ExcType::kTypeError, "is_grad_enabled() takes no arguments");
+    }
+    return in.heap().Bool(in.process().grad_enabled);
+  }));
+}
+
+// torch._dynamo.decorators.set_stance and torch.compiler.set_stance.
+void InstallSetStance(Interpreter& in) {
+  const Modules& modules = in.process().modules();
+  Ref<PyDict> contextlib_globals = LibraryGlobals(in, "torch.utils._contextlib");
+  Ref<PyDict> compiler_globals = LibraryGlobals(in, "torch.compiler");
+  // eval_frame._stance: the process's current stance (a str; torch's is a DynamoStance).
+  auto current = std::make_shared<Value>(in.heap().Intern("default"));
+  Ref<PyType> type = LibraryClass(in, "set_stance", "torch._dynamo.decorators");
+  type->dict->SetStr("_dynamo_forbidden", in.heap().True());
+  PyType* raw = type.get();
+  // set_stance.__init__: sets the stance now and remembers the previous one.
+  auto make = [&in, raw, current](CallArgs& args) {
+    if (args.positional.size() > 1) TooManyPositional(in, "set_stance", 1, args.positional.size());
+    RejectUnknownKeywords(in, "set_stance", args, {"stance", "skip_guard_eval_unsafe", "force_backend"});
+    Value stance = ArgOrKeyword(args, 0, "stance");
+    if (!stance) stance = in.heap().Intern("default");
+    Value force_backend = ArgOrKeyword(args, 99, "force_backend");
+    if (force_backend && !Is<PyNone>(force_backend) && !PyEquals(stance, in.heap().Intern("default"))) {
+      Raise(in.heap(), ExcType::kRuntimeError, "non-default stance cannot have force_backend set");
+    }
+    Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
+    m->attrs->SetStr("stance", stance);
+    m->attrs->SetStr("prev", *current);
+    *current = stance;
+    return Value(m);
+  };
+  type->construct = make;
+  AddMethod(in, type, "__enter__", [&in, current](CallArgs& args) {
+    *current = DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance");
+    return in.heap().None();
+  });
+  AddMethod(in, type, "__exit__", [&in, current](CallArgs& args) {
+    *current = DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev");
+    return in.heap().None();
+  });
+  AddMethod(in, type, "clone", [make](CallArgs& args) {
+    CallArgs again{{DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance")}, {}};
+    return make(again);
+  });
+  AddMethod(in, type, "__call__", [&in, make, current, contextlib_globals](CallArgs& args) {
+    if (args.positional.size() != 2) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("set_stance.__call__() takes 2 positional arguments but {} were given", args.positional.size()));
+    }
+    Value self = args.positional[0];
+    *current = DynCast<PyInstance>(self)->attrs->GetStr("prev");
+    Value stance = DynCast<PyInstance>(self)->attrs->GetStr("stance");
+    Value wrapper = ContextDecorator(in, contextlib_globals, [make, stance]() {
+      CallArgs again{{stance}, {}};
+      return make(again);
+    }, args.positional[1]);
+    in.SetAttr(wrapper, "_dynamo_forbidden", in.heap().True());
+    return wrapper;
+  });
+  modules[ModuleId::kTorchDynamo]->SetAttr("set_stance", type);
+  Value cls = type;
+  modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", LibraryFunction(in, compiler_globals, "set_stance", "set_stance",
+      [&in, cls](PyFunction&, CallArgs& args) { return in.Call(cls, std::move(args)); }));
+}
+
+void InstallErrorOnGraphBreak(Interpreter& in) {
+  Ref<PyDict> decorators = LibraryGlobals(in, "torch._dynamo.decorators");
+  Ref<PyDict> external_utils = LibraryGlobals(in, "torch._dynamo.external_utils");
+  // The C-level error_on_graph_break flag (None until first set: `_get_error_on_graph_break`).
+  auto flag = std::make_shared<Value>(in.heap().False());
+  Ref<PyType> type = LibraryClass(in, "ErrorOnGraphBreakDecoratorContextManager", "torch._dynamo.decorators");
+  AddMethod(in, type, "__enter__", [&in, flag](CallArgs& args) {
+    const auto* self = DynCast<PyInstance>(args.positional[0]);
+    Value wanted = self->attrs->GetStr("error_on_graph_break");
+    auto* stack = DynCast<PyList>(self->attrs->GetStr("prev_error_on_graph_break"));
+    if (!PyEquals(*flag, wanted)) {
+      stack->items().push_back(*flag);
+      *flag = wanted;
+    } else {
+      stack->items().push_back(in.heap().None());
+    }
+    return in.heap().None();
+  });
+  AddMethod(in, type, "__exit__", [&in, flag](CallArgs& args) {
+    const auto* self = DynCast<PyInstance>(args.positional[0]);
+    auto* stack = DynCast<PyList>(self->attrs->GetStr("prev_error_on_graph_break"));
+    if (stack->items().empty()) Raise(in.heap(), ExcType::kIndexError, "pop from empty list");
+    Value prev = stack->items().back();
+    stack->items().pop_back();
+    if (!Is<PyNone>(prev)) *flag = prev;
+    return in.heap().None();
+  });
+  // __call__ = wrap_dunder_call_ctx_manager: an `inner` function, deliberately not
+  // functools.wraps'd.
+  AddMethod(in, type, "__call__", [&in, external_utils](CallArgs& args) {
+    if (args.positional.size() != 2 || !args.keywords.empty()) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("wrap_dunder_call_ctx_manager() takes 2 positional arguments but {} were given",
+                        args.positional.size()));
+    }
+    Value self = args.positional[0];
+    Value fn = args.positional[1];
+    return Value(LibraryFunction(in, external_utils, "inner", "wrap_dunder_call_ctx_manager.<locals>.inner",
+        [&in, self, fn](PyFunction&, CallArgs& call) { return CallWithin(in, self, fn, std::move(call)); }));
+  });
+  Ref<PyType> cls = type;
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("error_on_graph_break",
+      LibraryFunction(in, decorators, "error_on_graph_break", "error_on_graph_break", [&in, cls](PyFunction&, CallArgs& args) {
+        RejectUnknownKeywords(in, "error_on_graph_break", args, {"error_on_graph_break"});
+        if (args.positional.size() > 1) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("error_on_graph_break() takes 1 positional argument but {} were given", args.positional.size()));
+        }
+        Value value = ArgOrKeyword(args, 0, "error_on_graph_break");
+        if (!value) {
+          Raise(in.heap(), ExcType::kTypeError,
+                "error_on_graph_break() missing 1 required positional argument: 'error_on_graph_break'");
+        }
+        Ref<PyInstance> m = in.heap().NewInstance(cls);
+        m->attrs->SetStr("error_on_graph_break", value);
+        m->attrs->SetStr("prev_error_on_graph_break", in.heap().NewList());
+        return Value(m);
+      }));
+}
+
+// innermost_fn: follows _torchdynamo_orig_callable while _torchdynamo_wrapper_id == id(fn).
+Value InnermostFn(Interpreter& in, Value fn) {
+  for (;;) {
+    const auto* f = DynCast<PyFunction>(fn);
+    if (f == nullptr) return fn;
+    Value orig = f->GetAttr("_torchdynamo_orig_callable");
+    Value wrapper_id = f->GetAttr("_torchdynamo_wrapper_id");
+    const auto* id = DynCast<PyInt>(wrapper_id);
+    if (!orig || id == nullptr || id->value() != static_cast<int64_t>(fn->id())) return fn;
+    if (!IsCallable(in, orig)) {
+      Raise(in.heap(), ExcType::kAssertionError,
+            fmt::format("A callable function is expected, but {} is provided.", Repr(TypeOf(in, orig))));
+    }
+    fn = orig;
+  }
+}
+
+void InstallRun(Interpreter& in) {
+  Ref<PyDict> eval_frame = LibraryGlobals(in, "torch._dynamo.eval_frame");
+  Ref<PyDict> decorators = LibraryGlobals(in, "torch._dynamo.decorators");
+  // _TorchDynamoContext.__call__ for RunOnlyContext: with Dynamo disabled, `_fn` calls fn.
+  auto wrap = [&in, eval_frame](Value fn) {
+    fn = InnermostFn(in, fn);
+    Value inner = fn;
+    Ref<PyFunction> wrapper = LibraryFunction(in, eval_frame, "_fn", "_TorchDynamoContext.__call__.<locals>._fn",
+        [&in, inner](PyFunction&, CallArgs& args) { return in.Call(inner, std::move(args)); });
+    UpdateWrapper(in, wrapper, fn);
+    wrapper->SetAttr("_torchdynamo_inline", fn);
+    wrapper->SetAttr("_torchdynamo_orig_callable", fn);
+    wrapper->SetAttr("_torchdynamo_wrapper_id", in.heap().Int(static_cast<int64_t>(wrapper->id())));
+    wrapper->SetAttr("_isolate_recompiles_id", in.heap().Int(-1));
+    wrapper->SetAttr("get_compiler_config", LibraryFunction(in, eval_frame, "get_compiler_config",
+        "_TorchDynamoContext.__call__.<locals>.get_compiler_config",
+        [&in](PyFunction&, CallArgs&) { return in.heap().None(); }));
+    wrapper->SetAttr("aot_compile", LibraryFunction(in, eval_frame, "aot_compile",
+        "_TorchDynamoContext.__call__.<locals>.aot_compile", [&in](PyFunction&, CallArgs&) -> Value {
+          Raise(in.heap(), ExcType::kNotImplementedError, "aot_compile is outside the reference");
+        }));
+    return Value(wrapper);
+  };
+  Ref<PyType> context = LibraryClass(in, "RunOnlyContext", "torch._dynamo.eval_frame");
+  AddMethod(in, context, "__call__", [&in, wrap](CallArgs& args) {
+    if (args.positional.size() != 2) Raise(in.heap(), ExcType::kTypeError, "__call__() missing 1 required positional argument: 'fn'");
+    return wrap(args.positional[1]);
+  });
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("run", LibraryFunction(in, decorators, "run", "run",
+      [&in, wrap, context](PyFunction&, CallArgs& args) {
+        RejectUnknownKeywords(in, "run", args, {"fn"});
+        if (args.positional.size() > 1) TooManyPositional(in, "run", 1, args.positional.size());
+        Value fn = ArgOrKeyword(args, 0, "fn");
+        if (fn && !Is<PyNone>(fn)) {
+          fn = InnermostFn(in, fn);
+          if (!IsCallable(in, fn)) Raise(in.heap(), ExcType::kAssertionError, "fn must be callable");
+          return wrap(fn);
+        }
+        return Value(in.heap().NewInstance(context));
+      }));
+}
+
+void InstallSmallApis(Interpreter& in) {
+  const Modules& modules = in.process().modules();
+  PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
+  Ref<PyDict> dynamo_globals = LibraryGlobals(in, "torch._dynamo");
+  Ref<PyDict> decorators = LibraryGlobals(in, "torch._dynamo.decorators");
+  dynamo.SetAttr("reset", LibraryFunction(in, dynamo_globals, "reset", "reset", [&in](PyFunction&, CallArgs& args) {
+    if (!args.positional.empty()) TooManyPositional(in, "reset", 0, args.positional.size());
+    RejectUnknownKeywords(in, "reset", args, {});
+    return in.heap().None();
+  }));
+  dynamo.SetAttr("mark_dynamic", LibraryFunction(in, decorators, "mark_dynamic", "mark_dynamic",
+      [&in](PyFunction&, CallArgs& args) {
+        RejectUnknownKeywords(in, "mark_dynamic", args, {"t", "index", "min", "max", "specialize_on"});
+        Value t = ArgOrKeyword(args, 0, "t");
+        Value index = ArgOrKeyword(args, 1, "index");
+        if (!t || !index) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("mark_dynamic() missing {} required positional argument{}: {}", t ? 1 : 2, t ? "" : "s",
+                            t ? "'index'" : "'t' and 'index'"));
+        }
+        // Eager mark_dynamic records the dims in attributes of the tensor; non-tensors
+        // have no such attribute.
+        if (!Is<PyTensor>(t)) {
+          Raise(in.heap(), ExcType::kAttributeError,
+                fmt::format("'{}' object has no attribute '_dynamo_dynamic_indices'", TypeName(t)));
+        }
+        return in.heap().None();
+      }));
+  // torch._dynamo.config: the attributes fixtures read or write, with torch's defaults.
+  PyModule& config = *modules[ModuleId::kTorchDynamoConfig];
+  Heap& h = in.heap();
+  struct Setting {
+    const char* name;
+    Value value;
+  };
+  for (const Setting& s : {Setting{"disable", h.False()}, Setting{"suppress_errors", h.False()},
+                           Setting{"verbose", h.False()}, Setting{"cache_size_limit", h.Int(8)},
+                           Setting{"recompile_limit", h.Int(8)}, Setting{"accumulated_recompile_limit", h.Int(256)},
+                           Setting{"capture_scalar_outputs", h.False()},
+                           Setting{"capture_dynamic_output_shape_ops", h.False()},
+                           Setting{"error_on_recompile", h.False()}, Setting{"automatic_dynamic_shapes", h.True()},
+                           Setting{"assume_static_by_default", h.True()}, Setting{"specialize_int", h.False()},
+                           Setting{"nested_graph_breaks", h.False()}}) {
+    config.SetAttr(s.name, s.value);
+  }
+}
+
+}  // namespace
+
+void InstallStanceApis(Interpreter& in) {
+  InstallGradMode(in);
+  InstallSetStance(in);
+  InstallErrorOnGraphBreak(in);
+  InstallRun(in);
+  InstallSmallApis(in);
+}
 
 }  // namespace tdc::runtime

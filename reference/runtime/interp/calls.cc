@@ -4,6 +4,7 @@
 
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/attributes.h"
+#include "reference/runtime/interp/py_binding.h"
 #include "reference/runtime/interp/py_ops.h"
 
 namespace tdc::runtime {
@@ -14,16 +15,6 @@ namespace {
 
 // CPython's recursion limit is 1000 frames; the reference stops at the same depth.
 constexpr size_t kMaxDepth = 1000;
-
-// "'a'", "'a' and 'b'", "'a', 'b', and 'c'" (CPython's format_missing).
-std::string NameList(const std::vector<std::string>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
-    out += "'" + names[i] + "'";
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -96,11 +87,28 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
 
 void Interpreter::BindArguments(Frame& frame, const PyFunction& function, const Arguments& params,
                                 CallArgs& args) {
-  std::string qualname(function.qualname_text());
-  std::vector<const Arg*> positional;
-  for (const auto& a : params.posonlyargs) positional.push_back(a.get());
-  for (const auto& a : params.args) positional.push_back(a.get());
-  std::vector<Value> slots(positional.size() + params.kwonlyargs.size());
+  ParamSpec spec;
+  for (const auto& a : params.posonlyargs) spec.positional.push_back(a->arg);
+  for (const auto& a : params.args) spec.positional.push_back(a->arg);
+  spec.positional_only = params.posonlyargs.size();
+  const auto* defaults = DynCast<PyTuple>(function.defaults);
+  spec.positional_defaults = defaults != nullptr ? defaults->size() : 0;
+  const auto* kwdefaults = DynCast<PyDict>(function.kwdefaults);
+  for (const auto& a : params.kwonlyargs) {
+    spec.keyword_only.push_back(a->arg);
+    spec.keyword_only_has_default.push_back(kwdefaults != nullptr && kwdefaults->Contains(heap().Intern(a->arg)));
+  }
+  spec.varargs = params.vararg != nullptr;
+  spec.varkw = params.kwarg != nullptr;
+  BoundCall bound = BindCall(heap(), function.qualname_text(), spec, args);
+  size_t n_positional = spec.positional.size();
+  for (size_t i = 0; i < n_positional; ++i) {
+    if (!bound.params[i]) bound.params[i] = defaults->items()[i - (n_positional - spec.positional_defaults)];
+  }
+  for (size_t i = 0; i < spec.keyword_only.size(); ++i) {
+    Value& slot = bound.params[n_positional + i];
+    if (!slot) slot = kwdefaults->GetStr(spec.keyword_only[i]);
+  }
   auto store = [&](const std::string& name, Value value) {
     const Scope& scope = *frame.scope;
     auto local = scope.local_slot.find(name);
@@ -110,81 +118,17 @@ void Interpreter::BindArguments(Frame& frame, const PyFunction& function, const 
       frame.cells.at(scope.cell_slot.at(name))->contents = std::move(value);
     }
   };
-  size_t given = args.positional.size();
-  if (given > positional.size() && !params.vararg) {
-    size_t defaults = params.defaults.size();
-    std::string takes = defaults == 0 ? std::to_string(positional.size())
-                                      : fmt::format("from {} to {}", positional.size() - defaults,
-                                                    positional.size());
-    Raise(heap(), ExcType::kTypeError,
-          fmt::format("{}() takes {} positional argument{} but {} {} given", qualname, takes,
-                      positional.size() == 1 && defaults == 0 ? "" : "s", given,
-                      given == 1 ? "was" : "were"));
-  }
-  for (size_t i = 0; i < std::min(given, positional.size()); ++i) slots[i] = args.positional[i];
-  Ref<PyDict> extra_keywords = params.kwarg ? heap().NewDict() : Ref<PyDict>();
-  for (auto& [name, value] : args.keywords) {
-    size_t index = slots.size();
-    for (size_t i = params.posonlyargs.size(); i < positional.size(); ++i) {
-      if (positional[i]->arg == name) index = i;
-    }
-    for (size_t i = 0; i < params.kwonlyargs.size(); ++i) {
-      if (params.kwonlyargs[i]->arg == name) index = positional.size() + i;
-    }
-    if (index == slots.size()) {
-      if (!extra_keywords) {
-        Raise(heap(), ExcType::kTypeError,
-              fmt::format("{}() got an unexpected keyword argument '{}'", qualname, name));
-      }
-      extra_keywords->SetStr(name, value);
-      continue;
-    }
-    if (slots[index]) {
-      Raise(heap(), ExcType::kTypeError,
-            fmt::format("{}() got multiple values for argument '{}'", qualname, name));
-    }
-    slots[index] = value;
-  }
-  // Defaults fill the last positional parameters, then keyword-only ones.
-  const auto* defaults = DynCast<PyTuple>(function.defaults);
-  size_t n_defaults = defaults != nullptr ? defaults->size() : 0;
-  std::vector<std::string> missing;
-  for (size_t i = 0; i < positional.size(); ++i) {
-    if (slots[i]) continue;
-    size_t first_default = positional.size() - n_defaults;
-    if (i >= first_default) {
-      slots[i] = defaults->items()[i - first_default];
-    } else {
-      missing.push_back(positional[i]->arg);
-    }
-  }
-  if (!missing.empty()) {
-    Raise(heap(), ExcType::kTypeError,
-          fmt::format("{}() missing {} required positional argument{}: {}", qualname, missing.size(),
-                      missing.size() == 1 ? "" : "s", NameList(missing)));
-  }
-  const auto* kwdefaults = DynCast<PyDict>(function.kwdefaults);
-  for (size_t i = 0; i < params.kwonlyargs.size(); ++i) {
-    Value& slot = slots[positional.size() + i];
-    if (!slot && kwdefaults != nullptr) slot = kwdefaults->GetStr(params.kwonlyargs[i]->arg);
-    if (!slot) missing.push_back(params.kwonlyargs[i]->arg);
-  }
-  if (!missing.empty()) {
-    Raise(heap(), ExcType::kTypeError,
-          fmt::format("{}() missing {} required keyword-only argument{}: {}", qualname,
-                      missing.size(), missing.size() == 1 ? "" : "s", NameList(missing)));
-  }
   // Stored in co_varnames order: positional, keyword-only, *args, **kwargs.
-  for (size_t i = 0; i < positional.size(); ++i) store(positional[i]->arg, std::move(slots[i]));
-  for (size_t i = 0; i < params.kwonlyargs.size(); ++i) {
-    store(params.kwonlyargs[i]->arg, std::move(slots[positional.size() + i]));
+  for (size_t i = 0; i < n_positional; ++i) store(spec.positional[i], std::move(bound.params[i]));
+  for (size_t i = 0; i < spec.keyword_only.size(); ++i) {
+    store(spec.keyword_only[i], std::move(bound.params[n_positional + i]));
   }
-  if (params.vararg) {
-    std::vector<Value> rest;
-    for (size_t i = positional.size(); i < given; ++i) rest.push_back(args.positional[i]);
-    store(params.vararg->arg, heap().NewTuple(std::move(rest)));
+  if (params.vararg) store(params.vararg->arg, heap().NewTuple(std::move(bound.extra_positional)));
+  if (params.kwarg) {
+    Ref<PyDict> extra = heap().NewDict();
+    for (auto& [name, value] : bound.extra_keywords) extra->SetStr(name, std::move(value));
+    store(params.kwarg->arg, extra);
   }
-  if (params.kwarg) store(params.kwarg->arg, extra_keywords);
 }
 
 Value Interpreter::LoadName(Frame& f, const std::string& name) {

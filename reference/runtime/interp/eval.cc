@@ -21,6 +21,17 @@ bool IsFoldedNegative(const Expr& e) {
   return k == ConstantValue::Kind::kInt || k == ConstantValue::Kind::kFloat;
 }
 
+// CPython's AST optimizer also folds a tuple display whose items are all constants
+// (nested constant tuples included) into one constant of the code object.
+bool IsConstantTuple(const Expr& e) {
+  if (e.kind != NodeKind::kTuple) return false;
+  for (const auto& elt : As<lang::Tuple>(e).elts) {
+    bool constant = elt->kind == NodeKind::kConstant || IsFoldedNegative(*elt) || IsConstantTuple(*elt);
+    if (!constant) return false;
+  }
+  return !As<lang::Tuple>(e).elts.empty();
+}
+
 }  // namespace
 
 Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
@@ -108,6 +119,15 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
     case NodeKind::kListComp: return EvalListComp(f, As<ListComp>(e));
     case NodeKind::kList:
     case NodeKind::kTuple: {
+      if (IsConstantTuple(e)) {
+        auto cached = constants_.find(&e);
+        if (cached != constants_.end()) return cached->second;
+        std::vector<Value> items;
+        for (const auto& elt : As<lang::Tuple>(e).elts) items.push_back(Eval(f, *elt));
+        Value folded = heap().ConstantTuple(std::move(items));
+        constants_.emplace(&e, folded);
+        return folded;
+      }
       const ExprList& elts = e.kind == NodeKind::kList ? As<lang::List>(e).elts : As<lang::Tuple>(e).elts;
       std::vector<Value> items;
       for (const auto& elt : elts) {

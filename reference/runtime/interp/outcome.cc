@@ -1,5 +1,7 @@
 #include "reference/runtime/interp/outcome.h"
 
+#include "reference/runtime/types.h"
+
 #include <algorithm>
 #include <regex>
 
@@ -65,6 +67,13 @@ graph::Value ToGoldenValue(const Value& v) {
     }
     case ObjectKind::kFunction: return Callable(std::string(DynCast<PyFunction>(v)->qualname_text()));
     case ObjectKind::kBuiltin: return Callable(DynCast<PyBuiltin>(v)->name());
+    case ObjectKind::kMethod: return ToGoldenValue(DynCast<PyMethod>(v)->function);
+    case ObjectKind::kDType: {
+      graph::Value out;
+      out.kind = graph::ValueKind::kDtype;
+      out.dtype = DynCast<PyDType>(v)->dtype();
+      return out;
+    }
     default: break;
   }
   graph::Value out;

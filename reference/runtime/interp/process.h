@@ -9,6 +9,7 @@
 
 #include "reference/runtime/heap.h"
 #include "reference/runtime/interp/builtin_types.h"
+#include "reference/runtime/interp/registries.h"
 #include "reference/runtime/modules.h"
 
 namespace tdc::runtime {
@@ -24,6 +25,11 @@ class Process {
   const Modules& modules() const { return modules_; }
   const Ref<PyModule>& builtins() const { return builtins_; }
   const BuiltinTypes& types() const { return types_; }
+
+  // torch's thread-local grad mode (torch.is_grad_enabled(); no_grad/enable_grad set it).
+  bool grad_enabled = true;
+  // Dynamo's allowed / disallowed / nonstrict_trace callable ids (registries.h).
+  DynamoRegistries registries;
 
  private:
   // Declared first so that it is destroyed last: every Ref below must go before it.

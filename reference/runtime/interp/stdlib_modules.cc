@@ -1,8 +1,212 @@
-// (placeholder: filled by the eager-API work of issue 5)
+// functools, operator and contextlib as fixtures use them, with CPython 3.11's objects:
+// functools.wraps returns a functools.partial of update_wrapper; operator's functions
+// are builtins of the _operator module. Also the helpers of stdlib_modules_support.h.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/library.h"
+#include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/stdlib_modules_support.h"
 
 namespace tdc::runtime {
 
-void InstallStdlibModules(Interpreter& in) { (void)in; }
+Ref<PyDict> LibraryGlobals(Interpreter& in, std::string_view module) {
+  Ref<PyDict> globals = in.heap().NewDict();
+  globals->SetStr("__name__", in.heap().Intern(module));
+  return globals;
+}
+
+Ref<PyFunction> LibraryFunction(Interpreter& in, const Ref<PyDict>& globals, std::string_view name,
+                                std::string_view qualname, NativeCode code) {
+  return in.heap().NewFunction(std::move(code), in.heap().Intern(name), in.heap().Intern(qualname),
+                               Value(globals));
+}
+
+Ref<PyType> LibraryClass(Interpreter& in, std::string_view name, std::string_view module) {
+  Ref<PyType> type = in.heap().NewType(std::string(name), std::string(module));
+  type->base = in.process().types().object();
+  return type;
+}
+
+void AddMethod(Interpreter& in, const Ref<PyType>& type, std::string_view name, BuiltinCode code) {
+  type->dict->SetStr(name, MakeBuiltin(in, type->name + "." + std::string(name), std::move(code)));
+}
+
+Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name) {
+  if (index < args.positional.size()) return args.positional[index];
+  for (const auto& [k, v] : args.keywords) {
+    if (k == name) return v;
+  }
+  return nullptr;
+}
+
+Value UpdateWrapper(Interpreter& in, const Value& wrapper, const Value& wrapped) {
+  for (std::string_view attr : {"__module__", "__name__", "__qualname__", "__doc__"}) {
+    Value v;
+    try {
+      v = in.GetAttr(wrapped, attr);
+    } catch (const PyError& e) {
+      if (e.type() != ExcType::kAttributeError) throw;
+      continue;
+    }
+    in.SetAttr(wrapper, attr, v);
+  }
+  Ref<PyDict> source;
+  if (const auto* f = DynCast<PyFunction>(wrapped)) source = f->attrs;
+  if (const auto* i = DynCast<PyInstance>(wrapped)) source = i->attrs;
+  if (source) {
+    for (auto& [k, v] : source->Items()) in.SetAttr(wrapper, DynCast<PyStr>(k)->value(), v);
+  }
+  in.SetAttr(wrapper, "__wrapped__", wrapped);
+  return wrapper;
+}
+
+Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArgs args) {
+  Value exit = in.GetAttr(manager, "__exit__");
+  in.Call(in.GetAttr(manager, "__enter__"), {});
+  Value result;
+  try {
+    result = in.Call(fn, std::move(args));
+  } catch (const PyError& error) {
+    Value exception = error.exception();
+    Value suppress = in.Call(exit, {{TypeOf(in, exception), exception, in.heap().None()}, {}});
+    if (!Truth(in, suppress)) throw;
+    return in.heap().None();
+  }
+  in.Call(exit, {{in.heap().None(), in.heap().None(), in.heap().None()}, {}});
+  return result;
+}
+
+namespace {
+
+[[noreturn]] void ArgCount(Interpreter& in, std::string_view name, size_t expected, size_t given) {
+  Raise(in.heap(), ExcType::kTypeError,
+        expected == 1 ? fmt::format("{}() takes exactly one argument ({} given)", name, given)
+                      : fmt::format("{} expected {} arguments, got {}", name, expected, given));
+}
+
+void InstallFunctools(Interpreter& in) {
+  PyModule& functools = *in.process().modules()[ModuleId::kFunctools];
+  Ref<PyDict> globals = LibraryGlobals(in, "functools");
+  // functools.partial: calling it calls func(*args, *call_args, **keywords, **call_kwargs).
+  Ref<PyType> partial = LibraryClass(in, "partial", "functools");
+  AddMethod(in, partial, "__call__", [&in](CallArgs& args) {
+    const auto* self = DynCast<PyInstance>(args.positional[0]);
+    CallArgs call;
+    for (const Value& v : in.Iterate(self->attrs->GetStr("args"))) call.positional.push_back(v);
+    for (size_t i = 1; i < args.positional.size(); ++i) call.positional.push_back(args.positional[i]);
+    for (auto& [k, v] : DynCast<PyDict>(self->attrs->GetStr("keywords"))->Items()) {
+      call.keywords.emplace_back(DynCast<PyStr>(k)->value(), v);
+    }
+    for (auto& kw : args.keywords) {
+      auto it = std::find_if(call.keywords.begin(), call.keywords.end(), [&](auto& p) { return p.first == kw.first; });
+      if (it != call.keywords.end()) it->second = kw.second;
+      else call.keywords.push_back(kw);
+    }
+    return in.Call(self->attrs->GetStr("func"), std::move(call));
+  });
+  auto make_partial = [&in, partial](Value func, std::vector<Value> positional,
+                                     std::vector<std::pair<std::string, Value>> keywords) {
+    Ref<PyInstance> p = in.heap().NewInstance(partial);
+    Ref<PyDict> kw = in.heap().NewDict();
+    for (auto& [k, v] : keywords) kw->SetStr(k, v);
+    p->attrs->SetStr("func", std::move(func));
+    p->attrs->SetStr("args", in.heap().NewTuple(std::move(positional)));
+    p->attrs->SetStr("keywords", kw);
+    return Value(p);
+  };
+  partial->construct = [&in, make_partial](CallArgs& args) {
+    if (args.positional.empty()) Raise(in.heap(), ExcType::kTypeError, "type 'partial' takes at least one argument");
+    std::vector<Value> rest(args.positional.begin() + 1, args.positional.end());
+    return make_partial(args.positional[0], std::move(rest), args.keywords);
+  };
+  functools.SetAttr("partial", partial);
+
+  Ref<PyFunction> update_wrapper = LibraryFunction(in, globals, "update_wrapper", "update_wrapper",
+      [&in](PyFunction&, CallArgs& args) {
+        Value wrapper = ArgOrKeyword(args, 0, "wrapper");
+        Value wrapped = ArgOrKeyword(args, 1, "wrapped");
+        if (!wrapper || !wrapped) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("update_wrapper() missing {} required positional argument{}: {}", wrapper ? 1 : 2,
+                            wrapper ? "" : "s", wrapper ? "'wrapped'" : "'wrapper' and 'wrapped'"));
+        }
+        return UpdateWrapper(in, wrapper, wrapped);
+      });
+  functools.SetAttr("update_wrapper", update_wrapper);
+  functools.SetAttr("wraps", LibraryFunction(in, globals, "wraps", "wraps",
+      [&in, make_partial, update_wrapper](PyFunction&, CallArgs& args) {
+        Value wrapped = ArgOrKeyword(args, 0, "wrapped");
+        if (!wrapped) {
+          Raise(in.heap(), ExcType::kTypeError, "wraps() missing 1 required positional argument: 'wrapped'");
+        }
+        return make_partial(Value(update_wrapper), {},
+                            {{"wrapped", wrapped},
+                             {"assigned", in.heap().NewTuple({in.heap().Intern("__module__"), in.heap().Intern("__name__"),
+                                                              in.heap().Intern("__qualname__"), in.heap().Intern("__doc__"),
+                                                              in.heap().Intern("__annotations__")})},
+                             {"updated", in.heap().NewTuple({in.heap().Intern("__dict__")})}});
+      }));
+}
+
+void InstallOperator(Interpreter& in) {
+  PyModule& op = *in.process().modules()[ModuleId::kOperator];
+  auto binary = [&](std::string_view name, lang::BinaryOp kind) {
+    std::string n(name);
+    op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
+      if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
+      if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
+      return BinaryOperation(in, kind, args.positional[0], args.positional[1]);
+    }));
+  };
+  binary("add", lang::BinaryOp::kAdd);
+  binary("sub", lang::BinaryOp::kSub);
+  binary("mul", lang::BinaryOp::kMult);
+  binary("matmul", lang::BinaryOp::kMatMult);
+  binary("truediv", lang::BinaryOp::kDiv);
+  binary("floordiv", lang::BinaryOp::kFloorDiv);
+  binary("mod", lang::BinaryOp::kMod);
+  binary("pow", lang::BinaryOp::kPow);
+  auto compare = [&](std::string_view name, lang::CompareOp kind) {
+    std::string n(name);
+    op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
+      if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
+      if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
+      return CompareOperation(in, kind, args.positional[0], args.positional[1]);
+    }));
+  };
+  compare("eq", lang::CompareOp::kEq);
+  compare("ne", lang::CompareOp::kNotEq);
+  compare("lt", lang::CompareOp::kLt);
+  compare("le", lang::CompareOp::kLtE);
+  compare("gt", lang::CompareOp::kGt);
+  compare("ge", lang::CompareOp::kGtE);
+  auto unary = [&](std::string_view name, lang::UnaryOpKind kind) {
+    std::string n(name);
+    op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
+      if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
+      if (args.positional.size() != 1) ArgCount(in, n, 1, args.positional.size());
+      return UnaryOperation(in, kind, args.positional[0]);
+    }));
+  };
+  unary("neg", lang::UnaryOpKind::kUSub);
+  unary("pos", lang::UnaryOpKind::kUAdd);
+  unary("invert", lang::UnaryOpKind::kInvert);
+  unary("not_", lang::UnaryOpKind::kNot);
+  op.SetAttr("getitem", MakeBuiltin(in, "getitem", [&in](CallArgs& args) {
+    if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, "getitem() takes no keyword arguments");
+    if (args.positional.size() != 2) ArgCount(in, "getitem", 2, args.positional.size());
+    return GetItem(in, args.positional[0], args.positional[1]);
+  }));
+}
+
+}  // namespace
+
+void InstallStdlibModules(Interpreter& in) {
+  InstallFunctools(in);
+  InstallOperator(in);
+}
 
 }  // namespace tdc::runtime

@@ -78,7 +78,15 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
     case OpValue::Kind::kScalar: return NumberValue(in, result.scalar);
     case OpValue::Kind::kTuple: {
       std::vector<Value> items;
-      for (const OpValue& item : result.items) items.push_back(NumberValue(in, item.scalar));
+      for (OpValue& item : result.items) {
+        // torch.max(x, dim)'s (values, indices) is a tuple of new tensors.
+        if (item.kind == OpValue::Kind::kTensor) {
+          Ref<PyTensor> base = BaseFor(item.tensor, args.positional);
+          items.push_back(in.heap().NewTensor(std::move(item.tensor), std::move(base)));
+        } else {
+          items.push_back(NumberValue(in, item.scalar));
+        }
+      }
       return in.heap().NewTuple(std::move(items));
     }
     default: return in.heap().None();

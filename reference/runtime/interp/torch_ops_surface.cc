@@ -18,7 +18,9 @@ void InstallTorchOps(Interpreter& in) {
   torch.SetAttr("Tensor", tensor_type);
   for (const OpInfo& op : AllOps()) {
     const OpInfo* info = &op;
-    if (!op.function.empty()) {
+    // A namespaced function (torch.nn.functional.gelu, torch.fft.fft) is installed in its
+    // module by torch_namespaces.cc.
+    if (!op.function.empty() && op.function.find('.') == op.function.rfind('.')) {
       std::string_view name = op.function.substr(op.function.rfind('.') + 1);
       torch.SetAttr(name, MakeBuiltin(in, "_VariableFunctionsClass." + std::string(name),
                                       [&in, info](CallArgs& args) {

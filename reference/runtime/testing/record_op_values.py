@@ -5,7 +5,9 @@ ops.def row: calls of the op through each of its surfaces (`torch.<function>(...
 `tensor.<method>(...)`) with their arguments (tensors with dtype, sizes, strides,
 storage offset and storage values; floats as float.hex(); lists, tuples, dtypes, None)
 and what torch returned (a tensor's dtype, sizes, strides, offset, values and whether
-it aliases an input; any other value) or raised (exception type and message). Also
+it aliases an input; a tuple of tensors as {"tuple": [...]}; a complex tensor as
+torch.view_as_real of it with "complex": true, SEMANTICS.md §5.6; any other value) or
+raised (exception type and message). Also
 writes testdata/result_type.json (torch.result_type over operand kinds). An op without
 a case generator here is an error, as is a generator for an op the table lacks, and an
 op whose `function` column is not the canonical Dynamo target (fixtures/SCHEMA.md §7.1).
@@ -106,6 +108,12 @@ def tensors_in(args):
 
 
 def result_json(r, args):
+    if isinstance(r, tuple) and r and all(isinstance(x, torch.Tensor) for x in r):
+        # A tuple of tensors (torch.return_types.max is one): each recorded as a result.
+        return {"tuple": [result_json(x, args) for x in r]}
+    if isinstance(r, torch.Tensor) and r.is_complex():
+        # The runtime has no complex dtype (SEMANTICS.md §5.6): view_as_real of the result.
+        return {**result_json(torch.view_as_real(r), args), "complex": True}
     if not isinstance(r, torch.Tensor):
         return {"value": value_json(r)}
     flat = r.reshape(-1).tolist() if r.numel() else []
@@ -189,6 +197,16 @@ def unary(r):
         r.function(make(d, [3, 4]))
     r.call(make(torch.float32, [4, 3]).t())
     r.call(make(torch.float64, [2, 5], strides=[7, 2], offset=1))
+
+
+@generates("gelu")
+def gelu(r):
+    for d in DTYPES.values():
+        r.function(make(d, [3, 4]))
+    r.function(make(torch.float32, [4, 3]).t())
+    r.function(make(torch.float64, [2, 5], strides=[7, 2], offset=1))
+    r.function(torch.linspace(-6.0, 6.0, 25))
+    r.function(input=make(torch.float32, [2, 2]))
 
 
 @generates("where")
@@ -335,6 +353,75 @@ def reductions(r):
     r.method(x, (0, 2), True)
     r.call(make(torch.float32, [4, 3]).t(), [1])
     r.call(make(torch.float32, [0, 3]))
+
+
+@generates("max")
+def max_(r):
+    nan = float("nan")
+    for d in DTYPES.values():
+        x = make(d, [3, 4, 5])
+        r.call(x)
+        for dim, keep in [(0, False), (1, True), (-1, False), (2, True)]:
+            r.call(x, dim, keep)
+    x = torch.tensor([[1.0, nan, 3.0, nan], [nan, 2.0, 2.0, 0.5], [4.0, 4.0, -1.0, 4.0]])
+    r.call(x)
+    for dim in [0, 1]:
+        r.call(x, dim)
+    r.call(make(torch.int64, [6, 4]), 0)
+    r.call(make(torch.float32, [4, 3]).t(), 1)
+    r.call(make(torch.float32, [3, 4]), 1, keepdim=True)
+    r.call(make(torch.float32, []))
+    r.call(make(torch.float32, []), 0)
+    r.call(make(torch.float32, [3, 4]), 2)
+    empty = torch.empty(0, 3)  # (max(empty, 1) is left out: torch's empty results share
+    r.call(empty)              # data_ptr 0, which the alias check would read as a view)
+    for dim in [0, -2]:
+        r.call(empty, dim)
+
+
+@generates("vector_norm")
+def vector_norm(r):
+    for d in DTYPES.values():
+        r.function(make(d, [3, 4]))
+    x = make(torch.float32, [3, 4, 5])
+    inf = float("inf")
+    for ord_ in [2, 1, 0, inf, -inf, 3, 0.5, -1, 2.5]:
+        r.function(x, ord_)
+    r.function(x, 2, [1], True)
+    r.function(x, 2, -1)
+    r.function(x, dim=(0, 2))
+    r.function(x, ord=inf, dim=1, keepdim=True)
+    r.function(make(torch.float64, [2, 5], strides=[7, 2], offset=1))
+    r.function(make(torch.float32, [4, 3]).t(), 1, 0)
+    r.function(torch.linspace(-1.0, 2.0, 4))
+    r.function(torch.empty(0))
+    r.function(torch.empty(0), inf)
+    r.function(input=make(torch.float32, [2, 2]))
+
+
+@generates("fft")
+def fft(r):
+    for d in DTYPES.values():
+        r.function(make(d, [4]))
+    x = make(torch.float32, [3, 5])
+    r.function(x)
+    r.function(x, 8)
+    r.function(x, 3)
+    r.function(x, dim=0)
+    r.function(x, None, -2)
+    y = make(torch.float32, [2, 3, 4]).permute(2, 0, 1)
+    for dim in [0, 1, 2]:
+        r.function(y, dim=dim)
+        r.function(y, 5, dim)
+    r.function(y, 1, 0)
+    r.function(make(torch.float32, [4, 3]).t())
+    r.function(make(torch.float64, [2, 6]))
+    r.function(make(torch.float32, [16], seed=3))
+    r.function(torch.linspace(0.5, 2.0, 4))
+    r.function(torch.linspace(1.0, 4.0, 4))
+    r.function(make(torch.float32, []))
+    r.function(x, 0)
+    r.function(input=make(torch.float32, [3]))
 
 
 @generates("matmul")

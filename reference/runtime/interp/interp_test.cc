@@ -1,0 +1,126 @@
+// The interpreter on small programs. Every expected value was printed by CPython 3.11.7
+// running the same program (each test says what CPython does).
+#include <gtest/gtest.h>
+
+#include "reference/graph/golden_json.h"
+#include "reference/runtime/interp/outcome.h"
+#include "reference/runtime/interp/run_program.h"
+
+namespace tdc::runtime {
+namespace {
+
+graph::Outcome RunSource(const std::string& source) {
+  auto result = RunProgram(source, "test.py", RunMode::kEager);
+  if (auto* diagnostic = std::get_if<std::string>(&result)) {
+    ADD_FAILURE() << *diagnostic;
+    return {};
+  }
+  return std::get<graph::Outcome>(result);
+}
+
+// The outs as one JSON text, `{"name": value, ...}` in name order.
+std::string Outs(const std::string& source) {
+  graph::Outcome outcome = RunSource(source);
+  if (outcome.exception) return "exception " + outcome.exception->type + ": " + outcome.exception->message;
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : outcome.outs) j[name] = graph::ToJson(value);
+  return j.dump();
+}
+
+TEST(InterpTest, ListItemsDieLastToFirstAndTheListLast) {
+  // CPython: True True True (the outer list's id is reused first, then item 0's).
+  EXPECT_EQ(Outs("l = [[1], [2]]\n"
+                 "o = id(l); i0 = id(l[0]); i1 = id(l[1])\n"
+                 "del l\n"
+                 "a = [3]\nb = [4]\nc = [5]\n"
+                 "out = (id(a) == o, id(b) == i0, id(c) == i1)\n"),
+            R"({"out":{"tuple":[{"bool":true},{"bool":true},{"bool":true}]}})");
+}
+
+TEST(InterpTest, DeletedFunctionsIdIsReusedByTheNextDef) {
+  // SEMANTICS §6.3 def_del_def and lambda_del_lambda: True in every mode.
+  EXPECT_EQ(Outs("def f(x):\n    return x\nold = id(f)\ndel f\ndef g(x):\n    return x\nout = id(g) == old\n"),
+            R"({"out":{"bool":true}})");
+  EXPECT_EQ(Outs("f = lambda x: x\nold = id(f)\ndel f\ng = lambda x: x\nout = id(g) == old\n"),
+            R"({"out":{"bool":true}})");
+  // A live function keeps its id: the next def takes a fresh one.
+  EXPECT_EQ(Outs("def f():\n    pass\nold = id(f)\ndef g():\n    pass\nout = id(g) == old\n"),
+            R"({"out":{"bool":false}})");
+}
+
+TEST(InterpTest, ConstantTuplesAreSharedAcrossCalls) {
+  // CPython 3.11: True (one folded constant), False (a new tuple per call).
+  EXPECT_EQ(Outs("def f():\n    return (1, -2, (3.5,))\ndef g(x):\n    return (1, x)\n"
+                 "out = (f() is f(), g(2) is g(2))\n"),
+            R"({"out":{"tuple":[{"bool":true},{"bool":false}]}})");
+}
+
+TEST(InterpTest, ClosuresAndNonlocal) {
+  // CPython: 2.
+  EXPECT_EQ(Outs("def mk():\n    n = 0\n    def inc():\n        nonlocal n\n        n += 1\n"
+                 "        return n\n    return inc\nf = mk()\nf()\nout = f()\n"),
+            R"({"out":{"int":2}})");
+}
+
+TEST(InterpTest, ArgumentBindingErrorsHaveCPythonsText) {
+  EXPECT_EQ(Outs("def g(a, b, *, c):\n    pass\ng(1)\n"),
+            "exception TypeError: g() missing 1 required positional argument: 'b'");
+  EXPECT_EQ(Outs("def g(a, b, *, c):\n    pass\ng(1, 2, 3)\n"),
+            "exception TypeError: g() takes 2 positional arguments but 3 were given");
+  EXPECT_EQ(Outs("def h(a, b=2):\n    pass\nh(1, 2, 3)\n"),
+            "exception TypeError: h() takes from 1 to 2 positional arguments but 3 were given");
+  EXPECT_EQ(Outs("def h(a, b=2):\n    pass\nh()\n"),
+            "exception TypeError: h() missing 1 required positional argument: 'a'");
+}
+
+TEST(InterpTest, UnboundLocalAndExceptNameDeletion) {
+  EXPECT_EQ(Outs("def u():\n    x = x + 1\nu()\n"),
+            "exception UnboundLocalError: cannot access local variable 'x' where it is not associated with a value");
+  // The `as` name is deleted when the handler ends.
+  EXPECT_EQ(Outs("try:\n    raise ValueError('boom')\nexcept ValueError as e:\n    out_msg = str(e)\ne\n"),
+            "exception NameError: name 'e' is not defined");
+}
+
+TEST(InterpTest, ComprehensionsBuiltinsAndArithmetic) {
+  // CPython: [0, 0, 0, 2]; [1, 2, 3] 5 2 3.5; -4 -1 -4.0 0.5 0.25.
+  EXPECT_EQ(Outs("out1 = [i * j for i in range(3) for j in range(2) if i != j]\n"
+                 "out2 = (sorted([3, 1, 2]), max(1, 5, 3), min([4, 2]), sum([1, 2.5]))\n"
+                 "out3 = (7 // -2, 7 % -2, -7.5 // 2, 2 ** -1, 1 / 4)\n"),
+            R"({"out1":{"list":[{"int":0},{"int":0},{"int":0},{"int":2}]},)"
+            R"("out2":{"tuple":[{"list":[{"int":1},{"int":2},{"int":3}]},{"int":5},{"int":2},{"float":"0x1.c000000000000p+1"}]},)"
+            R"("out3":{"tuple":[{"int":-4},{"int":-1},{"float":"-0x1.0000000000000p+2"},{"float":"0x1.0000000000000p-1"},{"float":"0x1.0000000000000p-2"}]}})");
+}
+
+TEST(InterpTest, FinallyRunsAndReturnInFinallyWins) {
+  EXPECT_EQ(Outs("log = []\ndef f():\n    try:\n        return 1\n    finally:\n        log.append(2)\n"
+                 "out = (f(), log)\n"),
+            R"({"out":{"tuple":[{"int":1},{"list":[{"int":2}]}]}})");
+  EXPECT_EQ(Outs("def f():\n    try:\n        raise ValueError()\n    finally:\n        return 3\nout = f()\n"),
+            R"({"out":{"int":3}})");
+}
+
+TEST(InterpTest, TensorOperatorsReachTheOpTable) {
+  // torch: (2 - linspace(0, 1, 3)).sum().item() is 4.5.
+  EXPECT_EQ(Outs("import torch\nx = torch.linspace(0.0, 1.0, 3)\nout = (2 - x).sum().item()\n"),
+            R"({"out":{"float":"0x1.2000000000000p+2"}})");
+  EXPECT_EQ(Outs("import torch\nx = torch.ones(2, 3)\nout = (x.shape, x.view(3, 2).shape, x.dtype)\n"),
+            R"({"out":{"tuple":[{"tuple":[{"int":2},{"int":3}]},{"tuple":[{"int":3},{"int":2}]},{"dtype":"float32"}]}})");
+}
+
+TEST(InterpTest, UncaughtExceptionEndsTheProgramWithItsOutsSoFar) {
+  graph::Outcome o = RunSource("out1 = 1\nraise RuntimeError('stop')\nout2 = 2\n");
+  ASSERT_TRUE(o.exception);
+  EXPECT_EQ(o.exception->type, "RuntimeError");
+  EXPECT_EQ(o.exception->message, "stop");
+  ASSERT_EQ(o.outs.size(), 1u);
+  EXPECT_EQ(o.outs[0].first, "out1");
+}
+
+TEST(InterpTest, ParseErrorsAreDiagnostics) {
+  auto result = RunProgram("x = (1,\n", "bad.py", RunMode::kEager);
+  ASSERT_TRUE(std::holds_alternative<std::string>(result));
+  EXPECT_EQ(std::get<std::string>(result), "bad.py:1:5: error: '(' was never closed");
+}
+
+}  // namespace
+}  // namespace tdc::runtime
