@@ -79,9 +79,9 @@ void InstallCustomOp(Interpreter& in) {
   AddMethod(in, types->packet, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
   AddMethod(in, types->overload, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
 
-  Ref<PyDict> globals = LibraryGlobals(in, "torch.library");
-  Ref<PyDict> custom_ops = LibraryGlobals(in, "torch._library.custom_ops");
-  in.process().modules()[ModuleId::kTorchLibrary]->SetAttr("custom_op", LibraryFunction(in, globals, "custom_op", "custom_op",
+  Value globals = apis::LibGlobals(in, "torch.library");
+  Value custom_ops = apis::LibGlobals(in, "torch._library.custom_ops");
+  in.process().modules()[ModuleId::kTorchLibrary]->SetAttr("custom_op", apis::MakeLibFunction(in, globals, "custom_op",
       [&in, types, custom_ops](PyFunction&, CallArgs& args) {
         if (args.positional.size() > 2) {
           Raise(in.heap(), ExcType::kTypeError,
@@ -106,7 +106,7 @@ void InstallCustomOp(Interpreter& in) {
         }
         std::string qualname = name->value();
         if (args.positional.size() == 2) return DefineCustomOp(in, *types, qualname, args.positional[1]);
-        return Value(LibraryFunction(in, custom_ops, "inner", "custom_op.<locals>.inner",
+        return Value(apis::MakeLibFunction(in, custom_ops, "custom_op.<locals>.inner",
             [&in, types, qualname](PyFunction&, CallArgs& call) {
               if (call.positional.size() != 1) {
                 Raise(in.heap(), ExcType::kTypeError, "inner() missing 1 required positional argument: 'fn'");
@@ -137,8 +137,8 @@ Value EagerCond(Interpreter& in, CallArgs& args, std::string_view name) {
 }
 
 void InstallCond(Interpreter& in) {
-  Ref<PyDict> torch_globals = LibraryGlobals(in, "torch");
-  in.process().modules()[ModuleId::kTorch]->SetAttr("cond", LibraryFunction(in, torch_globals, "cond", "cond",
+  Value torch_globals = apis::LibGlobals(in, "torch");
+  in.process().modules()[ModuleId::kTorch]->SetAttr("cond", apis::MakeLibFunction(in, torch_globals, "cond",
       [&in](PyFunction&, CallArgs& args) { return EagerCond(in, args, "cond"); }));
   // torch.ops.higher_order.cond: the CondOp HigherOrderOperator.
   Ref<PyType> namespace_type = LibraryClass(in, "_HigherOrderNamespace", "torch._ops");

@@ -39,17 +39,18 @@ bool IsCallable(Interpreter& in, const Value& v) {
 // fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
 Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory, const Value& fn) {
   Value captured = fn;
-  Ref<PyFunction> wrapper = LibraryFunction(in, globals, "decorate_context", "context_decorator.<locals>.decorate_context",
+  Ref<PyFunction> wrapper = apis::MakeLibFunction(in, globals, "context_decorator.<locals>.decorate_context",
       [&in, factory, captured](PyFunction&, CallArgs& args) {
         Value manager = factory();
         return CallWithin(in, manager, captured, std::move(args));
       });
-  return UpdateWrapper(in, wrapper, fn);
+  apis::UpdateWrapper(in, wrapper, fn);
+  return wrapper;
 }
 
 void InstallGradMode(Interpreter& in) {
   PyModule& torch = *in.process().modules()[ModuleId::kTorch];
-  Ref<PyDict> contextlib_globals = LibraryGlobals(in, "torch.utils._contextlib");
+  Value contextlib_globals = apis::LibGlobals(in, "torch.utils._contextlib");
   struct Mode {
     const char* name;
     bool enabled;
@@ -109,8 +110,8 @@ void InstallGradMode(Interpreter& in) {
 // torch._dynamo.decorators.set_stance and torch.compiler.set_stance.
 void InstallSetStance(Interpreter& in) {
   const Modules& modules = in.process().modules();
-  Ref<PyDict> contextlib_globals = LibraryGlobals(in, "torch.utils._contextlib");
-  Ref<PyDict> compiler_globals = LibraryGlobals(in, "torch.compiler");
+  Value contextlib_globals = apis::LibGlobals(in, "torch.utils._contextlib");
+  Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
   // eval_frame._stance: the process's current stance (a str; torch's is a DynamoStance).
   auto current = std::make_shared<Value>(in.heap().Intern("default"));
   Ref<PyType> type = LibraryClass(in, "set_stance", "torch._dynamo.decorators");
@@ -162,13 +163,13 @@ void InstallSetStance(Interpreter& in) {
   });
   modules[ModuleId::kTorchDynamo]->SetAttr("set_stance", type);
   Value cls = type;
-  modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", LibraryFunction(in, compiler_globals, "set_stance", "set_stance",
+  modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", apis::MakeLibFunction(in, compiler_globals, "set_stance",
       [&in, cls](PyFunction&, CallArgs& args) { return in.Call(cls, std::move(args)); }));
 }
 
 void InstallErrorOnGraphBreak(Interpreter& in) {
-  Ref<PyDict> decorators = LibraryGlobals(in, "torch._dynamo.decorators");
-  Ref<PyDict> external_utils = LibraryGlobals(in, "torch._dynamo.external_utils");
+  Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
+  Value external_utils = apis::LibGlobals(in, "torch._dynamo.external_utils");
   // The C-level error_on_graph_break flag (None until first set: `_get_error_on_graph_break`).
   auto flag = std::make_shared<Value>(in.heap().False());
   Ref<PyType> type = LibraryClass(in, "ErrorOnGraphBreakDecoratorContextManager", "torch._dynamo.decorators");
@@ -203,12 +204,12 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     }
     Value self = args.positional[0];
     Value fn = args.positional[1];
-    return Value(LibraryFunction(in, external_utils, "inner", "wrap_dunder_call_ctx_manager.<locals>.inner",
+    return Value(apis::MakeLibFunction(in, external_utils, "wrap_dunder_call_ctx_manager.<locals>.inner",
         [&in, self, fn](PyFunction&, CallArgs& call) { return CallWithin(in, self, fn, std::move(call)); }));
   });
   Ref<PyType> cls = type;
   in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("error_on_graph_break",
-      LibraryFunction(in, decorators, "error_on_graph_break", "error_on_graph_break", [&in, cls](PyFunction&, CallArgs& args) {
+      apis::MakeLibFunction(in, decorators, "error_on_graph_break", [&in, cls](PyFunction&, CallArgs& args) {
         RejectUnknownKeywords(in, "error_on_graph_break", args, {"error_on_graph_break"});
         if (args.positional.size() > 1) {
           Raise(in.heap(), ExcType::kTypeError,
@@ -244,23 +245,23 @@ Value InnermostFn(Interpreter& in, Value fn) {
 }
 
 void InstallRun(Interpreter& in) {
-  Ref<PyDict> eval_frame = LibraryGlobals(in, "torch._dynamo.eval_frame");
-  Ref<PyDict> decorators = LibraryGlobals(in, "torch._dynamo.decorators");
+  Value eval_frame = apis::LibGlobals(in, "torch._dynamo.eval_frame");
+  Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
   // _TorchDynamoContext.__call__ for RunOnlyContext: with Dynamo disabled, `_fn` calls fn.
   auto wrap = [&in, eval_frame](Value fn) {
     fn = InnermostFn(in, fn);
     Value inner = fn;
-    Ref<PyFunction> wrapper = LibraryFunction(in, eval_frame, "_fn", "_TorchDynamoContext.__call__.<locals>._fn",
+    Ref<PyFunction> wrapper = apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>._fn",
         [&in, inner](PyFunction&, CallArgs& args) { return in.Call(inner, std::move(args)); });
-    UpdateWrapper(in, wrapper, fn);
+    apis::UpdateWrapper(in, wrapper, fn);
     wrapper->SetAttr("_torchdynamo_inline", fn);
     wrapper->SetAttr("_torchdynamo_orig_callable", fn);
     wrapper->SetAttr("_torchdynamo_wrapper_id", in.heap().Int(static_cast<int64_t>(wrapper->id())));
     wrapper->SetAttr("_isolate_recompiles_id", in.heap().Int(-1));
-    wrapper->SetAttr("get_compiler_config", LibraryFunction(in, eval_frame, "get_compiler_config",
+    wrapper->SetAttr("get_compiler_config", apis::MakeLibFunction(in, eval_frame,
         "_TorchDynamoContext.__call__.<locals>.get_compiler_config",
         [&in](PyFunction&, CallArgs&) { return in.heap().None(); }));
-    wrapper->SetAttr("aot_compile", LibraryFunction(in, eval_frame, "aot_compile",
+    wrapper->SetAttr("aot_compile", apis::MakeLibFunction(in, eval_frame,
         "_TorchDynamoContext.__call__.<locals>.aot_compile", [&in](PyFunction&, CallArgs&) -> Value {
           Raise(in.heap(), ExcType::kNotImplementedError, "aot_compile is outside the reference");
         }));
@@ -271,7 +272,7 @@ void InstallRun(Interpreter& in) {
     if (args.positional.size() != 2) Raise(in.heap(), ExcType::kTypeError, "__call__() missing 1 required positional argument: 'fn'");
     return wrap(args.positional[1]);
   });
-  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("run", LibraryFunction(in, decorators, "run", "run",
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("run", apis::MakeLibFunction(in, decorators, "run",
       [&in, wrap, context](PyFunction&, CallArgs& args) {
         RejectUnknownKeywords(in, "run", args, {"fn"});
         if (args.positional.size() > 1) TooManyPositional(in, "run", 1, args.positional.size());
@@ -288,14 +289,14 @@ void InstallRun(Interpreter& in) {
 void InstallSmallApis(Interpreter& in) {
   const Modules& modules = in.process().modules();
   PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
-  Ref<PyDict> dynamo_globals = LibraryGlobals(in, "torch._dynamo");
-  Ref<PyDict> decorators = LibraryGlobals(in, "torch._dynamo.decorators");
-  dynamo.SetAttr("reset", LibraryFunction(in, dynamo_globals, "reset", "reset", [&in](PyFunction&, CallArgs& args) {
+  Value dynamo_globals = apis::LibGlobals(in, "torch._dynamo");
+  Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
+  dynamo.SetAttr("reset", apis::MakeLibFunction(in, dynamo_globals, "reset", [&in](PyFunction&, CallArgs& args) {
     if (!args.positional.empty()) TooManyPositional(in, "reset", 0, args.positional.size());
     RejectUnknownKeywords(in, "reset", args, {});
     return in.heap().None();
   }));
-  dynamo.SetAttr("mark_dynamic", LibraryFunction(in, decorators, "mark_dynamic", "mark_dynamic",
+  dynamo.SetAttr("mark_dynamic", apis::MakeLibFunction(in, decorators, "mark_dynamic",
       [&in](PyFunction&, CallArgs& args) {
         RejectUnknownKeywords(in, "mark_dynamic", args, {"t", "index", "min", "max", "specialize_on"});
         Value t = ArgOrKeyword(args, 0, "t");

@@ -95,7 +95,7 @@ inline Value GetAttrOrNull(Interpreter& in, const Value& v, std::string_view nam
 // functools.update_wrapper(wrapper, wrapped): __module__, __name__, __qualname__, __doc__
 // (those `wrapped` has), then __dict__.update(wrapped.__dict__), then __wrapped__.
 // (__annotations__ is not modeled: PyFunction has no annotations.)
-inline void UpdateWrapper(Interpreter& in, const Ref<PyFunction>& wrapper, const Value& wrapped) {
+inline void UpdateWrapper(Interpreter& in, const Value& wrapper, const Value& wrapped) {
   for (std::string_view attr : {"__module__", "__name__", "__qualname__", "__doc__"}) {
     Value v = GetAttrOrNull(in, wrapped, attr);
     if (!v && attr == "__module__") {
@@ -111,10 +111,10 @@ inline void UpdateWrapper(Interpreter& in, const Ref<PyFunction>& wrapper, const
   if (const auto* i = DynCast<PyInstance>(wrapped)) dict = i->attrs;
   if (dict) {
     for (auto& [k, v] : dict->Items()) {
-      if (const auto* s = DynCast<PyStr>(k)) wrapper->SetAttr(s->value(), v);
+      if (const auto* s = DynCast<PyStr>(k)) in.SetAttr(wrapper, s->value(), v);
     }
   }
-  wrapper->SetAttr("__wrapped__", wrapped);
+  in.SetAttr(wrapper, "__wrapped__", wrapped);
 }
 
 // torch's innermost_fn: follows _torchdynamo_orig_callable while the wrapper's

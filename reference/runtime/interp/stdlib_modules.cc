@@ -12,18 +12,6 @@
 
 namespace tdc::runtime {
 
-Ref<PyDict> LibraryGlobals(Interpreter& in, std::string_view module) {
-  Ref<PyDict> globals = in.heap().NewDict();
-  globals->SetStr("__name__", in.heap().Intern(module));
-  return globals;
-}
-
-Ref<PyFunction> LibraryFunction(Interpreter& in, const Ref<PyDict>& globals, std::string_view name,
-                                std::string_view qualname, NativeCode code) {
-  return in.heap().NewFunction(std::move(code), in.heap().Intern(name), in.heap().Intern(qualname),
-                               Value(globals));
-}
-
 Ref<PyType> LibraryClass(Interpreter& in, std::string_view name, std::string_view module) {
   Ref<PyType> type = in.heap().NewType(std::string(name), std::string(module));
   type->base = in.process().types().object();
@@ -42,26 +30,6 @@ Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name) {
   return nullptr;
 }
 
-Value UpdateWrapper(Interpreter& in, const Value& wrapper, const Value& wrapped) {
-  for (std::string_view attr : {"__module__", "__name__", "__qualname__", "__doc__"}) {
-    Value v;
-    try {
-      v = in.GetAttr(wrapped, attr);
-    } catch (const PyError& e) {
-      if (e.type() != ExcType::kAttributeError) throw;
-      continue;
-    }
-    in.SetAttr(wrapper, attr, v);
-  }
-  Ref<PyDict> source;
-  if (const auto* f = DynCast<PyFunction>(wrapped)) source = f->attrs;
-  if (const auto* i = DynCast<PyInstance>(wrapped)) source = i->attrs;
-  if (source) {
-    for (auto& [k, v] : source->Items()) in.SetAttr(wrapper, DynCast<PyStr>(k)->value(), v);
-  }
-  in.SetAttr(wrapper, "__wrapped__", wrapped);
-  return wrapper;
-}
 
 Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArgs args) {
   Value exit = in.GetAttr(manager, "__exit__");
@@ -89,7 +57,7 @@ namespace {
 
 void InstallFunctools(Interpreter& in) {
   PyModule& functools = *in.process().modules()[ModuleId::kFunctools];
-  Ref<PyDict> globals = LibraryGlobals(in, "functools");
+  Value globals = apis::LibGlobals(in, "functools");
   // functools.partial: calling it calls func(*args, *call_args, **keywords, **call_kwargs).
   Ref<PyType> partial = LibraryClass(in, "partial", "functools");
   AddMethod(in, partial, "__call__", [&in](CallArgs& args) {
@@ -124,7 +92,7 @@ void InstallFunctools(Interpreter& in) {
   };
   functools.SetAttr("partial", partial);
 
-  Ref<PyFunction> update_wrapper = LibraryFunction(in, globals, "update_wrapper", "update_wrapper",
+  Ref<PyFunction> update_wrapper = apis::MakeLibFunction(in, globals, "update_wrapper",
       [&in](PyFunction&, CallArgs& args) {
         Value wrapper = ArgOrKeyword(args, 0, "wrapper");
         Value wrapped = ArgOrKeyword(args, 1, "wrapped");
@@ -133,10 +101,11 @@ void InstallFunctools(Interpreter& in) {
                 fmt::format("update_wrapper() missing {} required positional argument{}: {}", wrapper ? 1 : 2,
                             wrapper ? "" : "s", wrapper ? "'wrapped'" : "'wrapper' and 'wrapped'"));
         }
-        return UpdateWrapper(in, wrapper, wrapped);
+        apis::UpdateWrapper(in, wrapper, wrapped);
+        return wrapper;
       });
   functools.SetAttr("update_wrapper", update_wrapper);
-  functools.SetAttr("wraps", LibraryFunction(in, globals, "wraps", "wraps",
+  functools.SetAttr("wraps", apis::MakeLibFunction(in, globals, "wraps",
       [&in, make_partial, update_wrapper](PyFunction&, CallArgs& args) {
         Value wrapped = ArgOrKeyword(args, 0, "wrapped");
         if (!wrapped) {

@@ -25,10 +25,10 @@ const OpInfo& Op(std::string_view name) {
 
 void InstallFunctional(Interpreter& in) {
   PyModule& functional = *in.process().modules()[ModuleId::kTorchNnFunctional];
-  Ref<PyDict> globals = LibraryGlobals(in, "torch.nn.functional");
+  Value globals = apis::LibGlobals(in, "torch.nn.functional");
   const OpInfo* relu = &Op("relu");
   // def relu(input: Tensor, inplace: bool = False) -> Tensor
-  functional.SetAttr("relu", LibraryFunction(in, globals, "relu", "relu", [&in, relu](PyFunction&, CallArgs& args) {
+  functional.SetAttr("relu", apis::MakeLibFunction(in, globals, "relu", [&in, relu](PyFunction&, CallArgs& args) {
     for (const auto& [k, v] : args.keywords) {
       if (k != "input" && k != "inplace") {
         Raise(in.heap(), ExcType::kTypeError, fmt::format("relu() got an unexpected keyword argument '{}'", k));
