@@ -116,6 +116,13 @@ TEST(InterpTest, UncaughtExceptionEndsTheProgramWithItsOutsSoFar) {
   EXPECT_EQ(o.outs[0].first, "out1");
 }
 
+TEST(InterpTest, ImportsOfModulesTheRuntimeLacks) {
+  // CPython running a script (runpy.run_path): both are the program's exceptions.
+  EXPECT_EQ(Outs("from . import x\n"),
+            "exception ImportError: attempted relative import with no known parent package");
+  EXPECT_EQ(Outs("import os\n"), "exception ModuleNotFoundError: No module named 'os'");
+}
+
 TEST(InterpTest, ParseErrorsAreDiagnostics) {
   auto result = RunProgram("x = (1,\n", "bad.py", RunMode::kEager);
   ASSERT_TRUE(std::holds_alternative<std::string>(result));

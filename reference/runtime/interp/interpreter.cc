@@ -214,6 +214,9 @@ void Interpreter::ExecImport(Frame& f, const Stmt& st) {
     return;
   }
   const auto& from = As<lang::ImportFrom>(st);
+  if (from.level > 0) {  // runpy runs the fixture as a script: it has no package
+    Raise(heap(), ExcType::kImportError, "attempted relative import with no known parent package");
+  }
   Value module = ImportModule(*this, from.module.value_or(""));
   for (const auto& alias : from.names) {
     StoreName(f, alias->asname.value_or(alias->name), ImportFrom(*this, module, alias->name));
