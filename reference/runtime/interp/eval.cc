@@ -163,6 +163,14 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
     case NodeKind::kSubscript: {
       const auto& s = As<Subscript>(e);
       Value container = Eval(f, *s.value);
+      if (s.slice->kind == NodeKind::kSlice) {  // seq[a:b:c] without a slice object
+        const auto& sl = As<lang::Slice>(*s.slice);
+        Value none = heap().None();
+        Value lower = sl.lower ? Eval(f, *sl.lower) : none;
+        Value upper = sl.upper ? Eval(f, *sl.upper) : none;
+        Value step = sl.step ? Eval(f, *sl.step) : none;
+        return GetSlice(*this, container, lower, upper, step);
+      }
       Value key = Eval(f, *s.slice);
       return GetItem(*this, container, key);
     }

@@ -91,6 +91,14 @@ TEST(InterpTest, ComprehensionsBuiltinsAndArithmetic) {
             R"("out3":{"tuple":[{"int":-4},{"int":-1},{"float":"-0x1.0000000000000p+2"},{"float":"0x1.0000000000000p-1"},{"float":"0x1.0000000000000p-2"}]}})");
 }
 
+TEST(InterpTest, SlicesOfListsTuplesAndStrs) {
+  // CPython: ([4, 3, 2, 1], (2, 3), 'bc', [2, 3], [], [5, 3]).
+  EXPECT_EQ(Outs("out = ([1, 2, 3, 4][::-1], (1, 2, 3)[1:], 'abcd'[1:3], [1, 2, 3][-2:], [1, 2, 3][5:],"
+                 " [1, 2, 3, 4, 5][4:0:-2])\n"),
+            R"({"out":{"tuple":[{"list":[{"int":4},{"int":3},{"int":2},{"int":1}]},{"tuple":[{"int":2},{"int":3}]},)"
+            R"({"str":"bc"},{"list":[{"int":2},{"int":3}]},{"list":[]},{"list":[{"int":5},{"int":3}]}]}})");
+}
+
 TEST(InterpTest, FinallyRunsAndReturnInFinallyWins) {
   EXPECT_EQ(Outs("log = []\ndef f():\n    try:\n        return 1\n    finally:\n        log.append(2)\n"
                  "out = (f(), log)\n"),

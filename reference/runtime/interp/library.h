@@ -35,7 +35,7 @@ void InstallMarkerApis(Interpreter& in);
 void InstallStanceApis(Interpreter& in);
 // torch.library.custom_op and register_fake, torch.ops, torch.cond (apis_library.cc).
 void InstallLibraryApis(Interpreter& in);
-// functools, operator and contextlib as fixtures use them (stdlib_modules.cc).
+// functools, operator and weakref.finalize as fixtures use them (stdlib_modules.cc).
 void InstallStdlibModules(Interpreter& in);
 // torch.nn.functional, torch.special, torch.linalg, torch.fft and the torch functions
 // outside ops.def that fixtures call (torch_namespaces.cc).

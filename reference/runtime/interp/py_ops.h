@@ -23,6 +23,10 @@ Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v);
 Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, const Value& b);
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key);
+// container[lower:upper:step] of a list, tuple or str (None for an absent bound), with
+// CPython's clamping of bounds; tensors raise NotImplementedError (SEMANTICS §7.2).
+Value GetSlice(Interpreter& in, const Value& container, const Value& lower, const Value& upper,
+               const Value& step);
 void SetItem(Interpreter& in, const Value& container, const Value& key, Value value);
 void DelItem(Interpreter& in, const Value& container, const Value& key);
 void DelAttr(Interpreter& in, const Value& object, std::string_view name);

@@ -173,9 +173,41 @@ void InstallOperator(Interpreter& in) {
 
 }  // namespace
 
+// weakref.finalize(obj, func, *args, **kwargs): func(*args, **kwargs) runs when obj dies,
+// while its id is still taken (SEMANTICS §6 I6); detach() unregisters it. As in CPython,
+// an exception in the callback is reported and ignored, never raised into the program.
+void InstallWeakref(Interpreter& in) {
+  Ref<PyType> finalize = LibraryClass(in, "finalize", "weakref");
+  finalize->construct = [&in, finalize](CallArgs& args) -> Value {
+    if (args.positional.size() < 2) {
+      Raise(in.heap(), ExcType::kTypeError, "finalize expected at least 2 positional arguments");
+    }
+    Value object = args.positional[0];
+    CallArgs call{{args.positional.begin() + 2, args.positional.end()}, args.keywords};
+    Value func = args.positional[1];
+    FinalizerHandle handle = in.heap().AddFinalizer(object, [&in, func, call]() mutable {
+      try {
+        in.Call(func, std::move(call));
+      } catch (const PyError&) {
+      }
+    });
+    Ref<PyInstance> self = in.heap().NewInstance(finalize);
+    self->attrs->SetStr("_serial", in.heap().Int(static_cast<int64_t>(handle.serial)));
+    return Value(self);
+  };
+  AddMethod(in, finalize, "detach", [&in](CallArgs& args) -> Value {
+    const auto* self = DynCast<PyInstance>(args.positional.at(0));
+    auto serial = static_cast<uint64_t>(DynCast<PyInt>(self->attrs->GetStr("_serial"))->value());
+    in.heap().DetachFinalizer(FinalizerHandle{serial});
+    return in.heap().None();
+  });
+  in.process().modules()[ModuleId::kWeakref]->SetAttr("finalize", finalize);
+}
+
 void InstallStdlibModules(Interpreter& in) {
   InstallFunctools(in);
   InstallOperator(in);
+  InstallWeakref(in);
 }
 
 }  // namespace tdc::runtime
