@@ -1,0 +1,135 @@
+// Items and slices of Python containers: seq[i], seq[a:b:c], d[k], their assignment and
+// deletion, with CPython 3.11's errors.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/py_ops.h"
+
+namespace tdc::runtime {
+namespace {
+
+// An int or bool used as an index (Python's __index__ of the subset's values).
+std::optional<int64_t> IntOf(const Value& v) {
+  if (const auto* i = DynCast<PyInt>(v)) return i->value();
+  if (const auto* b = DynCast<PyBool>(v)) return b->value() ? 1 : 0;
+  return std::nullopt;
+}
+
+int64_t Index(Interpreter& in, const Value& key, size_t size, std::string_view what) {
+  std::optional<int64_t> n = IntOf(key);
+  if (!n) {
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("{} indices must be integers or slices, not {}", what, TypeName(key)));
+  }
+  int64_t i = *n < 0 ? *n + static_cast<int64_t>(size) : *n;
+  if (i < 0 || i >= static_cast<int64_t>(size)) {
+    Raise(in.heap(), ExcType::kIndexError, fmt::format("{} index out of range", what));
+  }
+  return i;
+}
+
+// PySlice_AdjustIndices: the indices a slice selects from a sequence of `length`.
+std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& lower,
+                                  const Value& upper, const Value& step_value) {
+  auto bound = [&](const Value& v) -> std::optional<int64_t> {
+    if (Is<PyNone>(v)) return std::nullopt;
+    std::optional<int64_t> n = IntOf(v);
+    if (!n) {
+      Raise(in.heap(), ExcType::kTypeError,
+            "slice indices must be integers or None or have an __index__ method");
+    }
+    return *n;
+  };
+  int64_t step = bound(step_value).value_or(1);
+  if (step == 0) Raise(in.heap(), ExcType::kValueError, "slice step cannot be zero");
+  auto clamp = [&](std::optional<int64_t> v, int64_t absent) {
+    if (!v) return absent;
+    int64_t i = *v < 0 ? *v + length : *v;
+    if (step > 0) return std::clamp<int64_t>(i, 0, length);
+    return std::clamp<int64_t>(i, -1, length - 1);
+  };
+  int64_t start = clamp(bound(lower), step > 0 ? 0 : length - 1);
+  int64_t stop = clamp(bound(upper), step > 0 ? length : -1);
+  std::vector<int64_t> out;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+Value GetItem(Interpreter& in, const Value& container, const Value& key) {
+  if (const auto* l = DynCast<PyList>(container)) return l->items()[Index(in, key, l->items().size(), "list")];
+  if (const auto* t = DynCast<PyTuple>(container)) return t->items()[Index(in, key, t->size(), "tuple")];
+  if (const auto* d = DynCast<PyDict>(container)) {
+    if (Value v = d->Get(key)) return v;
+    throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({key})));
+  }
+  if (const auto* s = DynCast<PyStr>(container)) {
+    int64_t i = Index(in, key, s->value().size(), "string");
+    return in.heap().Str(s->value().substr(static_cast<size_t>(i), 1));
+  }
+  if (Is<PyTensor>(container)) {
+    Raise(in.heap(), ExcType::kNotImplementedError, "tensor indexing is outside the reference");
+  }
+  Raise(in.heap(), ExcType::kTypeError, fmt::format("'{}' object is not subscriptable", TypeName(container)));
+}
+
+
+Value GetSlice(Interpreter& in, const Value& container, const Value& lower, const Value& upper,
+               const Value& step) {
+  if (Is<PyStr>(container)) {
+    std::vector<Value> chars = in.Iterate(container);
+    std::string out;
+    for (int64_t i : SliceIndices(in, static_cast<int64_t>(chars.size()), lower, upper, step)) {
+      out += DynCast<PyStr>(chars[static_cast<size_t>(i)])->value();
+    }
+    return in.heap().Str(out);
+  }
+  const std::vector<Value>* items = nullptr;
+  if (const auto* l = DynCast<PyList>(container)) items = &l->items();
+  if (const auto* t = DynCast<PyTuple>(container)) items = &t->items();
+  if (items == nullptr) {
+    if (Is<PyTensor>(container)) {
+      Raise(in.heap(), ExcType::kNotImplementedError, "tensor slicing is outside the reference");
+    }
+    Raise(in.heap(), ExcType::kTypeError, fmt::format("'{}' object is not subscriptable", TypeName(container)));
+  }
+  std::vector<Value> out;
+  for (int64_t i : SliceIndices(in, static_cast<int64_t>(items->size()), lower, upper, step)) {
+    out.push_back((*items)[static_cast<size_t>(i)]);
+  }
+  if (Is<PyList>(container)) return in.heap().NewList(std::move(out));
+  return in.heap().NewTuple(std::move(out));
+}
+
+void SetItem(Interpreter& in, const Value& container, const Value& key, Value value) {
+  if (auto* l = DynCast<PyList>(container)) {
+    l->items()[Index(in, key, l->items().size(), "list assignment")] = std::move(value);
+    return;
+  }
+  if (auto* d = DynCast<PyDict>(container)) {
+    d->Set(key, std::move(value));
+    return;
+  }
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("'{}' object does not support item assignment", TypeName(container)));
+}
+
+void DelItem(Interpreter& in, const Value& container, const Value& key) {
+  if (auto* l = DynCast<PyList>(container)) {
+    int64_t i = Index(in, key, l->items().size(), "list assignment");
+    Value removed = std::move(l->items()[static_cast<size_t>(i)]);
+    l->items().erase(l->items().begin() + i);
+    return;
+  }
+  if (auto* d = DynCast<PyDict>(container)) {
+    if (!d->Erase(key)) throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({key})));
+    return;
+  }
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("'{}' object doesn't support item deletion", TypeName(container)));
+}
+
+}  // namespace tdc::runtime
