@@ -273,6 +273,14 @@ class PyTensor final : public Object {
   const Tensor& tensor() const { return tensor_; }
   const Ref<PyTensor>& base() const { return base_; }
 
+  // Dynamo's note on this tensor while a frame is traced (reference/dynamo): which graph
+  // (epoch) and which node or input it is there. Only the tracer reads or writes it.
+  struct TraceTag {
+    uint64_t epoch = 0;
+    int64_t slot = 0;
+  };
+  mutable TraceTag trace_tag;
+
  private:
   friend class Heap;
   PyTensor(Tensor tensor, Ref<PyTensor> base)

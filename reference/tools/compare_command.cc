@@ -30,19 +30,25 @@ std::optional<graph::Golden> Load(const std::string& file, std::ostream& err) {
 
 }  // namespace
 
+bool AddMasks(const std::vector<std::string>& masks, std::string_view tool,
+              compare::CompareOptions* options, std::ostream& err) {
+  for (const std::string& mask : masks) {
+    std::optional<std::vector<graph::Field>> fields = compare::MaskFields(mask);
+    if (!fields) {
+      fmt::print(err, "{}: error: --mask {}: not a golden field name (nor \"aten\")\n", tool,
+                 mask);
+      return false;
+    }
+    options->masked.insert(options->masked.end(), fields->begin(), fields->end());
+  }
+  return true;
+}
+
 int RunCompare(const CompareCommand& command, std::ostream& out, std::ostream& err) {
   compare::CompareOptions options;
   options.profile = command.profile;
   options.mode = command.mode;
-  for (const std::string& mask : command.masks) {
-    std::optional<std::vector<graph::Field>> fields = compare::MaskFields(mask);
-    if (!fields) {
-      fmt::print(err, "tdcompare: error: --mask {}: not a golden field name (nor \"aten\")\n",
-                 mask);
-      return kCompareError;
-    }
-    options.masked.insert(options.masked.end(), fields->begin(), fields->end());
-  }
+  if (!AddMasks(command.masks, "tdcompare", &options, err)) return kCompareError;
   std::optional<graph::Golden> expected = Load(command.expected_file, err);
   std::optional<graph::Golden> actual = Load(command.actual_file, err);
   if (!expected || !actual) return kCompareError;

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/compare/comparator.h"
@@ -23,6 +24,12 @@ struct CompareCommand {
 inline constexpr int kCompareEqual = 0;
 inline constexpr int kCompareDifferent = 1;
 inline constexpr int kCompareError = 2;  // malformed input, unreadable file, bad option
+
+// Adds the fields each `--mask NAME` leaves out (compare::MaskFields) to
+// `options->masked`. An unknown NAME is reported on `err` as `<tool>: error: --mask NAME:
+// ...` and makes it return false. Shared by tdcompare and `tdref verify`.
+bool AddMasks(const std::vector<std::string>& masks, std::string_view tool,
+              compare::CompareOptions* options, std::ostream& err);
 
 // Prints one line per difference and a closing `N differences` on `out`; a located
 // `file: error: ...` on `err` for malformed input. Returns the exit status.

@@ -1,14 +1,20 @@
 #include "reference/tools/run_command.h"
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "reference/compare/comparator.h"
+#include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
 #include "reference/runtime/interp/run_program.h"
+#include "reference/tools/compare_command.h"
 #include "reference/tools/read_file.h"
 
 namespace tdc::tools {
@@ -23,17 +29,49 @@ std::string DisplayName(const std::string& file) {
   return rel.generic_string();
 }
 
-std::optional<runtime::RunMode> ParseRunMode(const std::string& mode) {
-  if (mode == "eager") return runtime::RunMode::kEager;
+// A rule label as the dynamo layer takes it: SEMANTICS.md's `R-label` without the `R-`.
+std::vector<std::string> RuleLabels(const std::vector<std::string>& rules) {
+  std::vector<std::string> labels;
+  for (const std::string& rule : rules) {
+    labels.push_back(rule.starts_with("R-") ? rule.substr(2) : rule);
+  }
+  return labels;
+}
+
+// Fills `golden->eager`; the diagnostic when the program cannot run.
+std::optional<std::string> RunEager(const std::string& source, const std::string& name,
+                                    graph::Golden* golden) {
+  auto result = runtime::RunProgram(source, name, runtime::RunMode::kEager);
+  if (auto* diagnostic = std::get_if<std::string>(&result)) return std::move(*diagnostic);
+  golden->eager = std::get<graph::Outcome>(std::move(result));
   return std::nullopt;
 }
 
-// Runs `file`; a golden document, or an error printed on `err`.
-std::optional<graph::Golden> RunToGolden(const std::string& file, const std::string& mode,
+// Fills `golden->compiled[options.profile]`; the diagnostic when the program cannot run.
+std::optional<std::string> RunCompile(const std::string& source, const std::string& name,
+                                      const RunOptions& options, graph::Golden* golden) {
+  dynamo::CompileRunOptions compile_options;
+  compile_options.profile = options.profile;
+  compile_options.disabled_rules = RuleLabels(options.disabled_rules);
+  auto result = dynamo::RunCompiled(source, name, compile_options);
+  if (auto* diagnostic = std::get_if<std::string>(&result)) return std::move(*diagnostic);
+  golden->compiled.emplace_back(options.profile,
+                                std::get<graph::CompiledOutcome>(std::move(result)));
+  return std::nullopt;
+}
+
+// Runs `file`; a golden document, or an error printed on `err`. The run modes are the
+// comparator's (`eager`, `compile`).
+std::optional<graph::Golden> RunToGolden(const std::string& file, const RunOptions& options,
                                          std::ostream& err) {
-  std::optional<runtime::RunMode> run_mode = ParseRunMode(mode);
-  if (!run_mode) {
-    fmt::print(err, "error: unknown mode '{}' (the reference runs: eager)\n", mode);
+  std::optional<compare::Mode> mode = compare::ParseMode(options.mode);
+  if (!mode) {
+    fmt::print(err, "error: unknown mode '{}' (the reference runs: eager, compile)\n",
+               options.mode);
+    return std::nullopt;
+  }
+  if (*mode == compare::Mode::kEager && !options.disabled_rules.empty()) {
+    fmt::print(err, "error: --disable-rule switches off Dynamo rules: use --mode compile\n");
     return std::nullopt;
   }
   std::optional<std::string> source = ReadFile(file);
@@ -41,74 +79,127 @@ std::optional<graph::Golden> RunToGolden(const std::string& file, const std::str
     fmt::print(err, "{}:1:1: error: cannot read file\n", file);
     return std::nullopt;
   }
-  std::string name = DisplayName(file);
-  auto result = runtime::RunProgram(*source, name, *run_mode);
-  if (const auto* diagnostic = std::get_if<std::string>(&result)) {
+  graph::Golden golden;
+  golden.meta.fixture = DisplayName(file);
+  std::optional<std::string> diagnostic =
+      *mode == compare::Mode::kEager ? RunEager(*source, golden.meta.fixture, &golden)
+                                     : RunCompile(*source, golden.meta.fixture, options, &golden);
+  if (diagnostic) {
     fmt::print(err, "{}\n", *diagnostic);
     return std::nullopt;
   }
-  graph::Golden golden;
-  golden.meta.fixture = name;
-  golden.eager = std::get<graph::Outcome>(std::move(result));
   return golden;
+}
+
+// `name = value` per out, then `exception type: message`.
+void PrintOutcome(const graph::Outcome& outcome, std::ostream& out) {
+  for (const auto& [name, value] : outcome.outs) {
+    fmt::print(out, "{} = {}\n", name, graph::ToJson(value).dump());
+  }
+  if (outcome.exception) {
+    fmt::print(out, "exception {}: {}\n", outcome.exception->type, outcome.exception->message);
+  }
+}
+
+// The outcome, then `invocation <compile_id> <code>@<line> (<n> nodes)` per backend call,
+// then the counters (a graph_break key is the full message, printed as a JSON string).
+void PrintCompiled(const graph::CompiledOutcome& outcome, std::ostream& out) {
+  PrintOutcome(outcome, out);
+  for (const graph::Invocation& invocation : outcome.invocations) {
+    fmt::print(out, "invocation {} {}@{} ({} nodes)\n", invocation.compile_id,
+               invocation.trigger.code, invocation.trigger.line,
+               invocation.dynamo_graph.nodes.size());
+  }
+  fmt::print(out, "counters frame_count={} op_count={}\n", outcome.counters.frame_count,
+             outcome.counters.op_count);
+  for (const auto& [message, count] : outcome.counters.graph_break) {
+    fmt::print(out, "graph_break {} {}\n", count, graph::Json(message).dump());
+  }
 }
 
 }  // namespace
 
-int RunRun(const std::string& file, const std::string& mode, bool json, std::ostream& out,
+int RunRun(const std::string& file, const RunOptions& options, bool json, std::ostream& out,
            std::ostream& err) {
-  std::optional<graph::Golden> golden = RunToGolden(file, mode, err);
+  std::optional<graph::Golden> golden = RunToGolden(file, options, err);
   if (!golden) return 2;
   if (json) {
     out << graph::WriteGolden(*golden);
-    return 0;
-  }
-  for (const auto& [name, value] : golden->eager.outs) {
-    fmt::print(out, "{} = {}\n", name, graph::ToJson(value).dump());
-  }
-  if (golden->eager.exception) {
-    fmt::print(out, "exception {}: {}\n", golden->eager.exception->type, golden->eager.exception->message);
+  } else if (golden->compiled.empty()) {  // eager mode
+    PrintOutcome(golden->eager, out);
+  } else {
+    PrintCompiled(golden->compiled.front().second, out);
   }
   return 0;
 }
 
 namespace {
 
+// The comparator's options for `options`, or nullopt after printing why there are none.
+std::optional<compare::CompareOptions> CompareOptionsFor(const VerifyOptions& options,
+                                                         std::ostream& err) {
+  compare::CompareOptions compare_options;
+  compare_options.mode = compare::ParseMode(options.run.mode);
+  if (compare_options.mode == compare::Mode::kCompile) {
+    compare_options.profile = options.run.profile;
+  }
+  if (!AddMasks(options.masks, "tdref", &compare_options, err)) return std::nullopt;
+  return compare_options;
+}
+
 // 0 when `file` matches its golden, 1 when it differs, 2 on an error.
-int VerifyOne(const std::string& file, const std::string& mode, std::ostream& out, std::ostream& err) {
-  std::filesystem::path golden_path = std::filesystem::path(file).replace_extension(".golden.json");
-  std::optional<std::string> text = ReadFile(golden_path.string());
+int VerifyOne(const std::string& file, const RunOptions& run_options,
+              const compare::CompareOptions& compare_options, std::ostream& out,
+              std::ostream& err) {
+  std::string golden_file =
+      std::filesystem::path(file).replace_extension(".golden.json").string();
+  std::optional<std::string> text = ReadFile(golden_file);
   if (!text) {
-    fmt::print(err, "{}:1:1: error: cannot read the golden\n", golden_path.string());
+    fmt::print(err, "{}:1:1: error: cannot read the golden\n", golden_file);
     return 2;
   }
   graph::GoldenReadResult expected = graph::ReadGolden(*text);
   if (!expected.golden) {
-    fmt::print(err, "{}\n", graph::FormatJsonError(golden_path.string(), *expected.error));
+    fmt::print(err, "{}\n", graph::FormatJsonError(golden_file, *expected.error));
     return 2;
   }
-  std::optional<graph::Golden> actual = RunToGolden(file, mode, err);
+  std::optional<graph::Golden> actual = RunToGolden(file, run_options, err);
   if (!actual) return 2;
-  compare::CompareOptions options;
-  options.mode = compare::ParseMode(mode);
-  compare::CompareResult result = compare::Compare(*expected.golden, *actual, options);
-  for (const compare::Difference& d : result.differences) fmt::print(out, "{}\n", compare::FormatDifference(d));
-  if (!result.differences.empty()) fmt::print(out, "{}: differs from its golden\n", DisplayName(file));
-  return result.differences.empty() ? 0 : 1;
+  compare::CompareResult result = compare::Compare(*expected.golden, *actual, compare_options);
+  if (result.error) {
+    fmt::print(err, "{}: error: {}\n", golden_file, *result.error);
+    return 2;
+  }
+  for (const compare::Difference& d : result.differences) {
+    fmt::print(out, "{}\n", compare::FormatDifference(d));
+  }
+  if (result.differences.empty()) return 0;
+  fmt::print(out, "{}: differs from its golden\n", DisplayName(file));
+  return 1;
 }
 
 }  // namespace
 
-int RunVerify(const std::vector<std::string>& files, const std::string& mode, std::ostream& out,
-              std::ostream& err) {
-  int passed = 0, failed = 0, status = 0;
+int RunVerify(const std::vector<std::string>& files, const VerifyOptions& options,
+              std::ostream& out, std::ostream& err) {
+  std::optional<compare::CompareOptions> compare_options = CompareOptionsFor(options, err);
+  if (!compare_options) return 2;
+  int count[3] = {};  // by VerifyOne's status: match, differ, error
   for (const std::string& file : files) {
-    int rc = VerifyOne(file, mode, out, err);
-    (rc == 0 ? passed : failed) += 1;
-    status = std::max(status, rc);
+    int rc = VerifyOne(file, options.run, *compare_options, out, err);
+    if (rc == 0 && options.expect_differ) {
+      fmt::print(out, "{}: matches its golden (a difference was expected)\n", DisplayName(file));
+    }
+    count[rc] += 1;
   }
-  fmt::print(out, "{} passed, {} failed\n", passed, failed);
-  return status;
+  auto [match, differ, error] = count;
+  if (options.expect_differ) {
+    // An error (a crash) is no difference: it fails the run too.
+    fmt::print(out, "{} differ, {} match\n", differ, match);
+    return error > 0 ? 2 : match > 0 ? 1 : 0;
+  }
+  fmt::print(out, "{} passed, {} failed\n", match, differ + error);
+  return error > 0 ? 2 : differ > 0 ? 1 : 0;
 }
 
 }  // namespace tdc::tools

@@ -8,18 +8,38 @@
 
 namespace tdc::tools {
 
-// Runs `file` in `mode` ("eager") and prints its outcome: with `json`, a golden document
-// (fixtures/SCHEMA.md; `compiled` empty in eager mode), else one line per out and the
-// exception. A file that does not parse prints its diagnostic on `err` (exit 2).
-int RunRun(const std::string& file, const std::string& mode, bool json, std::ostream& out,
+// How a fixture is run: `--mode`, and in compile mode `--profile` and `--disable-rule`.
+struct RunOptions {
+  std::string mode = "eager";          // "eager" (runtime::RunProgram) or "compile" (dynamo)
+  std::string profile = "torch-2.13";  // compile mode: the profile predicted
+  // Compile mode: rules switched off, as SEMANTICS.md labels them (`R-cache-hit`; the
+  // `R-` may be left out).
+  std::vector<std::string> disabled_rules;
+};
+
+// How outcomes are compared with goldens: `--mask` and `--expect-differ`.
+struct VerifyOptions {
+  RunOptions run;
+  std::vector<std::string> masks;  // fields left out (schema field names, or "aten")
+  // The switch-off tests' contract: success only when every file differs from its golden.
+  bool expect_differ = false;
+};
+
+// Runs `file` and prints its outcome: with `json`, a golden document (fixtures/SCHEMA.md;
+// eager mode fills `eager`, compile mode `compiled[profile]`), else one line per out,
+// the exception, and in compile mode one line per backend invocation and the counters.
+// A file that cannot run prints its diagnostic on `err` (exit 2).
+int RunRun(const std::string& file, const RunOptions& options, bool json, std::ostream& out,
            std::ostream& err);
 
-// Runs each file in `mode` and compares its outcome with its golden `<stem>.golden.json`
-// through the comparator (that mode only). Prints each difference and a line per file,
-// then `N passed, M failed`; exit 0 when all match, 1 when one differs, 2 on an error
-// (a file that cannot be read or run, a golden that does not parse).
-int RunVerify(const std::vector<std::string>& files, const std::string& mode, std::ostream& out,
-              std::ostream& err);
+// Runs each file and compares its outcome with its golden `<stem>.golden.json` through
+// the comparator (that mode only; compile mode: that profile only). Prints each
+// difference and a line per file, then `N passed, M failed` (with expect_differ:
+// `N differ, M match`). Exit 0 when all match (with expect_differ: all differ), 1 when
+// one does not, 2 on an error (a file that cannot be read or run, a golden that does not
+// parse or lacks the profile, an unknown mask).
+int RunVerify(const std::vector<std::string>& files, const VerifyOptions& options,
+              std::ostream& out, std::ostream& err);
 
 }  // namespace tdc::tools
 

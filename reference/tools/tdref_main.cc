@@ -8,6 +8,22 @@
 #include "reference/tools/check_command.h"
 #include "reference/tools/run_command.h"
 
+namespace {
+
+// `--mode`, `--profile` and `--disable-rule`, shared by run and verify.
+void AddRunOptions(CLI::App* command, tdc::tools::RunOptions* options) {
+  command->add_option("--mode", options->mode, "eager, or compile (Dynamo)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"eager", "compile"}));
+  command->add_option("--profile", options->profile, "compile mode: the profile to predict")
+      ->capture_default_str();
+  command->add_option("--disable-rule", options->disabled_rules,
+                      "compile mode: switch off a rule (SEMANTICS.md label, R-...); repeatable")
+      ->allow_extra_args(false);  // one value per use, so files may follow
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"tdref: the tdconform reference for TorchDynamo's fine-grained tracing APIs"};
   app.require_subcommand(1);
@@ -22,23 +38,36 @@ int main(int argc, char** argv) {
       "dump-ast", "Print the AST as CPython's ast.dump(..., include_attributes=True) does");
   dump->add_option("file", dump_file, "Python file")->required();
 
-  std::string run_file, run_mode = "eager";
+  std::string run_file;
+  tdc::tools::RunOptions run_options;
   bool run_json = false;
-  CLI::App* run = app.add_subcommand("run", "Run a fixture program on the reference and print its outcome");
+  CLI::App* run =
+      app.add_subcommand("run", "Run a fixture program on the reference and print its outcome");
   run->add_option("file", run_file, "Python file")->required();
-  run->add_option("--mode", run_mode, "eager (compile comes with the Dynamo issues)");
+  AddRunOptions(run, &run_options);
   run->add_flag("--json", run_json, "print the outcome as a golden document (fixtures/SCHEMA.md)");
 
   std::vector<std::string> verify_files;
-  std::string verify_mode = "eager";
+  tdc::tools::VerifyOptions verify_options;
   CLI::App* verify = app.add_subcommand(
-      "verify", "Run a fixture and compare its outcome with its golden (exit 0 when equal)");
-  verify->add_option("files", verify_files, "Python files, each with a .golden.json beside it")->required();
-  verify->add_option("--mode", verify_mode, "eager");
+      "verify", "Run fixtures and compare their outcomes with their goldens (exit 0 when equal)");
+  verify->add_option("files", verify_files, "Python files, each with a .golden.json beside it")
+      ->required();
+  AddRunOptions(verify, &verify_options.run);
+  verify->add_option("--mask", verify_options.masks,
+                     "Leave out a field wherever it occurs (a schema field name; `aten` = "
+                     "aten_graph and aten_error); repeatable")
+      ->allow_extra_args(false);
+  verify->add_flag("--expect-differ", verify_options.expect_differ,
+                   "Succeed only when every file differs from its golden (rule switch-off tests)");
 
   CLI11_PARSE(app, argc, argv);
-  if (run->parsed()) return tdc::tools::RunRun(run_file, run_mode, run_json, std::cout, std::cerr);
-  if (verify->parsed()) return tdc::tools::RunVerify(verify_files, verify_mode, std::cout, std::cerr);
+  if (run->parsed()) {
+    return tdc::tools::RunRun(run_file, run_options, run_json, std::cout, std::cerr);
+  }
+  if (verify->parsed()) {
+    return tdc::tools::RunVerify(verify_files, verify_options, std::cout, std::cerr);
+  }
   if (check->parsed()) return tdc::tools::RunCheck(check_files, std::cout);
   if (dump->parsed()) return tdc::tools::RunDumpAst(dump_file, std::cout, std::cerr);
   return 2;

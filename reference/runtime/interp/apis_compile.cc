@@ -111,6 +111,10 @@ Value Compile(Interpreter& in, std::vector<Value> a) {
     Raise(h, ExcType::kAssertionError,
           fmt::format("A callable function is expected, but {} is provided.", apis::TypeRepr(in, model)));
   }
+  if (in.process().make_compile_wrapper && !(a[kDisable] && Truth(in, a[kDisable]))) {
+    CompileCallback callback{backend, a[kFullgraph] && Truth(in, a[kFullgraph])};
+    return in.process().make_compile_wrapper(model, std::move(callback));
+  }
   return model;
 }
 

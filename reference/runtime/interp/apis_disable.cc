@@ -4,6 +4,7 @@
 // function it wraps; what it carries (its attributes, its closure) is what Dynamo reads.
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 #include "reference/runtime/interp/apis_support.h"
 
@@ -80,6 +81,13 @@ Value ApplyContext(Interpreter& in, DisableLib& lib, const Value& self, Value fn
       [&in](PyFunction& me, CallArgs& args) {
         const auto* cells = DynCast<PyTuple>(me.closure);
         Value target = DynCast<PyCell>(cells->items()[0])->contents;
+        // DisableContext: the eval-frame callback is None for the call's extent.
+        std::shared_ptr<const CompileCallback> saved = std::exchange(in.process().eval_frame_callback, nullptr);
+        struct Restore {
+          Process& p;
+          std::shared_ptr<const CompileCallback> saved;
+          ~Restore() { p.eval_frame_callback = std::move(saved); }
+        } restore{in.process(), std::move(saved)};
         return in.Call(target, std::move(args));
       },
       closure);

@@ -294,6 +294,7 @@ void InstallSmallApis(Interpreter& in) {
   dynamo.SetAttr("reset", apis::MakeLibFunction(in, dynamo_globals, "reset", [&in](PyFunction&, CallArgs& args) {
     if (!args.positional.empty()) TooManyPositional(in, "reset", 0, args.positional.size());
     RejectUnknownKeywords(in, "reset", args, {});
+    for (const auto& listener : in.process().reset_listeners) listener();
     return in.heap().None();
   }));
   dynamo.SetAttr("mark_dynamic", apis::MakeLibFunction(in, decorators, "mark_dynamic",

@@ -19,6 +19,13 @@ constexpr size_t kMaxDepth = 1000;
 }  // namespace
 
 Value Interpreter::Call(const Value& callee, CallArgs args) {
+  if (hook_ != nullptr) {
+    if (std::optional<Value> replaced = hook_->OnCall(callee, args)) return *replaced;
+  }
+  return CallDirect(callee, std::move(args));
+}
+
+Value Interpreter::CallDirect(const Value& callee, CallArgs args) {
   if (auto* builtin = DynCast<PyBuiltin>(callee)) {
     try {
       return builtin->code()(args);
@@ -34,9 +41,6 @@ Value Interpreter::Call(const Value& callee, CallArgs args) {
       } catch (const TorchError& e) {
         throw ToPyError(heap(), e);
       }
-    }
-    if (hook_ != nullptr) {
-      if (std::optional<Value> replaced = hook_->OnCall(function, args)) return *replaced;
     }
     return CallUser(function, args);
   }
@@ -82,6 +86,7 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
   } else if (ExecBlock(frame, As<FunctionDef>(*code.def).body, result) != Flow::kReturn) {
     result = heap().None();
   }
+  if (hook_ != nullptr) hook_->OnReturn(frame, result);
   return result;
 }
 

@@ -32,6 +32,34 @@ bool IsConstantTuple(const Expr& e) {
   return !As<lang::Tuple>(e).elts.empty();
 }
 
+// Keeps an evaluated operand on the frame's stack of pending operands while the rest of
+// its expression is evaluated (Frame::stack); the operand leaves it when the scope ends.
+class Pending {
+ public:
+  Pending(Frame& f, const Value& v) : f_(f), depth_(f.stack.size()) { f.stack.push_back(v); }
+  ~Pending() { f_.stack.resize(depth_); }
+  Pending(const Pending&) = delete;
+  Pending& operator=(const Pending&) = delete;
+  void Push(const Value& v) { f_.stack.push_back(v); }
+
+ private:
+  Frame& f_;
+  size_t depth_;
+};
+
+// Names the call being made in its frame while the callee runs.
+class CurrentCall {
+ public:
+  CurrentCall(Frame& f, const lang::Call& call) : f_(f), saved_(f.call) { f.call = &call; }
+  ~CurrentCall() { f_.call = saved_; }
+  CurrentCall(const CurrentCall&) = delete;
+  CurrentCall& operator=(const CurrentCall&) = delete;
+
+ private:
+  Frame& f_;
+  const lang::Call* saved_;
+};
+
 }  // namespace
 
 Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
@@ -73,7 +101,11 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
     case NodeKind::kBinOp: {
       const auto& b = As<BinOp>(e);
       Value left = Eval(f, *b.left);
-      Value right = Eval(f, *b.right);
+      Value right;
+      {
+        Pending pending(f, left);
+        right = Eval(f, *b.right);
+      }
       return BinaryOperation(*this, b.op, left, right);
     }
     case NodeKind::kUnaryOp: {
@@ -183,29 +215,38 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
 Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {
   Value callee = Eval(f, *call.func);
   CallArgs args;
-  for (const auto& arg : call.args) {
-    if (arg->kind == NodeKind::kStarred) {
-      for (Value& v : Iterate(Eval(f, *As<Starred>(*arg).value))) args.positional.push_back(std::move(v));
-    } else {
-      args.positional.push_back(Eval(f, *arg));
+  {
+    Pending pending(f, callee);
+    for (const auto& arg : call.args) {
+      if (arg->kind == NodeKind::kStarred) {
+        for (Value& v : Iterate(Eval(f, *As<Starred>(*arg).value))) {
+          pending.Push(v);
+          args.positional.push_back(std::move(v));
+        }
+      } else {
+        args.positional.push_back(Eval(f, *arg));
+        pending.Push(args.positional.back());
+      }
+    }
+    for (const auto& kw : call.keywords) {
+      Value value = Eval(f, *kw->value);
+      pending.Push(value);
+      if (kw->arg) {
+        args.keywords.emplace_back(*kw->arg, std::move(value));
+        continue;
+      }
+      auto* mapping = DynCast<PyDict>(value);
+      if (mapping == nullptr) {
+        Raise(heap(), ExcType::kTypeError, "argument after ** must be a mapping");
+      }
+      for (auto& [k, v] : mapping->Items()) {
+        auto* name = DynCast<PyStr>(k);
+        if (name == nullptr) Raise(heap(), ExcType::kTypeError, "keywords must be strings");
+        args.keywords.emplace_back(name->value(), v);
+      }
     }
   }
-  for (const auto& kw : call.keywords) {
-    Value value = Eval(f, *kw->value);
-    if (kw->arg) {
-      args.keywords.emplace_back(*kw->arg, std::move(value));
-      continue;
-    }
-    auto* mapping = DynCast<PyDict>(value);
-    if (mapping == nullptr) {
-      Raise(heap(), ExcType::kTypeError, "argument after ** must be a mapping");
-    }
-    for (auto& [k, v] : mapping->Items()) {
-      auto* name = DynCast<PyStr>(k);
-      if (name == nullptr) Raise(heap(), ExcType::kTypeError, "keywords must be strings");
-      args.keywords.emplace_back(name->value(), v);
-    }
-  }
+  CurrentCall current(f, call);
   return Call(callee, std::move(args));
 }
 

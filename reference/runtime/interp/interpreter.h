@@ -20,6 +20,7 @@ namespace tdc::runtime {
 // A parsed program with its scopes; functions keep it alive through UserCode.
 struct Program {
   std::string filename;  // repo-relative, as tracebacks and code objects show it
+  std::string source;    // the text, for tracebacks that quote lines
   std::unique_ptr<lang::Module> module;
   ScopeTable scopes;
 };
@@ -33,15 +34,23 @@ struct Frame {
   std::vector<Value> fast;        // the scope's locals, in varnames order
   std::vector<Ref<PyCell>> cells; // the scope's cellvars, then its freevars
   int64_t line = 0;               // the statement being executed
+  const lang::Stmt* stmt = nullptr;  // that statement
+  const lang::Call* call = nullptr;  // the call being made, while its callee runs
+  // Operands an enclosing expression has evaluated and not yet consumed (CPython's value
+  // stack minus the call being made): a binary operator's left side while the right one
+  // is evaluated, a call's callee and earlier arguments while a later one is.
+  std::vector<Value> stack;
 };
 
 // Frame interception (DESIGN D5): Dynamo implements this; the eager interpreter runs
-// with none. Called for every call of a user function before its frame runs; returning
-// a value replaces the call.
+// with none. OnCall sees every call made through Interpreter::Call before it runs
+// (functions, builtins, methods); returning a value replaces the call. OnReturn sees a
+// user function's frame as it returns normally, with its result.
 class FrameHook {
  public:
   virtual ~FrameHook() = default;
-  virtual std::optional<Value> OnCall(const Ref<PyFunction>& function, CallArgs& args) = 0;
+  virtual std::optional<Value> OnCall(const Value& callee, CallArgs& args) = 0;
+  virtual void OnReturn(const Frame& frame, const Value& result) = 0;
 };
 
 class Interpreter {
@@ -57,6 +66,8 @@ class Interpreter {
 
   // callee(*args): functions, builtins, bound methods, types.
   Value Call(const Value& callee, CallArgs args);
+  // The same, without offering this call to the frame hook (calls it makes are offered).
+  Value CallDirect(const Value& callee, CallArgs args);
   // getattr(object, name) and setattr, with Python's AttributeError text.
   Value GetAttr(const Value& object, std::string_view name);
   void SetAttr(const Value& object, std::string_view name, Value value);
@@ -66,6 +77,8 @@ class Interpreter {
   void set_frame_hook(FrameHook* hook) { hook_ = hook; }
   // The innermost running frame (null outside any code).
   const Frame* current_frame() const { return frames_.empty() ? nullptr : frames_.back(); }
+  // Every running frame, outermost (the module body) first.
+  const std::vector<Frame*>& frames() const { return frames_; }
 
  private:
   enum class Flow { kNext, kReturn, kBreak, kContinue };

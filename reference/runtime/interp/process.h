@@ -4,8 +4,11 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "reference/runtime/heap.h"
 #include "reference/runtime/interp/builtin_types.h"
@@ -13,6 +16,29 @@
 #include "reference/runtime/modules.h"
 
 namespace tdc::runtime {
+
+// How a tensor op was called, as an FX node names it: a call_method `add`, or a
+// call_function `torch.add` / `operator.add` / `torch.nn.functional.gelu`.
+struct OpCallSite {
+  bool method = false;
+  std::string_view target;
+};
+
+// Dynamo's view of the tensor ops a traced frame runs (reference/dynamo implements it):
+// told of every op call made through a Python surface (functions, methods, operators),
+// with the arguments as the program passed them.
+class OpObserver {
+ public:
+  virtual ~OpObserver() = default;
+  virtual void OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) = 0;
+};
+
+// The callback torch's eval-frame hook holds (torch/_dynamo/eval_frame.py): a compile
+// wrapper sets its own for the extent of its call, a recursive disable wrapper clears it.
+struct CompileCallback {
+  Value backend;
+  bool fullgraph = false;
+};
 
 class Process {
  public:
@@ -30,6 +56,15 @@ class Process {
   bool grad_enabled = true;
   // Dynamo's allowed / disallowed / nonstrict_trace callable ids (registries.h).
   DynamoRegistries registries;
+
+  // Set by the compile mode only (reference/dynamo); the eager run leaves them empty.
+  OpObserver* op_observer = nullptr;
+  std::shared_ptr<const CompileCallback> eval_frame_callback;  // null: frames run normally
+  // What torch.compile(model, ...) returns when Dynamo is on; null: the model itself
+  // (TORCHDYNAMO_DISABLE=1, the eager run).
+  std::function<Value(const Value& model, CompileCallback callback)> make_compile_wrapper;
+  // Called by torch._dynamo.reset() (Dynamo's caches live in the dynamo layer).
+  std::vector<std::function<void()>> reset_listeners;
 
  private:
   // Declared first so that it is destroyed last: every Ref below must go before it.

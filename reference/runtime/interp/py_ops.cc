@@ -282,7 +282,11 @@ bool Truth(Interpreter& in, const Value& v) {
 }
 
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b) {
-  if (Is<PyTensor>(a) || Is<PyTensor>(b)) return TensorOperation(in, op, a, b);
+  if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
+    Value result = TensorOperation(in, op, a, b);
+    NotifyTensorOp(in, {false, TensorOperator(op)}, {{a, b}, {}}, result);
+    return result;
+  }
   std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
   if (na && nb) {
     Value v = (!na->is_float && !nb->is_float) ? IntOperation(in, op, na->i, nb->i)
@@ -307,7 +311,7 @@ Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v) {
   Heap& h = in.heap();
   if (op == lang::UnaryOpKind::kNot) return h.Bool(!Truth(in, v));
   if (Is<PyTensor>(v)) {
-    if (op == lang::UnaryOpKind::kUSub) return CallTensorOp(in, *FindOp("neg"), Surface::kFunction, {{v}, {}});
+    if (op == lang::UnaryOpKind::kUSub) return CallTensorOpAt(in, {false, "operator.neg"}, *FindOp("neg"), Surface::kFunction, {{v}, {}});
     if (op == lang::UnaryOpKind::kUAdd) return v;
   }
   std::optional<Num> n = NumberOf(v);
@@ -353,7 +357,9 @@ Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, cons
       if (op == lang::CompareOp::kEq) return h.False();
       if (op == lang::CompareOp::kNotEq) return h.True();
     }
-    return CallTensorOp(in, *FindPythonOperator(name), Surface::kFunction, {{t, other}, {}});
+    Value result = CallTensorOp(in, *FindPythonOperator(name), Surface::kFunction, {{t, other}, {}});
+    NotifyTensorOp(in, {false, name}, {{a, b}, {}}, result);
+    return result;
   }
   if (op == lang::CompareOp::kEq) return h.Bool(a == b || PyEquals(a, b));
   if (op == lang::CompareOp::kNotEq) return h.Bool(!(a == b || PyEquals(a, b)));

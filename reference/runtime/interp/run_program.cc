@@ -2,7 +2,6 @@
 
 #include "reference/base/diagnostic.h"
 #include "reference/lang/parser.h"
-#include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/outcome.h"
 
@@ -29,36 +28,53 @@ Value MakeRecordingBackend(Interpreter& in) {
 
 }  // namespace
 
-std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
-                                                     const std::string& display_name,
-                                                     RunMode mode) {
-  (void)mode;  // eager only until the Dynamo issues
+std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std::string& source,
+                                                                       const std::string& display_name) {
   lang::ParseResult parsed = lang::ParseSubset(source, display_name);
   if (parsed.error) return FormatDiagnostic(*parsed.error);
   auto program = std::make_shared<Program>();
   program->filename = display_name;
+  program->source = source;
   program->scopes = AnalyzeScopes(*parsed.module);
   program->module = std::move(parsed.module);
+  return program;
+}
 
+Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name) {
+  InstallBuiltins(in);
+  InstallTorchOps(in);
+  InstallCompilerApisEager(in);
+  // runpy.run_path: init_globals first, then the module attributes it sets.
+  Ref<PyDict> globals = in.heap().NewDict();
+  globals->SetStr("backend", MakeRecordingBackend(in));
+  globals->SetStr("__name__", in.heap().Intern("<run_path>"));
+  globals->SetStr("__file__", in.heap().Intern(display_name));
+  return globals;
+}
+
+Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program, const Ref<PyDict>& globals) {
+  try {
+    in.RunModule(program, globals);
+  } catch (const PyError& error) {
+    if (!IsSubclass(error.type(), ExcType::kException)) throw;
+    return error.exception();
+  }
+  return nullptr;
+}
+
+std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
+                                                     const std::string& display_name,
+                                                     RunMode mode) {
+  (void)mode;  // the eager run; the compile mode is reference/dynamo's RunCompiled
+  auto parsed = ParseProgram(source, display_name);
+  if (auto* diagnostic = std::get_if<std::string>(&parsed)) return *diagnostic;
+  auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
   Process process;
   graph::Outcome outcome;
   {
     Interpreter in(process);
-    InstallBuiltins(in);
-    InstallTorchOps(in);
-    InstallCompilerApisEager(in);
-    // runpy.run_path: init_globals first, then the module attributes it sets.
-    Ref<PyDict> globals = in.heap().NewDict();
-    globals->SetStr("backend", MakeRecordingBackend(in));
-    globals->SetStr("__name__", in.heap().Intern("<run_path>"));
-    globals->SetStr("__file__", in.heap().Intern(display_name));
-    Value exception;
-    try {
-      in.RunModule(program, globals);
-    } catch (const PyError& error) {
-      if (!IsSubclass(error.type(), ExcType::kException)) throw;
-      exception = error.exception();
-    }
+    Ref<PyDict> globals = PrepareFixture(in, display_name);
+    Value exception = RunFixtureModule(in, program, globals);
     outcome = MakeOutcome(*globals, exception);
   }
   return outcome;

@@ -1,13 +1,16 @@
 // Runs one fixture program in a fresh Process, as the oracle's child does
 // (`runpy.run_path(path, init_globals={"backend": recorder})`, D11), and reports its
-// outcome in the golden schema.
+// outcome in the golden schema. The pieces are shared with the compile mode
+// (reference/dynamo/run_compiled.cc), which runs the same way with Dynamo installed.
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_RUN_PROGRAM_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_RUN_PROGRAM_H_
 
+#include <memory>
 #include <string>
 #include <variant>
 
 #include "reference/graph/golden.h"
+#include "reference/runtime/interp/interpreter.h"
 
 namespace tdc::runtime {
 
@@ -19,6 +22,17 @@ enum class RunMode { kEager };
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      const std::string& display_name,
                                                      RunMode mode);
+
+// The parsed program with its scopes, or the diagnostic.
+std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std::string& source,
+                                                                       const std::string& display_name);
+
+// Installs the eager libraries and returns the module's globals as run_path makes them,
+// `backend` (the oracle's RecordingBackend) included.
+Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name);
+
+// Runs the module body; the exception that ended it, or null.
+Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program, const Ref<PyDict>& globals);
 
 }  // namespace tdc::runtime
 

@@ -60,6 +60,18 @@ Value NumberValue(Interpreter& in, const Scalar& s) {
 
 Value WrapTensor(Interpreter& in, Tensor t) { return in.heap().NewTensor(std::move(t)); }
 
+void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called, const Value& result) {
+  if (OpObserver* observer = in.process().op_observer) observer->OnTensorOp(site, as_called, result);
+}
+
+Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface, CallArgs args) {
+  if (in.process().op_observer == nullptr) return CallTensorOp(in, op, surface, std::move(args));
+  CallArgs as_called = args;
+  Value result = CallTensorOp(in, op, surface, std::move(args));
+  NotifyTensorOp(in, site, as_called, result);
+  return result;
+}
+
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args) {
   std::vector<OpValue> positional;
   for (const Value& v : args.positional) positional.push_back(ToOpValue(v));

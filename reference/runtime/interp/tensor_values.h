@@ -4,6 +4,7 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_TENSOR_VALUES_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_TENSOR_VALUES_H_
 
+#include "reference/runtime/interp/process.h"
 #include "reference/runtime/op_table.h"
 #include "reference/runtime/values.h"
 
@@ -13,6 +14,11 @@ class Interpreter;
 
 // Runs `op` on a Python call's arguments (the receiver first for a method).
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args);
+// CallTensorOp for a call the program made through `site`: the op observer, when there is
+// one, is told of it with the arguments as passed.
+Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface, CallArgs args);
+// Tells the op observer, when there is one, that `site(*as_called)` gave `result`.
+void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called, const Value& result);
 // A new tensor object for a tensor no input aliases.
 Value WrapTensor(Interpreter& in, Tensor t);
 const Tensor& TensorOf(const Value& v);

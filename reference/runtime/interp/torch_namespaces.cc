@@ -44,7 +44,7 @@ void InstallFunctional(Interpreter& in) {
     if (inplace && Truth(in, inplace)) {
       Raise(in.heap(), ExcType::kNotImplementedError, "F.relu(inplace=True) is outside the reference");
     }
-    return CallTensorOp(in, *relu, Surface::kFunction, CallArgs{{input}, {}});
+    return CallTensorOpAt(in, {false, "torch.relu"}, *relu, Surface::kFunction, CallArgs{{input}, {}});
   }));
 }
 
@@ -57,7 +57,7 @@ void InstallSpecial(Interpreter& in) {
     for (auto& kw : call.keywords) {
       if (kw.first == "input") kw.first = "self";
     }
-    return CallTensorOp(in, *sigmoid, Surface::kFunction, std::move(call));
+    return CallTensorOpAt(in, {false, "torch.special.expit"}, *sigmoid, Surface::kFunction, std::move(call));
   }));
 }
 
@@ -83,7 +83,7 @@ void InstallGelu(Interpreter& in) {
       }
       return true;
     });
-    return CallTensorOp(in, *gelu, Surface::kFunction, std::move(call));
+    return CallTensorOpAt(in, {false, "torch.nn.functional.gelu"}, *gelu, Surface::kFunction, std::move(call));
   }));
 }
 
@@ -93,7 +93,7 @@ void InstallLinalg(Interpreter& in) {
   linalg.SetAttr("vector_norm", MakeBuiltin(in, "linalg_vector_norm", [&in, norm](CallArgs& args) {
     CallArgs call = std::move(args);
     RenameKeyword(call, "x", "input");  // torch accepts the documented name `x` too
-    return CallTensorOp(in, *norm, Surface::kFunction, std::move(call));
+    return CallTensorOpAt(in, {false, "torch.linalg.vector_norm"}, *norm, Surface::kFunction, std::move(call));
   }));
 }
 

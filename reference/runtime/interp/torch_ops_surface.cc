@@ -24,13 +24,15 @@ void InstallTorchOps(Interpreter& in) {
       std::string_view name = op.function.substr(op.function.rfind('.') + 1);
       torch.SetAttr(name, MakeBuiltin(in, "_VariableFunctionsClass." + std::string(name),
                                       [&in, info](CallArgs& args) {
-                                        return CallTensorOp(in, *info, Surface::kFunction, std::move(args));
+                                        return CallTensorOpAt(in, {false, info->function}, *info,
+                                                              Surface::kFunction, std::move(args));
                                       }));
     }
     if (!op.method.empty()) {
       tensor_type->dict->SetStr(op.method, MakeBuiltin(in, "Tensor." + std::string(op.method),
                                                         [&in, info](CallArgs& args) {
-                                                          return CallTensorOp(in, *info, Surface::kMethod, std::move(args));
+                                                          return CallTensorOpAt(in, {true, info->method}, *info,
+                                                                                Surface::kMethod, std::move(args));
                                                         }));
     }
   }

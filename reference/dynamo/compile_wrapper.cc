@@ -1,0 +1,65 @@
+// torch.compile's wrapper as torch 2.13.0 builds it (torch/_dynamo/eval_frame.py
+// _TorchDynamoContext.__call__): `compile_wrapper` sets the eval-frame callback for its
+// call and calls the model, whose frame Dynamo then converts. A model that is not a
+// Python function is first wrapped by external_utils.wrap_inline, so that Dynamo has a
+// frame to convert (R-wrap-inline).
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/interp/run_program.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+// wrap_inline's source, its `return` at line 69 of torch/_dynamo/external_utils.py as
+// the goldens show it (trigger line, placeholder L['args'][0]).
+std::string WrapInlineSource() {
+  return std::string(66, '\n') +
+         "def wrap_inline(fn):\n"
+         "    def inner(*args, **kwargs):\n"
+         "        return fn(*args, **kwargs)\n"
+         "    return inner\n";
+}
+
+}  // namespace
+
+Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
+  Value target = model;
+  const auto* function = DynCast<PyFunction>(model);
+  if (function == nullptr || function->is_native()) {
+    if (!wrap_inline_) {
+      auto parsed = ParseProgram(WrapInlineSource(), "<torch>/_dynamo/external_utils.py");
+      wrap_inline_program_ = std::get<std::shared_ptr<const Program>>(std::move(parsed));
+      Ref<PyDict> globals = in_.heap().NewDict();
+      globals->SetStr("__name__", in_.heap().Intern("torch._dynamo.external_utils"));
+      in_.RunModule(wrap_inline_program_, globals);
+      wrap_inline_ = globals->GetStr("wrap_inline");
+    }
+    target = in_.CallDirect(wrap_inline_, CallArgs{{model}, {}});
+  }
+  always_optimize_.insert(std::get<UserCode>(DynCast<PyFunction>(target)->code).def);
+  auto installed = std::make_shared<const CompileCallback>(std::move(callback));
+  Ref<PyFunction> wrapper = apis::MakeLibFunction(
+      in_, apis::LibGlobals(in_, "torch._dynamo.eval_frame"), "_TorchDynamoContext.__call__.<locals>.compile_wrapper",
+      [this, installed, target](PyFunction&, CallArgs& args) -> Value {
+        Process& p = in_.process();
+        std::shared_ptr<const CompileCallback> saved = p.eval_frame_callback;
+        p.eval_frame_callback = installed;
+        struct Restore {
+          Process& p;
+          std::shared_ptr<const CompileCallback> saved;
+          ~Restore() { p.eval_frame_callback = std::move(saved); }
+        } restore{p, std::move(saved)};
+        return in_.Call(target, std::move(args));
+      });
+  if (Is<PyFunction>(model)) apis::UpdateWrapper(in_, wrapper, model);
+  wrapper->SetAttr("_torchdynamo_orig_callable", model);
+  wrapper->SetAttr("_torchdynamo_inline", target);
+  return wrapper;
+}
+
+}  // namespace tdc::dynamo

@@ -1,0 +1,127 @@
+// Dynamo as the reference models it (PLAN.md §3): the runtime's FrameHook and OpObserver.
+// A compiled frame is traced by running it: its tensor ops become graph nodes as they
+// run, a call Dynamo cannot trace ends the graph there (the backend gets it), the call
+// runs eagerly with its own frames offered to Dynamo, and the rest of the frame goes on
+// as a resume function with a graph of its own. A break inside an inlined callee ends
+// the graph at the root frame's call site instead (classic profile, R-classic-reattribute).
+#ifndef TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
+#define TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "reference/dynamo/graph_builder.h"
+#include "reference/dynamo/messages.h"
+#include "reference/dynamo/rules.h"
+#include "reference/graph/golden.h"
+#include "reference/runtime/interp/interpreter.h"
+
+namespace tdc::dynamo {
+
+using runtime::Frame;
+using runtime::Ref;
+
+// What a run under Dynamo recorded, in the golden schema's terms.
+struct Records {
+  std::vector<graph::Invocation> invocations;
+  std::vector<graph::GraphBreak> graph_breaks;
+  graph::OrderedMap<int64_t> break_counts;  // counters["graph_break"]
+};
+
+class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
+ public:
+  // `recorder` is the oracle's RecordingBackend instance: a graph handed to it is an
+  // invocation (other backends compile without being recorded).
+  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder);
+  ~Dynamo() override;
+
+  const Records& records() const { return records_; }
+
+  // torch.compile(model, ...) when Dynamo is on (compile_wrapper.cc): a wrapper that
+  // installs `callback` for the extent of each call of it.
+  Value MakeCompileWrapper(const Value& model, runtime::CompileCallback callback);
+
+  std::optional<Value> OnCall(const Value& callee, CallArgs& args) override;
+  void OnReturn(const Frame& frame, const Value& result) override;
+  void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
+
+ private:
+  // A code object: a function's, or a resume function's (the function and the call
+  // whose break made it).
+  struct CodeKey {
+    const lang::Node* def = nullptr;
+    const lang::Call* resume_at = nullptr;
+    auto operator<=>(const CodeKey&) const = default;
+  };
+  struct CodeState {
+    int64_t frame_id = -1;  // -1 until first converted (R-frame-id)
+    int64_t compiles = 0;
+    std::vector<std::vector<std::string>> cache;  // guards of the compiled entries
+    bool skip = false;                            // "no ops traced": run it normally from now on
+  };
+  // One frame being traced (or, on a cache hit, run again without recording).
+  struct Trace {
+    size_t root_depth = 0;  // its frame's index in Interpreter::frames()
+    std::shared_ptr<const runtime::CompileCallback> callback;
+    CodeKey key;
+    std::string code_name;  // co_qualname (trigger.code)
+    std::string co_name;    // the original function's name, for resume function names
+    bool resume = false;
+    bool record = true;     // false on a cache hit
+    std::string compile_id;
+    bool recompile = false;
+    std::vector<std::string> guards;
+    const runtime::Scope* scope = nullptr;
+    GraphBuilder graph;
+    std::set<size_t> inlined_compiled;  // frames entered through a compile wrapper
+  };
+  // A break inside an inlined callee: unwinds to the root frame's call site.
+  struct Restart {};
+
+  // eval_frame.cc
+  std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args);
+  std::unique_ptr<Trace> NewTrace(const CodeKey& key, const std::vector<Value>& frame_values, std::string code_name,
+                                  bool resume);
+  bool HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const;
+  void Reset();
+  Trace* Tracing() const;
+
+  // tracer_calls.cc
+  std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
+  Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
+  Value AllowedCall(const Value& callee, CallArgs& args);
+  std::optional<BreakText> BreakTextOf(const Value& callee, const CallArgs& args);
+
+  // graph_break.cc
+  Value Break(const BreakText& text, const Value& callee, CallArgs& args);
+  Value RootBreak(const Value& callee, CallArgs args);
+  void LogBreak(const Trace& t, const BreakText& text);
+  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message);
+  std::string UserTraceback(const Trace& t) const;
+  void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
+  void StartResume(size_t slot, const Frame& root, std::vector<Value> stack, const std::vector<std::string>& live);
+
+  runtime::Interpreter& in_;
+  const RuleSet& rules_;
+  Value recorder_;
+  Records records_;
+  std::map<CodeKey, CodeState> codes_;
+  int64_t next_frame_id_ = 0;
+  std::set<std::string> logged_locations_;
+  std::unordered_set<const lang::Node*> always_optimize_;
+  // The running compiled frames, innermost last; null marks a region run eagerly inside
+  // one (a break's callee, an allowed function's body).
+  std::vector<std::unique_ptr<Trace>> contexts_;
+  std::vector<Value> is_compiling_fns_;
+  std::shared_ptr<const runtime::Program> wrap_inline_program_;  // external_utils.wrap_inline
+  Value wrap_inline_;
+};
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_

@@ -1,0 +1,229 @@
+// Frame interception (spec §1.2, PLAN.md §3.1): which frames Dynamo converts, their frame
+// ids and compile ids, the cache that lets a second identical call compile nothing.
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/lang/ast_fields.h"
+#include "reference/runtime/interp/apis_support.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT: the frame logic reads the runtime's objects throughout
+
+namespace {
+
+// A guard per frame value (PLAN.md §3.1): tensors by dtype, shape and strides, Python
+// constants by value, anything else by identity.
+std::string GuardOf(const Value& v) {
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    const Tensor& tensor = t->tensor();
+    return fmt::format("tensor {} {} {}", static_cast<int>(tensor.dtype), fmt::join(tensor.sizes, ","),
+                       fmt::join(tensor.strides, ","));
+  }
+  switch (v->kind()) {
+    case ObjectKind::kNone:
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat:
+    case ObjectKind::kStr: return fmt::format("{} {}", TypeName(v), Repr(v));
+    case ObjectKind::kTuple:
+    case ObjectKind::kList: {
+      std::string out = std::string(TypeName(v)) + "[";
+      const auto& items = Is<PyTuple>(v) ? DynCast<PyTuple>(v)->items() : DynCast<PyList>(v)->items();
+      for (const Value& item : items) out += GuardOf(item) + ";";
+      return out + "]";
+    }
+    default: return fmt::format("id {}", v->id());
+  }
+}
+
+bool HoldsTensor(const Value& v) {
+  if (!v) return false;
+  if (Is<PyTensor>(v)) return true;
+  if (const auto* t = DynCast<PyTuple>(v)) {
+    for (const Value& item : t->items()) {
+      if (HoldsTensor(item)) return true;
+    }
+  }
+  if (const auto* l = DynCast<PyList>(v)) {
+    for (const Value& item : l->items()) {
+      if (HoldsTensor(item)) return true;
+    }
+  }
+  if (const auto* d = DynCast<PyDict>(v)) {
+    for (const auto& [k, item] : d->Items()) {
+      if (HoldsTensor(item)) return true;
+    }
+  }
+  return false;
+}
+
+// The global names a function's code reads (its co_names, less attribute names).
+class GlobalNames : public lang::FieldVisitor {
+ public:
+  std::set<std::string> names;
+  void Walk(const lang::Node* node) {
+    if (node == nullptr) return;
+    if (node->kind == lang::NodeKind::kName) {
+      names.insert(lang::As<lang::Name>(*node).id);
+      return;
+    }
+    lang::VisitFields(*node, *this);
+  }
+  void Child(std::string_view, const lang::Node* child) override { Walk(child); }
+  void Children(std::string_view, const std::vector<const lang::Node*>& children) override {
+    for (const lang::Node* c : children) Walk(c);
+  }
+};
+
+// L['x'] sources of a call's arguments, by the function's parameters (spec §1.3).
+std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def, const CallArgs& args) {
+  const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef ? *lang::As<lang::FunctionDef>(def).args
+                                                                           : *lang::As<lang::Lambda>(def).args;
+  std::vector<std::string> positional;
+  for (const auto& a : params.posonlyargs) positional.push_back(a->arg);
+  for (const auto& a : params.args) positional.push_back(a->arg);
+  std::vector<std::pair<Value, std::string>> sources;
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    if (i < positional.size()) {
+      sources.emplace_back(args.positional[i], fmt::format("L['{}']", positional[i]));
+    } else if (params.vararg) {
+      sources.emplace_back(args.positional[i], fmt::format("L['{}'][{}]", params.vararg->arg, i - positional.size()));
+    }
+  }
+  for (const auto& [name, value] : args.keywords) {
+    bool named = std::find(positional.begin(), positional.end(), name) != positional.end();
+    for (const auto& a : params.kwonlyargs) named = named || a->arg == name;
+    if (named || !params.kwarg) {
+      sources.emplace_back(value, fmt::format("L['{}']", name));
+    } else {
+      sources.emplace_back(value, fmt::format("L['{}']['{}']", params.kwarg->arg, name));
+    }
+  }
+  return sources;
+}
+
+}  // namespace
+
+Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder)
+    : in_(in), rules_(rules), recorder_(std::move(recorder)) {
+  Process& p = in.process();
+  p.op_observer = this;
+  in.set_frame_hook(this);
+  p.reset_listeners.push_back([this] {
+    if (rules_.on(Rule::kReset)) Reset();
+  });
+  const Modules& modules = p.modules();
+  is_compiling_fns_ = {modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
+                       modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),
+                       modules[ModuleId::kTorchDynamo]->GetAttr("is_compiling"),
+                       modules[ModuleId::kTorchUtils]->GetAttr("is_compiling")};
+}
+
+Dynamo::~Dynamo() {
+  in_.set_frame_hook(nullptr);
+  in_.process().op_observer = nullptr;
+}
+
+void Dynamo::Reset() {
+  codes_.clear();
+  next_frame_id_ = 0;
+}
+
+Dynamo::Trace* Dynamo::Tracing() const {
+  return contexts_.empty() ? nullptr : contexts_.back().get();
+}
+
+std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
+  if (Tracing() != nullptr) return TraceCall(callee, args);
+  auto* function = DynCast<PyFunction>(callee);
+  if (function == nullptr || function->is_native()) return std::nullopt;
+  return RunFrame(Ref<PyFunction>(function), args);
+}
+
+void Dynamo::OnReturn(const Frame& frame, const Value& result) {
+  Trace* t = Tracing();
+  if (t == nullptr || in_.frames()[t->root_depth] != &frame) return;
+  Emit(*t, {result}, frame.line, /*at_return=*/true);
+}
+
+void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
+  Trace* t = Tracing();
+  if (t == nullptr || !HoldsTensor(result)) return;
+  t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
+                   as_called, result);
+}
+
+bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const {
+  if (!rules_.on(Rule::kFrameNoTensor)) return true;
+  for (const Value& v : values) {
+    if (HoldsTensor(v)) return true;
+  }
+  // A global the code reads that is torch or one of its modules (has_tensor_in_frame).
+  GlobalNames names;
+  if (def.kind == lang::NodeKind::kFunctionDef) {
+    for (const auto& st : lang::As<lang::FunctionDef>(def).body) names.Walk(st.get());
+  } else {
+    names.Walk(lang::As<lang::Lambda>(def).body.get());
+  }
+  const auto* dict = DynCast<PyDict>(globals);
+  for (const std::string& name : names.names) {
+    const auto* module = DynCast<PyModule>(dict->GetStr(name));
+    if (module != nullptr && (module->name() == "torch" || module->name().starts_with("torch."))) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const std::vector<Value>& frame_values,
+                                                std::string code_name, bool resume) {
+  auto t = std::make_unique<Trace>();
+  t->key = key;
+  t->code_name = std::move(code_name);
+  t->resume = resume;
+  for (const Value& v : frame_values) t->guards.push_back(GuardOf(v));
+  CodeState& code = codes_[key];
+  if (rules_.on(Rule::kCacheHit)) {
+    for (const auto& entry : code.cache) {
+      if (entry == t->guards) {
+        t->record = false;
+        return t;
+      }
+    }
+  }
+  if (code.frame_id < 0 || !rules_.on(Rule::kFrameId)) code.frame_id = next_frame_id_++;
+  t->compile_id = fmt::format("{}/{}", code.frame_id, rules_.on(Rule::kFrameId) ? code.compiles : 0);
+  t->recompile = rules_.on(Rule::kFrameId) && code.compiles > 0;
+  ++code.compiles;
+  return t;
+}
+
+std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args) {
+  std::shared_ptr<const CompileCallback> callback = in_.process().eval_frame_callback;
+  if (!callback) return std::nullopt;
+  const auto& code = std::get<UserCode>(function->code);
+  CodeKey key{code.def, nullptr};
+  if (codes_[key].skip) return std::nullopt;
+  std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
+  std::vector<Value> values;
+  for (const auto& [v, source] : sources) values.push_back(v);
+  if (!always_optimize_.contains(code.def) && !HasTensorInFrame(*code.def, function->globals, values)) {
+    return std::nullopt;
+  }
+  std::unique_ptr<Trace> t = NewTrace(key, values, std::string(function->qualname_text()), false);
+  t->callback = callback;
+  t->co_name = std::string(function->name_text());
+  t->root_depth = in_.frames().size();
+  auto program = std::static_pointer_cast<const Program>(code.keep_alive);
+  t->scope = &program->scopes.Of(code.def);
+  for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+  size_t slot = contexts_.size();
+  contexts_.push_back(std::move(t));
+  struct Pop {
+    std::vector<std::unique_ptr<Trace>>& contexts;
+    size_t slot;
+    ~Pop() { contexts.resize(slot); }
+  } pop{contexts_, slot};
+  return in_.CallDirect(function, std::move(args));
+}
+
+}  // namespace tdc::dynamo

@@ -1,0 +1,196 @@
+// Graph breaks (spec §3.3, PLAN.md §3.3-§3.5): logging and counting them, fullgraph's
+// Unsupported, ending a graph and handing it to the backend, running the breaking call
+// eagerly, and going on as a resume function.
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/liveness.h"
+#include "reference/dynamo/user_traceback.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+std::string FrameName(const Frame& f) {
+  return f.function ? std::string(f.function->name_text()) : std::string("<module>");
+}
+
+bool IsVariadic(const lang::Call* call) {
+  if (call == nullptr) return false;
+  for (const auto& arg : call->args) {
+    if (arg->kind == lang::NodeKind::kStarred) return true;
+  }
+  for (const auto& kw : call->keywords) {
+    if (!kw->arg) return true;
+  }
+  return false;
+}
+
+// The line a frame is at: its current call's, else its statement's.
+int64_t CurrentLine(const Frame& f) { return f.call != nullptr ? f.call->span.begin.line : f.line; }
+
+}  // namespace
+
+std::string Dynamo::UserTraceback(const Trace& t) const {
+  std::vector<TracebackEntry> entries;
+  const auto& frames = in_.frames();
+  for (size_t i = t.root_depth; i < frames.size(); ++i) {
+    const Frame& f = *frames[i];
+    if (t.inlined_compiled.contains(i)) {
+      for (TracebackEntry& e : CompiledFunctionPolyfillFrames()) entries.push_back(std::move(e));
+    }
+    int64_t line = CurrentLine(f);
+    std::optional<SourceSpan> where;
+    if (f.call != nullptr) where = f.call->span;
+    entries.push_back({f.program->filename, line, FrameName(f),
+                       SourceLine(f.program->source, line), where});
+  }
+  return FormatUserTraceback(entries);
+}
+
+void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message) {
+  Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing())));
+}
+
+void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
+  std::string key = FormatBreak(text);
+  if (rules_.on(Rule::kGbCounter)) {
+    auto it = std::find_if(records_.break_counts.begin(), records_.break_counts.end(),
+                           [&](const auto& entry) { return entry.first == key; });
+    if (it == records_.break_counts.end()) {
+      records_.break_counts.emplace_back(key, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  const auto& frames = in_.frames();
+  const Frame& innermost = *frames.back();
+  graph::GraphBreak record;
+  record.location = graph::FileLine{innermost.program->filename, CurrentLine(innermost)};
+  record.reason = BreakReason(IsVariadic(frames[t.root_depth]->call));
+  record.gb_type = text.gb_type;
+  record.explanation = text.explanation;
+  record.hints = text.hints;
+  record.context = text.context;
+  std::string location = fmt::format("{}:{}", record.location->file, record.location->line);
+  if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup)) {
+    std::vector<graph::StackFrame> stack;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const Frame& f = *frames[i];
+      stack.push_back({f.program->filename, CurrentLine(f), FrameName(f)});
+    }
+    record.user_stack = std::move(stack);
+  }
+  records_.graph_breaks.push_back(std::move(record));
+}
+
+Value Dynamo::Break(const BreakText& text, const Value& callee, CallArgs& args) {
+  Trace& t = *Tracing();
+  if (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) {
+    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text));
+  }
+  if (t.record) LogBreak(t, text);
+  if (in_.frames().size() - 1 != t.root_depth) throw Restart{};
+  return RootBreak(callee, std::move(args));
+}
+
+void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
+  if (!t.record) return;
+  bool fullgraph = t.callback->fullgraph;
+  bool empty = t.graph.call_count() == 0;
+  CodeState& code = codes_[t.key];
+  if (at_return && empty && !fullgraph && rules_.on(Rule::kNoOpsSkip)) {
+    code.skip = true;  // "No ops traced for the FX graph": the frame is skipped from now on
+    return;
+  }
+  code.cache.push_back(t.guards);
+  t.record = false;  // one graph per frame compile
+  if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) return;
+  if (t.callback->backend != recorder_) return;
+  std::vector<Value> outputs = live;
+  graph::Invocation invocation;
+  invocation.trigger = {t.code_name, t.resume, line};
+  invocation.compile_id = t.compile_id;
+  invocation.recompile = t.recompile;
+  invocation.dynamo_graph = t.graph.Finish(outputs, fullgraph);
+  int64_t ops = static_cast<int64_t>(t.graph.call_count());
+  records_.invocations.push_back(std::move(invocation));
+  auto bump = [&](const char* name, int64_t by) {
+    Value v = in_.GetAttr(recorder_, name);
+    in_.SetAttr(recorder_, name, in_.heap().Int(DynCast<PyInt>(v)->value() + by));
+  };
+  bump("frame_count", 1);
+  bump("op_count", ops);
+}
+
+Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
+  size_t slot = contexts_.size() - 1;
+  Trace& t = *contexts_[slot];
+  const Frame& root = *in_.frames()[t.root_depth];
+  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
+  std::vector<std::string> live_names = LiveLocalsAfterCall(*root.scope, def, *root.stmt, *root.call);
+  std::vector<Value> live;  // the stack at the call (callee and arguments included), then live locals
+  live = root.stack;
+  live.push_back(callee);
+  for (const Value& v : args.positional) live.push_back(v);
+  for (const auto& [k, v] : args.keywords) live.push_back(v);
+  std::vector<Value> live_values;
+  for (const std::string& name : live_names) live_values.push_back(root.fast[root.scope->local_slot.at(name)]);
+  live.insert(live.end(), live_values.begin(), live_values.end());
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, root.call->span.begin.line, false);
+
+  // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
+  contexts_.push_back(nullptr);
+  std::shared_ptr<const CompileCallback> saved;
+  if (!rules_.on(Rule::kSkippedCalleeFrame)) saved = std::exchange(in_.process().eval_frame_callback, nullptr);
+  Value result;
+  try {
+    result = in_.Call(callee, std::move(args));
+  } catch (...) {
+    if (saved) in_.process().eval_frame_callback = saved;
+    contexts_.pop_back();
+    contexts_[slot] = nullptr;
+    throw;
+  }
+  if (saved) in_.process().eval_frame_callback = saved;
+  contexts_.pop_back();
+
+  bool returned_at_once = root.stmt->kind == lang::NodeKind::kReturn &&
+                          lang::As<lang::Return>(*root.stmt).value.get() == root.call;
+  if ((returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
+    contexts_[slot] = nullptr;  // the rest runs as it is
+    return result;
+  }
+  std::vector<Value> stack = root.stack;
+  stack.push_back(result);
+  StartResume(slot, root, std::move(stack), live_names);
+  return result;
+}
+
+void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stack, const std::vector<std::string>& live) {
+  std::unique_ptr<Trace>& old = contexts_[slot];
+  CodeKey key{old->key.def, root.call};
+  std::vector<std::pair<Value, std::string>> sources;
+  for (size_t i = 0; i < stack.size(); ++i) sources.emplace_back(stack[i], fmt::format("L['___stack{}']", i));
+  for (const std::string& name : live) {
+    sources.emplace_back(root.fast[root.scope->local_slot.at(name)], fmt::format("L['{}']", name));
+  }
+  std::vector<Value> values;
+  for (const auto& [v, source] : sources) values.push_back(v);
+  if (codes_[key].skip || !HasTensorInFrame(*key.def, root.function->globals, values)) {
+    old = nullptr;
+    return;
+  }
+  std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", old->co_name, root.call->span.begin.line);
+  std::unique_ptr<Trace> t = NewTrace(key, values, name, true);
+  t->callback = old->callback;
+  t->co_name = old->co_name;
+  t->root_depth = old->root_depth;
+  t->scope = old->scope;
+  for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+  old = std::move(t);
+}
+
+}  // namespace tdc::dynamo

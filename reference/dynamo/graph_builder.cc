@@ -1,0 +1,181 @@
+#include "reference/dynamo/graph_builder.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace tdc::dynamo {
+
+using runtime::DynCast;
+using runtime::PyTensor;
+
+namespace {
+
+// Each builder tags tensors with its own epoch, so a tag left by an earlier graph never
+// reads as one of this graph's nodes.
+uint64_t NextEpoch() {
+  static uint64_t epoch = 0;
+  return ++epoch;
+}
+
+// The tensors in `v`, nested through tuples, lists and dict values, in order.
+void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    out.push_back(t);
+  } else if (const auto* tuple = DynCast<runtime::PyTuple>(v)) {
+    for (const Value& item : tuple->items()) CollectTensors(item, out);
+  } else if (const auto* list = DynCast<runtime::PyList>(v)) {
+    for (const Value& item : list->items()) CollectTensors(item, out);
+  } else if (const auto* dict = DynCast<runtime::PyDict>(v)) {
+    for (const auto& [key, value] : dict->Items()) CollectTensors(value, out);
+  }
+}
+
+}  // namespace
+
+GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}
+
+void GraphBuilder::AddInput(const Value& v, const std::string& source) {
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    if (t->trace_tag.epoch == epoch_) return;
+    t->trace_tag = {epoch_, -static_cast<int64_t>(inputs_.size()) - 1};
+    inputs_.push_back({source, {}, -1});
+    const runtime::Tensor& tensor = t->tensor();
+    graph::Node& ph = inputs_.back().placeholder;
+    ph.op = graph::NodeOp::kPlaceholder;
+    ph.type = "tensor";
+    ph.shape = tensor.sizes;
+    ph.dtype = tensor.dtype;
+    ph.requires_grad = false;
+    ph.source = source;
+    return;
+  }
+  const std::vector<Value>* items = nullptr;
+  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
+  if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
+  if (items == nullptr) return;
+  for (size_t i = 0; i < items->size(); ++i) AddInput((*items)[i], fmt::format("{}[{}]", source, i));
+}
+
+int64_t GraphBuilder::RefOf(const PyTensor& tensor) {
+  if (tensor.trace_tag.epoch != epoch_) {
+    // A tensor the frame did not receive and no node made (a global, a closure cell):
+    // an input whose source the reference does not name.
+    AddInput(Value(const_cast<PyTensor*>(&tensor)), "<unknown source>");
+  }
+  int64_t slot = tensor.trace_tag.slot;
+  if (slot >= 0) return slot;
+  Input& input = inputs_[static_cast<size_t>(-slot - 1)];
+  if (input.index < 0) {
+    input.index = static_cast<int64_t>(placeholders_.size());
+    placeholders_.push_back(static_cast<size_t>(-slot - 1));
+  }
+  return -input.index - 1;
+}
+
+graph::Arg GraphBuilder::ToArg(const Value& v) {
+  using graph::Arg;
+  switch (v->kind()) {
+    case runtime::ObjectKind::kNone: return Arg::None();
+    case runtime::ObjectKind::kBool: return Arg::Bool(DynCast<runtime::PyBool>(v)->value());
+    case runtime::ObjectKind::kInt: return Arg::Int(DynCast<runtime::PyInt>(v)->value());
+    case runtime::ObjectKind::kFloat: return Arg::Float(DynCast<runtime::PyFloat>(v)->value());
+    case runtime::ObjectKind::kStr: return Arg::Str(DynCast<runtime::PyStr>(v)->value());
+    case runtime::ObjectKind::kTensor: return Arg::Ref(RefOf(*DynCast<PyTensor>(v)));
+    case runtime::ObjectKind::kDType: {
+      Arg arg;
+      arg.kind = graph::ValueKind::kDtype;
+      arg.dtype = DynCast<runtime::PyDType>(v)->dtype();
+      return arg;
+    }
+    case runtime::ObjectKind::kTuple:
+    case runtime::ObjectKind::kList: {
+      bool tuple = v->kind() == runtime::ObjectKind::kTuple;
+      const auto& items = tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
+      std::vector<Arg> args;
+      for (const Value& item : items) args.push_back(ToArg(item));
+      return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList, std::move(args));
+    }
+    default: {
+      Arg arg;
+      arg.kind = graph::ValueKind::kRepr;
+      arg.text = std::string(runtime::TypeName(v));
+      return arg;
+    }
+  }
+}
+
+void GraphBuilder::Tag(const Value& result, int64_t call_index) {
+  if (const auto* t = DynCast<PyTensor>(result)) t->trace_tag = {epoch_, call_index};
+}
+
+void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result) {
+  graph::Node node;
+  node.op = op;
+  node.target = std::move(target);
+  for (const Value& v : args.positional) node.args.push_back(ToArg(v));
+  for (const auto& [name, v] : args.keywords) node.kwargs.emplace_back(name, ToArg(v));
+  calls_.push_back(std::move(node));
+  Tag(result, static_cast<int64_t>(calls_.size()) - 1);
+}
+
+bool GraphBuilder::HoldsComputed(const Value& v) const {
+  std::vector<const PyTensor*> tensors;
+  CollectTensors(v, tensors);
+  return std::any_of(tensors.begin(), tensors.end(), [&](const PyTensor* t) {
+    return t->trace_tag.epoch == epoch_ && t->trace_tag.slot >= 0 &&
+           static_cast<size_t>(t->trace_tag.slot) < calls_.size();
+  });
+}
+
+bool GraphBuilder::HoldsTraced(const Value& v) const {
+  std::vector<const PyTensor*> tensors;
+  CollectTensors(v, tensors);
+  return std::any_of(tensors.begin(), tensors.end(), [&](const PyTensor* t) { return t->trace_tag.epoch == epoch_; });
+}
+
+void GraphBuilder::Rollback(const Mark& mark) {
+  calls_.resize(mark.calls);
+  for (size_t i = mark.placeholders; i < placeholders_.size(); ++i) inputs_[placeholders_[i]].index = -1;
+  placeholders_.resize(mark.placeholders);
+}
+
+graph::Arg GraphBuilder::Remap(graph::Arg arg) const {
+  if (arg.kind == graph::ValueKind::kRef) {
+    arg.integer = arg.integer < 0 ? -arg.integer - 1 : arg.integer + static_cast<int64_t>(placeholders_.size());
+  }
+  for (graph::Arg& item : arg.items) item = Remap(std::move(item));
+  return arg;
+}
+
+graph::Graph GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs) {
+  std::vector<int64_t> outputs;
+  for (const Value& v : live) {
+    std::vector<const PyTensor*> tensors;
+    CollectTensors(v, tensors);
+    for (const PyTensor* t : tensors) {
+      if (t->trace_tag.epoch != epoch_) continue;
+      bool computed = t->trace_tag.slot >= 0 && static_cast<size_t>(t->trace_tag.slot) < calls_.size();
+      if (!computed && !(outputs_inputs && t->trace_tag.slot < 0)) continue;
+      int64_t ref = RefOf(*t);
+      if (std::find(outputs.begin(), outputs.end(), ref) == outputs.end()) outputs.push_back(ref);
+    }
+  }
+  graph::Graph g;
+  for (size_t input : placeholders_) g.nodes.push_back(inputs_[input].placeholder);
+  for (const graph::Node& call : calls_) {
+    graph::Node node = call;
+    for (graph::Arg& arg : node.args) arg = Remap(std::move(arg));
+    for (auto& [name, arg] : node.kwargs) arg = Remap(std::move(arg));
+    g.nodes.push_back(std::move(node));
+  }
+  std::vector<graph::Arg> refs;
+  for (int64_t ref : outputs) refs.push_back(Remap(graph::Arg::Ref(ref)));
+  graph::Node output;
+  output.op = graph::NodeOp::kOutput;
+  output.args.push_back(graph::Arg::Sequence(graph::ValueKind::kTuple, std::move(refs)));
+  g.nodes.push_back(std::move(output));
+  return g;
+}
+
+}  // namespace tdc::dynamo

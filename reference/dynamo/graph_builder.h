@@ -1,0 +1,71 @@
+// The Dynamo-level FX graph of one frame compile, built while the frame's code runs
+// (PLAN.md §2.3): graph inputs become placeholders on first use, each traced tensor op a
+// call node; the output node lists the graph-computed tensors the rest of the program
+// still needs. Tensors carry their node through PyTensor::trace_tag.
+#ifndef TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
+#define TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reference/graph/graph.h"
+#include "reference/runtime/types.h"
+#include "reference/runtime/values.h"
+
+namespace tdc::dynamo {
+
+using runtime::CallArgs;
+using runtime::Value;
+
+class GraphBuilder {
+ public:
+  GraphBuilder();
+
+  // The tensors in `v` (nested in tuples and lists: `source[i]`) are graph inputs read from
+  // `source` (L['x'], L['___stack0']); a tensor already known keeps its first source.
+  void AddInput(const Value& v, const std::string& source);
+  // A call node `target(*args, **kwargs)` whose result is `result`.
+  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result);
+  // Whether `v` holds a tensor computed by this graph.
+  bool HoldsComputed(const Value& v) const;
+  // Whether `v` holds a tensor this graph knows, computed or input.
+  bool HoldsTraced(const Value& v) const;
+
+  size_t call_count() const { return calls_.size(); }
+
+  // A point to come back to when a speculative part of the trace is abandoned.
+  struct Mark {
+    size_t calls = 0;
+    size_t placeholders = 0;
+  };
+  Mark mark() const { return {calls_.size(), placeholders_.size()}; }
+  void Rollback(const Mark& mark);
+
+  // The graph: placeholders, call nodes, and an output node of the graph-computed tensors
+  // in `live` (deduplicated, in order); with `outputs_inputs`, tensors read from an input
+  // are outputs too (fullgraph returns them from the graph, R-graph-outputs).
+  graph::Graph Finish(const std::vector<Value>& live, bool outputs_inputs);
+
+ private:
+  graph::Arg ToArg(const Value& v);
+  // The internal ref of `tensor`: a call index, or -(placeholder+1); placeholders are
+  // made on first use.
+  int64_t RefOf(const runtime::PyTensor& tensor);
+  void Tag(const Value& result, int64_t call_index);
+  graph::Arg Remap(graph::Arg arg) const;
+
+  uint64_t epoch_;
+  struct Input {
+    std::string source;
+    graph::Node placeholder;  // filled when the input is first used
+    int64_t index = -1;       // its position among placeholders_, -1 until used
+  };
+  std::vector<Input> inputs_;
+  std::vector<size_t> placeholders_;  // input indices, in first-use order
+  std::vector<graph::Node> calls_;
+};
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_

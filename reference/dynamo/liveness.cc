@@ -1,0 +1,173 @@
+#include "reference/dynamo/liveness.h"
+
+#include <optional>
+#include <set>
+
+#include "reference/lang/ast_fields.h"
+
+namespace tdc::dynamo {
+
+using namespace lang;  // NOLINT: the analysis names statement classes
+using Names = std::set<std::string>;
+
+namespace {
+
+bool Before(const SourcePos& a, const SourcePos& b) {
+  return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+// The names a subtree reads (Load) and binds (Store, Del), nested scopes' bodies left out;
+// with `after`, only reads that begin after that position.
+class NameCollector : public FieldVisitor {
+ public:
+  explicit NameCollector(std::optional<SourcePos> after = std::nullopt) : after_(after) {}
+  Names reads;
+  Names binds;
+
+  void Walk(const Node* node) {
+    if (node == nullptr) return;
+    if (node->kind == NodeKind::kName) {
+      const auto& name = As<Name>(*node);
+      if (name.ctx == ExprContext::kLoad) {
+        if (!after_ || Before(*after_, node->span.begin)) reads.insert(name.id);
+      } else {
+        binds.insert(name.id);
+      }
+      return;
+    }
+    if (node->kind == NodeKind::kLambda) return;
+    if (node->kind == NodeKind::kFunctionDef) {
+      const auto& def = As<FunctionDef>(*node);
+      binds.insert(def.name);
+      for (const auto& d : def.decorator_list) Walk(d.get());
+      return;
+    }
+    VisitFields(*node, *this);
+  }
+  void Child(std::string_view, const Node* child) override { Walk(child); }
+  void Children(std::string_view, const std::vector<const Node*>& children) override {
+    for (const Node* c : children) Walk(c);
+  }
+
+ private:
+  std::optional<SourcePos> after_;
+};
+
+Names Reads(const Node* node) {
+  NameCollector c;
+  c.Walk(node);
+  return c.reads;
+}
+
+Names Union(Names a, const Names& b) {
+  a.insert(b.begin(), b.end());
+  return a;
+}
+
+Names LiveIn(const StmtList& body, size_t from, Names out);
+
+// Live before `st`, given live after it.
+Names LiveBefore(const Stmt& st, Names out) {
+  switch (st.kind) {
+    case NodeKind::kReturn: return Reads(&st);
+    case NodeKind::kRaise: return Reads(&st);
+    case NodeKind::kAssign:
+    case NodeKind::kDelete:
+    case NodeKind::kImport:
+    case NodeKind::kImportFrom:
+    case NodeKind::kFunctionDef: {
+      NameCollector c;
+      c.Walk(&st);
+      for (const std::string& bound : c.binds) out.erase(bound);
+      return Union(out, c.reads);
+    }
+    case NodeKind::kIf: {
+      const auto& s = As<If>(st);
+      return Union(Union(LiveIn(s.body, 0, out), LiveIn(s.orelse, 0, out)), Reads(s.test.get()));
+    }
+    default:
+      // Expression statements, augmented assignment (reads its target), loops, with and
+      // try: everything read in them is live, and nothing they bind is killed.
+      return Union(out, Reads(&st));
+  }
+}
+
+Names LiveIn(const StmtList& body, size_t from, Names out) {
+  for (size_t i = body.size(); i > from; --i) out = LiveBefore(*body[i - 1], std::move(out));
+  return out;
+}
+
+// Live after `target` completes, inside `body` whose own continuation is `out`; nullopt
+// when `target` is not in `body`.
+std::optional<Names> LiveAfter(const StmtList& body, const Stmt& target, const Names& out);
+
+std::optional<Names> LiveAfterIn(const Stmt& st, const Stmt& target, const Names& out) {
+  auto nested = [&](const StmtList& list, const Names& cont) { return LiveAfter(list, target, cont); };
+  switch (st.kind) {
+    case NodeKind::kIf: {
+      const auto& s = As<If>(st);
+      if (auto r = nested(s.body, out)) return r;
+      return nested(s.orelse, out);
+    }
+    case NodeKind::kFor:
+    case NodeKind::kWhile: {
+      // Another iteration may follow: whatever the loop reads stays live.
+      Names cont = Union(out, Reads(&st));
+      const StmtList& body = st.kind == NodeKind::kFor ? As<For>(st).body : As<While>(st).body;
+      const StmtList& orelse = st.kind == NodeKind::kFor ? As<For>(st).orelse : As<While>(st).orelse;
+      if (auto r = nested(body, cont)) return r;
+      return nested(orelse, out);
+    }
+    case NodeKind::kWith: return nested(As<With>(st).body, out);
+    case NodeKind::kTry: {
+      const auto& s = As<Try>(st);
+      Names cont = Union(out, Reads(&st));
+      if (auto r = nested(s.body, cont)) return r;
+      for (const auto& h : s.handlers) {
+        if (auto r = nested(h->body, cont)) return r;
+      }
+      if (auto r = nested(s.orelse, cont)) return r;
+      return nested(s.finalbody, out);
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::optional<Names> LiveAfter(const StmtList& body, const Stmt& target, const Names& out) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    Names cont = LiveIn(body, i + 1, out);
+    if (body[i].get() == &target) return cont;
+    if (auto r = LiveAfterIn(*body[i], target, cont)) return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def, const Stmt& stmt,
+                                             const Call& call) {
+  Names live;
+  if (def.kind == NodeKind::kFunctionDef && stmt.kind != NodeKind::kReturn) {
+    Names after = LiveAfter(As<FunctionDef>(def).body, stmt, {}).value_or(Names{});
+    if (stmt.kind == NodeKind::kIf && Before(call.span.end, As<If>(stmt).body.front()->span.begin)) {
+      const auto& s = As<If>(stmt);
+      after = Union(LiveIn(s.body, 0, after), LiveIn(s.orelse, 0, after));
+    } else if (stmt.kind == NodeKind::kAssign) {
+      NameCollector c;
+      for (const auto& t : As<Assign>(stmt).targets) c.Walk(t.get());
+      for (const std::string& bound : c.binds) after.erase(bound);
+    }
+    live = after;
+  }
+  // Reads still to come in the statement itself (for a compound statement, its header).
+  NameCollector rest(call.span.end);
+  rest.Walk(stmt.kind == NodeKind::kIf ? static_cast<const Node*>(As<If>(stmt).test.get()) : &stmt);
+  live = Union(live, rest.reads);
+  std::vector<std::string> ordered;
+  for (const std::string& name : scope.varnames) {
+    if (live.count(name) && scope.local_slot.count(name)) ordered.push_back(name);
+  }
+  return ordered;
+}
+
+}  // namespace tdc::dynamo

@@ -1,0 +1,23 @@
+// Which locals of a frame are live at a graph break (spec §3.3): the ones some path
+// after the break reads before writing. Dynamo passes exactly these (in co_varnames
+// order) to the resume function, and the graph outputs the computed ones (R-graph-outputs).
+#ifndef TDCONFORM_REFERENCE_DYNAMO_LIVENESS_H_
+#define TDCONFORM_REFERENCE_DYNAMO_LIVENESS_H_
+
+#include <string>
+#include <vector>
+
+#include "reference/lang/ast.h"
+#include "reference/runtime/interp/scopes.h"
+
+namespace tdc::dynamo {
+
+// The fast locals of `scope` (the function `def`) live once `call`, made by statement
+// `stmt`, has returned; in co_varnames order. Loops and try blocks are approximated from
+// above (a local read anywhere in them is live).
+std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const lang::Node& def,
+                                             const lang::Stmt& stmt, const lang::Call& call);
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_LIVENESS_H_

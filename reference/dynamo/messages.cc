@@ -1,0 +1,101 @@
+#include "reference/dynamo/messages.h"
+
+#include <fmt/format.h>
+
+namespace tdc::dynamo {
+
+BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, const std::string& args_repr,
+                             const std::string& kwargs_repr) {
+  return {"gb0025",
+          "Call to `torch._dynamo.graph_break()`",
+          fmt::format("User-inserted graph break. Message: {}", keyword_msg ? *keyword_msg : "None"),
+          {"Remove the `torch._dynamo.graph_break()` call."},
+          fmt::format("Called `torch._dynamo.graph_break()` with args `{}`, kwargs `{}`", args_repr, kwargs_repr)};
+}
+
+BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason) {
+  return {"gb0098",
+          "Skip calling `torch.compiler.disable()`d function",
+          fmt::format("Skip calling function `{}` since it was wrapped with `torch.compiler.disable` (reason: {})",
+                      function_repr, reason ? *reason : "None"),
+          {"Remove the `torch.compiler.disable` call"},
+          function_repr};
+}
+
+BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname, const std::string& skip_repr) {
+  return {"gb0007",
+          "Attempted to call function marked as skipped",
+          fmt::format("Dynamo does not know how to trace the builtin `{}.{}.` This function is either a Python "
+                      "builtin (e.g. _warnings.warn) or a third-party C/C++ Python extension (perhaps created "
+                      "with pybind).",
+                      module, qualname),
+          {"If it is a Python builtin, please file an issue on GitHub so the PyTorch team can add support for "
+           "it and see the next case for a workaround.",
+           "If it is a third-party C/C++ Python extension, please either wrap it into a PyTorch-understood "
+           "custom operator (see https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html for more "
+           "details) or, if it is traceable, use `torch.compiler.allow_in_graph`."},
+          fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
+}
+
+BreakText SkippedFunctionText(const std::string& name, const std::string& file, const std::string& module,
+                              const std::string& qualname, const std::string& skip_repr) {
+  return {"gb0007",
+          "Attempted to call function marked as skipped",
+          fmt::format("Dynamo developers have intentionally marked that the function `{}` in file `{}` should "
+                      "not be traced.",
+                      name, file),
+          {fmt::format("Avoid calling the function `{}`.", name),
+           fmt::format("Apply `@torch._dynamo.dont_skip_tracing` to the function `{}` to force tracing into the "
+                       "function. More graph breaks may occur as a result of attempting to trace into the "
+                       "function.",
+                       name),
+           "Please file an issue to PyTorch."},
+          fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
+}
+
+BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types, bool has_kwargs,
+                              const std::string& variable_classes) {
+  return {"gb0059",
+          "Failed to trace builtin operator",
+          fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} (has_kwargs {})",
+                      name, arg_types, has_kwargs ? "True" : "False"),
+          {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an equivalent alternative "
+                       "function/method to `{}`.",
+                       name, arg_types, name),
+           "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+           "`torch._dynamo.config.reorderable_logging_functions`.",
+           "Please report an issue to PyTorch."},
+          fmt::format("builtin {} {} {}", name, variable_classes, has_kwargs ? "True" : "False")};
+}
+
+std::string FormatBreak(const BreakText& text) {
+  std::string out = fmt::format("{}\n  Explanation: {}", text.gb_type, text.explanation);
+  for (const std::string& hint : text.hints) out += fmt::format("\n  Hint: {}", hint);
+  out += fmt::format("\n\n  Developer debug context: {}\n", text.context);
+  out += fmt::format(
+      "\n For more details about this graph break, please visit: "
+      "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html",
+      text.gb_id);
+  return out;
+}
+
+std::string BreakReason(bool variadic_call) {
+  return variadic_call
+             ? "Encountered graph break when attempting to trace CALL_FUNCTION_EX: a variadic function call, "
+               "e.g. f(*args):"
+             : "Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):";
+}
+
+std::string UserCodeTail(const std::string& traceback) {
+  return fmt::format(
+      "\n\nfrom user code:\n{}\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this "
+      "especially if you're reporting a bug to PyTorch). For even more developer context, set "
+      "TORCH_LOGS=\"+dynamo\"\n",
+      traceback);
+}
+
+std::string ForbiddenCallableMessage(const std::string& callable_repr) {
+  return fmt::format("Attempt to trace forbidden callable {}", callable_repr);
+}
+
+}  // namespace tdc::dynamo

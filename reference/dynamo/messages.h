@@ -1,0 +1,56 @@
+// The texts Dynamo gives a graph break (torch 2.13.0's graph_break_registry, read off
+// the goldens): gb type, explanation, hints, developer context and the link, and how
+// they are joined into a counter key and an Unsupported message.
+#ifndef TDCONFORM_REFERENCE_DYNAMO_MESSAGES_H_
+#define TDCONFORM_REFERENCE_DYNAMO_MESSAGES_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tdc::dynamo {
+
+// One graph break's texts.
+struct BreakText {
+  std::string gb_id;  // "gb0025": the registry entry, for the link
+  std::string gb_type;
+  std::string explanation;
+  std::vector<std::string> hints;
+  std::string context;
+};
+
+// torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
+// is not read, SEMANTICS §4.1); `args_repr` / `kwargs_repr` are the call's arguments as
+// VariableTracker reprs (`[ConstantVariable(str: 'x')]`, `{'msg': ...}`).
+BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, const std::string& args_repr,
+                             const std::string& kwargs_repr);
+// A call of a torch.compiler.disable'd function (recursive); `function_repr` is the
+// wrapped function's repr with its address normalized, `reason` the disable reason.
+BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason);
+// A disallowed builtin of `module` named `qualname` (torch.sub: torch,
+// _VariableFunctionsClass.sub), `skip_repr` its repr.
+BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname, const std::string& skip_repr);
+// A disallowed Python function `name` defined in `file`, module `module`.
+BreakText SkippedFunctionText(const std::string& name, const std::string& file, const std::string& module,
+                              const std::string& qualname, const std::string& skip_repr);
+
+// A builtin Dynamo cannot trace with these argument types (print): gb0059.
+BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types, bool has_kwargs,
+                              const std::string& variable_classes);
+
+// The text a break is counted under and begins an Unsupported message with.
+std::string FormatBreak(const BreakText& text);
+
+// A graph_breaks record's `reason`: the root frame's instruction at the break.
+std::string BreakReason(bool variadic_call);
+
+// The tail Dynamo appends to an error raised while tracing: the user-code traceback
+// (`traceback` already formatted) and the verbosity hint.
+std::string UserCodeTail(const std::string& traceback);
+
+// AssertionError of a forbidden callable (forbid_in_graph).
+std::string ForbiddenCallableMessage(const std::string& callable_repr);
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_MESSAGES_H_

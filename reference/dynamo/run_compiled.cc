@@ -1,0 +1,59 @@
+#include "reference/dynamo/run_compiled.h"
+
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/outcome.h"
+#include "reference/runtime/interp/run_program.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+bool IsKnownProfile(const std::string& profile) { return profile == "torch-2.13"; }
+
+std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
+                                                              const std::string& display_name,
+                                                              const CompileRunOptions& options) {
+  if (!IsKnownProfile(options.profile)) {
+    return fmt::format("{}:1:1: error: unknown profile '{}' (the reference predicts: torch-2.13)", display_name,
+                       options.profile);
+  }
+  RuleSet rules;
+  for (const std::string& label : options.disabled_rules) {
+    std::optional<Rule> rule = FindRule(label);
+    if (!rule) return fmt::format("{}:1:1: error: unknown rule '{}' (reference/dynamo/rules.def)", display_name, label);
+    rules.Disable(*rule);
+  }
+  auto parsed = ParseProgram(source, display_name);
+  if (auto* diagnostic = std::get_if<std::string>(&parsed)) return *diagnostic;
+  auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
+
+  Process process;
+  graph::CompiledOutcome outcome;
+  {
+    Interpreter in(process);
+    Ref<PyDict> globals = PrepareFixture(in, display_name);
+    Value recorder = globals->GetStr("backend");
+    Dynamo dynamo(in, rules, recorder);
+    process.make_compile_wrapper = [&dynamo](const Value& model, CompileCallback callback) -> Value {
+      return dynamo.MakeCompileWrapper(model, std::move(callback));
+    };
+    Value exception = RunFixtureModule(in, program, globals);
+    static_cast<graph::Outcome&>(outcome) = MakeOutcome(*globals, exception);
+    const Records& records = dynamo.records();
+    outcome.invocations = records.invocations;
+    outcome.graph_breaks = records.graph_breaks;
+    outcome.counters.graph_break = records.break_counts;
+    auto count = [&](const char* name) {
+      const auto* v = DynCast<PyInt>(in.GetAttr(recorder, name));
+      return v != nullptr ? v->value() : 0;
+    };
+    outcome.counters.frame_count = count("frame_count");
+    outcome.counters.op_count = count("op_count");
+    process.make_compile_wrapper = nullptr;
+  }
+  return outcome;
+}
+
+}  // namespace tdc::dynamo

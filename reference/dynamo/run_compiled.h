@@ -1,0 +1,33 @@
+// The reference's compile mode: runs one fixture program as the oracle's child does under
+// torch.compile (D11) and predicts what real torch 2.13.0 records: every backend
+// invocation with its Dynamo graph, counters, graph-break records, outs and exception.
+#ifndef TDCONFORM_REFERENCE_DYNAMO_RUN_COMPILED_H_
+#define TDCONFORM_REFERENCE_DYNAMO_RUN_COMPILED_H_
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "reference/graph/golden.h"
+
+namespace tdc::dynamo {
+
+struct CompileRunOptions {
+  std::string profile = "torch-2.13";
+  // Rules switched off (rules.def labels without the `R-` prefix), for the switch-off tests.
+  std::vector<std::string> disabled_rules;
+};
+
+// The profiles the reference predicts.
+bool IsKnownProfile(const std::string& profile);
+
+// The program's compiled outcome under `options.profile`, or a diagnostic
+// (`file:line:col: error: ...`, D10) when the file does not parse, leaves the subset, or
+// names an unknown profile or rule.
+std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
+                                                              const std::string& display_name,
+                                                              const CompileRunOptions& options);
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_RUN_COMPILED_H_

@@ -1,0 +1,173 @@
+// What a traced frame does with each call it makes (spec §1.3, PLAN.md §3.2): forbidden
+// callables abort, disallowed and disabled ones break the graph, allowed ones become one
+// node, is_compiling folds to True, user functions and compiled functions are inlined,
+// tensor ops are recorded by OnTensorOp as they run.
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/apis_support.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+bool Truthy(const Value& v) { return v && !Is<PyNone>(v) && !(Is<PyBool>(v) && !DynCast<PyBool>(v)->value()); }
+
+// A function's repr as the goldens normalize it (`<function f at 0x?>`).
+std::string FunctionRepr(const Value& v) {
+  if (const auto* f = DynCast<PyFunction>(v)) return fmt::format("<function {} at 0x?>", f->qualname_text());
+  if (const auto* b = DynCast<PyBuiltin>(v)) {
+    const std::string& name = b->name();
+    if (name.starts_with("_VariableFunctionsClass.")) {
+      return fmt::format("<built-in method {} of type object at 0x?>", name.substr(name.find('.') + 1));
+    }
+    return fmt::format("<built-in function {}>", name);
+  }
+  return Repr(v);
+}
+
+// A VariableTracker's repr for a constant argument (ConstantVariable(str: 'x')).
+std::string VariableRepr(const Value& v) {
+  return fmt::format("ConstantVariable({}: {})", TypeName(v), Repr(v));
+}
+
+std::string VariableList(const std::vector<Value>& values) {
+  std::vector<std::string> parts;
+  for (const Value& v : values) parts.push_back(VariableRepr(v));
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
+std::string VariableDict(const std::vector<std::pair<std::string, Value>>& keywords) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : keywords) parts.push_back(fmt::format("'{}': {}", k, VariableRepr(v)));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+std::string ModuleNameOf(const PyFunction& f) {
+  const auto* s = DynCast<PyStr>(f.module);
+  return s != nullptr ? s->value() : "None";
+}
+
+}  // namespace
+
+std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs& args) {
+  Process& p = in_.process();
+  const Value graph_break = p.modules()[ModuleId::kTorchDynamo]->GetAttr("graph_break");
+  if (callee == graph_break && rules_.on(Rule::kGraphBreakCall)) {
+    std::optional<std::string> msg;
+    for (const auto& [k, v] : args.keywords) {
+      if (k == "msg" && Is<PyStr>(v)) msg = DynCast<PyStr>(v)->value();
+    }
+    return GraphBreakCallText(msg, VariableList(args.positional), VariableDict(args.keywords));
+  }
+  if (p.registries.disallowed.contains(callee->id()) && callee != graph_break && rules_.on(Rule::kDisallowedBreak)) {
+    if (const auto* b = DynCast<PyBuiltin>(callee)) {
+      bool torch_fn = b->name().starts_with("_VariableFunctionsClass.");
+      return SkippedBuiltinText(torch_fn ? "torch" : "builtins", b->name(), FunctionRepr(callee));
+    }
+    if (const auto* f = DynCast<PyFunction>(callee)) {
+      std::string file = f->is_native() ? "<torch>" : std::static_pointer_cast<const Program>(
+                                                          std::get<UserCode>(f->code).keep_alive)->filename;
+      return SkippedFunctionText(std::string(f->name_text()), file, ModuleNameOf(*f), std::string(f->qualname_text()),
+                                 FunctionRepr(callee));
+    }
+  }
+  if (Is<PyFunction>(callee) && rules_.on(Rule::kDisabledCallBreak)) {
+    Value disabled = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable");
+    Value recursive = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_recursive");
+    if (Truthy(disabled) && Truthy(recursive)) {
+      Value msg = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_msg");
+      std::optional<std::string> reason;
+      if (msg && Is<PyStr>(msg)) reason = DynCast<PyStr>(msg)->value();
+      return DisabledCallText(FunctionRepr(apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable")), reason);
+    }
+  }
+  if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && b->name() == "print") {
+    std::vector<std::string> types;
+    for (const Value& v : args.positional) types.push_back(fmt::format("'{}'", Is<PyTensor>(v) ? "Tensor" : TypeName(v)));
+    std::vector<std::string> classes;
+    for (const Value& v : args.positional) {
+      classes.push_back(Is<PyTensor>(v) ? "<class 'torch._dynamo.variables.tensor.TensorVariable'>"
+                                        : "<class 'torch._dynamo.variables.constant.ConstantVariable'>");
+    }
+    return BuiltinOperatorText("print", fmt::format("[{}]", fmt::join(types, ", ")), !args.keywords.empty(),
+                               fmt::format("[{}]", fmt::join(classes, ", ")));
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
+  if (rules_.on(Rule::kForbidden) && Truthy(apis::GetAttrOrNull(in_, callee, "_dynamo_forbidden"))) {
+    RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionRepr(callee)));
+  }
+  if (std::optional<BreakText> text = BreakTextOf(callee, args)) return Break(*text, callee, args);
+  if (rules_.on(Rule::kIsCompilingFold)) {
+    for (const Value& fn : is_compiling_fns_) {
+      if (callee == fn) return in_.heap().True();
+    }
+  }
+  auto* function = DynCast<PyFunction>(callee);
+  if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
+  if (!function->is_native()) {
+    if (in_.process().registries.allowed.contains(callee->id()) && rules_.on(Rule::kAllowedNode)) {
+      return AllowedCall(callee, args);
+    }
+    if (!rules_.on(Rule::kInlineUser)) return Break(GraphBreakCallText(std::nullopt, "[]", "{}"), callee, args);
+    return InlineCall(callee, callee, args, false);
+  }
+  if (Value inline_target = apis::GetAttrOrNull(in_, callee, "_torchdynamo_inline")) {
+    if (rules_.on(Rule::kInlineCompiled)) return InlineCall(callee, inline_target, args, true);
+  }
+  return std::nullopt;
+}
+
+Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper) {
+  Trace& t = *Tracing();
+  size_t depth = in_.frames().size() - 1;  // the calling frame
+  if (through_compile_wrapper) t.inlined_compiled.insert(depth + 1);
+  struct Forget {
+    Trace& t;
+    size_t depth;
+    bool on;
+    ~Forget() {
+      if (on) t.inlined_compiled.erase(depth);
+    }
+  } forget{t, depth + 1, through_compile_wrapper};
+  if (depth != t.root_depth || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
+  GraphBuilder::Mark mark = t.graph.mark();
+  CallArgs saved = args;
+  try {
+    return in_.CallDirect(function, std::move(args));
+  } catch (const Restart&) {
+    // The break inside the callee ends the graph at this call (R-classic-reattribute).
+    t.graph.Rollback(mark);
+    return RootBreak(callee, std::move(saved));
+  }
+}
+
+Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
+  CallArgs as_called = args;
+  // The body runs inside the graph: no frame of it is offered to Dynamo.
+  contexts_.push_back(nullptr);
+  std::shared_ptr<const CompileCallback> saved = std::exchange(in_.process().eval_frame_callback, nullptr);
+  struct Restore {
+    Dynamo& d;
+    std::shared_ptr<const CompileCallback> saved;
+    ~Restore() {
+      d.in_.process().eval_frame_callback = std::move(saved);
+      d.contexts_.pop_back();
+    }
+  };
+  Value result;
+  {
+    Restore restore{*this, std::move(saved)};
+    result = in_.CallDirect(callee, std::move(args));
+  }
+  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),
+                           as_called, result);
+  return result;
+}
+
+}  // namespace tdc::dynamo

@@ -1,0 +1,70 @@
+#include "reference/dynamo/user_traceback.h"
+
+#include <fmt/format.h>
+
+namespace tdc::dynamo {
+namespace {
+
+std::string Strip(const std::string& s, size_t& leading) {
+  leading = s.find_first_not_of(" \t\f");
+  if (leading == std::string::npos) {
+    leading = s.size();
+    return "";
+  }
+  size_t last = s.find_last_not_of(" \t\f\r\n");
+  return s.substr(leading, last - leading + 1);
+}
+
+// CPython 3.11 (traceback.StackSummary.format_frame_summary): carets under a one-line
+// position range, left out when they would underline the whole stripped line.
+std::string Carets(const TracebackEntry& e, const std::string& stripped, size_t leading) {
+  if (!e.where || e.where->begin.line != e.line || e.where->end.line != e.line) return "";
+  size_t begin = static_cast<size_t>(e.where->begin.col);
+  size_t end = static_cast<size_t>(e.where->end.col);
+  if (begin < leading || end <= begin) return "";
+  begin -= leading;
+  end -= leading;
+  if (begin == 0 && end >= stripped.size()) return "";
+  return fmt::format("    {}{}\n", std::string(begin, ' '), std::string(end - begin, '^'));
+}
+
+}  // namespace
+
+std::string SourceLine(const std::string& source, int64_t line) {
+  size_t start = 0;
+  for (int64_t i = 1; i < line; ++i) {
+    start = source.find('\n', start);
+    if (start == std::string::npos) return "";
+    ++start;
+  }
+  size_t end = source.find('\n', start);
+  return source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries) {
+  std::string out;
+  for (const TracebackEntry& e : entries) {
+    out += fmt::format("  File \"{}\", line {}, in {}\n", e.file, e.line, e.name);
+    size_t leading = 0;
+    std::string stripped = Strip(e.text, leading);
+    if (stripped.empty()) continue;
+    out += fmt::format("    {}\n", stripped);
+    out += Carets(e, stripped, leading);
+  }
+  if (!out.empty()) out.pop_back();
+  return " " + out;
+}
+
+std::vector<TracebackEntry> CompiledFunctionPolyfillFrames() {
+  constexpr const char* kFile = "<torch>/_dynamo/polyfills/__init__.py";
+  // Carets span each whole return expression (the call), as 3.11 prints them.
+  auto entry = [&](int64_t line, const char* name, const char* text) {
+    std::string t = fmt::format("    {}", text);
+    SourceSpan where{{static_cast<int>(line), 11}, {static_cast<int>(line), static_cast<int>(t.size())}};
+    return TracebackEntry{kFile, line, name, t, where};
+  };
+  return {entry(492, "getattr_and_trace_no_nested_graph_breaks", "return getattr_and_trace(*args, **kwargs)"),
+          entry(487, "getattr_and_trace", "return fn(*args[2:], **kwargs)")};
+}
+
+}  // namespace tdc::dynamo

@@ -1,0 +1,36 @@
+// The "from user code" traceback Dynamo attaches to an error raised while tracing
+// (PLAN.md §2.6): CPython 3.11's traceback.format_list of the traced frames, with the
+// carets under the instruction being run.
+#ifndef TDCONFORM_REFERENCE_DYNAMO_USER_TRACEBACK_H_
+#define TDCONFORM_REFERENCE_DYNAMO_USER_TRACEBACK_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/base/source_location.h"
+
+namespace tdc::dynamo {
+
+struct TracebackEntry {
+  std::string file;
+  int64_t line = 0;
+  std::string name;
+  std::string text;                 // the source line
+  std::optional<SourceSpan> where;  // the running instruction's position (carets)
+};
+
+// format_list's text of `entries` (root first), the first line indented one more space
+// as Dynamo joins it, without the final newline.
+std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries);
+
+// The two frames of torch/_dynamo/polyfills/__init__.py through which Dynamo inlines a
+// torch.compile'd function met while tracing (SEMANTICS §4.4).
+std::vector<TracebackEntry> CompiledFunctionPolyfillFrames();
+
+// Line `line` (1-based) of `source`, or "" past its end.
+std::string SourceLine(const std::string& source, int64_t line);
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_USER_TRACEBACK_H_
