@@ -82,6 +82,20 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};
+  // Code run eagerly inside a traced frame for its extent (a break's callee, an allowed
+  // function's body): no op recorded; with `no_callback`, no frame offered either.
+  class EagerRegion {
+   public:
+    EagerRegion(Dynamo& d, bool no_callback);
+    ~EagerRegion();
+    EagerRegion(const EagerRegion&) = delete;
+    EagerRegion& operator=(const EagerRegion&) = delete;
+
+   private:
+    Dynamo& d_;
+    bool no_callback_;
+    std::shared_ptr<const runtime::CompileCallback> saved_;
+  };
 
   // eval_frame.cc
   std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args);
@@ -95,6 +109,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
+  // max / min of two tensors: one torch.maximum / torch.minimum node (R-builtin-rewrites).
+  Value TensorExtreme(const Value& callee, CallArgs& args, const char* target);
   std::optional<BreakText> BreakTextOf(const Value& callee, const CallArgs& args);
 
   // graph_break.cc

@@ -151,7 +151,7 @@ void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const
   Trace* t = Tracing();
   if (t == nullptr || !HoldsTensor(result)) return;
   t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
-                   as_called, result);
+                   as_called, result, site.accessor);
 }
 
 bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const {

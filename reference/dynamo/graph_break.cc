@@ -115,7 +115,10 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   invocation.compile_id = t.compile_id;
   invocation.recompile = t.recompile;
   invocation.dynamo_graph = t.graph.Finish(outputs, fullgraph);
-  int64_t ops = static_cast<int64_t>(t.graph.call_count());
+  int64_t ops = std::count_if(invocation.dynamo_graph.nodes.begin(), invocation.dynamo_graph.nodes.end(),
+                              [](const graph::Node& n) {
+                                return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
+                              });
   records_.invocations.push_back(std::move(invocation));
   auto bump = [&](const char* name, int64_t by) {
     Value v = in_.GetAttr(recorder_, name);
@@ -142,20 +145,14 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, root.call->span.begin.line, false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
-  contexts_.push_back(nullptr);
-  std::shared_ptr<const CompileCallback> saved;
-  if (!rules_.on(Rule::kSkippedCalleeFrame)) saved = std::exchange(in_.process().eval_frame_callback, nullptr);
   Value result;
   try {
+    EagerRegion eager(*this, !rules_.on(Rule::kSkippedCalleeFrame));
     result = in_.Call(callee, std::move(args));
   } catch (...) {
-    if (saved) in_.process().eval_frame_callback = saved;
-    contexts_.pop_back();
     contexts_[slot] = nullptr;
     throw;
   }
-  if (saved) in_.process().eval_frame_callback = saved;
-  contexts_.pop_back();
 
   bool returned_at_once = root.stmt->kind == lang::NodeKind::kReturn &&
                           lang::As<lang::Return>(*root.stmt).value.get() == root.call;

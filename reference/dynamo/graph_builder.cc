@@ -109,14 +109,29 @@ void GraphBuilder::Tag(const Value& result, int64_t call_index) {
   if (const auto* t = DynCast<PyTensor>(result)) t->trace_tag = {epoch_, call_index};
 }
 
-void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result) {
+void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
+                           bool accessor) {
   graph::Node node;
   node.op = op;
   node.target = std::move(target);
   for (const Value& v : args.positional) node.args.push_back(ToArg(v));
   for (const auto& [name, v] : args.keywords) node.kwargs.emplace_back(name, ToArg(v));
   calls_.push_back(std::move(node));
-  Tag(result, static_cast<int64_t>(calls_.size()) - 1);
+  accessors_.push_back(accessor);
+  int64_t index = static_cast<int64_t>(calls_.size()) - 1;
+  Tag(result, index);
+  if (const auto* tuple = DynCast<runtime::PyTuple>(result)) {
+    for (size_t i = 0; i < tuple->items().size(); ++i) {
+      if (!runtime::Is<PyTensor>(tuple->items()[i])) continue;
+      graph::Node item;
+      item.op = graph::NodeOp::kCallFunction;
+      item.target = "operator.getitem";
+      item.args = {graph::Arg::Ref(index), graph::Arg::Int(static_cast<int64_t>(i))};
+      calls_.push_back(std::move(item));
+      accessors_.push_back(true);
+      Tag(tuple->items()[i], static_cast<int64_t>(calls_.size()) - 1);
+    }
+  }
 }
 
 bool GraphBuilder::HoldsComputed(const Value& v) const {
@@ -136,16 +151,43 @@ bool GraphBuilder::HoldsTraced(const Value& v) const {
 
 void GraphBuilder::Rollback(const Mark& mark) {
   calls_.resize(mark.calls);
+  accessors_.resize(mark.calls);
   for (size_t i = mark.placeholders; i < placeholders_.size(); ++i) inputs_[placeholders_[i]].index = -1;
   placeholders_.resize(mark.placeholders);
 }
 
-graph::Arg GraphBuilder::Remap(graph::Arg arg) const {
+graph::Arg GraphBuilder::Remap(graph::Arg arg, const std::vector<int64_t>& call_index) const {
   if (arg.kind == graph::ValueKind::kRef) {
-    arg.integer = arg.integer < 0 ? -arg.integer - 1 : arg.integer + static_cast<int64_t>(placeholders_.size());
+    arg.integer = arg.integer < 0 ? -arg.integer - 1
+                                  : call_index[static_cast<size_t>(arg.integer)] +
+                                        static_cast<int64_t>(placeholders_.size());
   }
-  for (graph::Arg& item : arg.items) item = Remap(std::move(item));
+  for (graph::Arg& item : arg.items) item = Remap(std::move(item), call_index);
   return arg;
+}
+
+namespace {
+
+void MarkRefs(const graph::Arg& arg, std::vector<bool>& used) {
+  if (arg.kind == graph::ValueKind::kRef && arg.integer >= 0) used[static_cast<size_t>(arg.integer)] = true;
+  for (const graph::Arg& item : arg.items) MarkRefs(item, used);
+}
+
+}  // namespace
+
+std::vector<bool> GraphBuilder::KeptCalls(const std::vector<int64_t>& outputs) const {
+  std::vector<bool> used(calls_.size(), false);
+  for (int64_t ref : outputs) {
+    if (ref >= 0) used[static_cast<size_t>(ref)] = true;
+  }
+  std::vector<bool> kept(calls_.size(), false);
+  for (size_t i = calls_.size(); i-- > 0;) {
+    kept[i] = !accessors_[i] || used[i];
+    if (!kept[i]) continue;
+    for (const graph::Arg& arg : calls_[i].args) MarkRefs(arg, used);
+    for (const auto& [name, arg] : calls_[i].kwargs) MarkRefs(arg, used);
+  }
+  return kept;
 }
 
 graph::Graph GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs) {
@@ -161,16 +203,23 @@ graph::Graph GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_i
       if (std::find(outputs.begin(), outputs.end(), ref) == outputs.end()) outputs.push_back(ref);
     }
   }
+  std::vector<bool> kept = KeptCalls(outputs);
+  std::vector<int64_t> call_index(calls_.size(), -1);
+  int64_t next = 0;
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    if (kept[i]) call_index[i] = next++;
+  }
   graph::Graph g;
   for (size_t input : placeholders_) g.nodes.push_back(inputs_[input].placeholder);
-  for (const graph::Node& call : calls_) {
-    graph::Node node = call;
-    for (graph::Arg& arg : node.args) arg = Remap(std::move(arg));
-    for (auto& [name, arg] : node.kwargs) arg = Remap(std::move(arg));
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    if (!kept[i]) continue;
+    graph::Node node = calls_[i];
+    for (graph::Arg& arg : node.args) arg = Remap(std::move(arg), call_index);
+    for (auto& [name, arg] : node.kwargs) arg = Remap(std::move(arg), call_index);
     g.nodes.push_back(std::move(node));
   }
   std::vector<graph::Arg> refs;
-  for (int64_t ref : outputs) refs.push_back(Remap(graph::Arg::Ref(ref)));
+  for (int64_t ref : outputs) refs.push_back(Remap(graph::Arg::Ref(ref), call_index));
   graph::Node output;
   output.op = graph::NodeOp::kOutput;
   output.args.push_back(graph::Arg::Sequence(graph::ValueKind::kTuple, std::move(refs)));

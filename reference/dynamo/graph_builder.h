@@ -25,8 +25,11 @@ class GraphBuilder {
   // The tensors in `v` (nested in tuples and lists: `source[i]`) are graph inputs read from
   // `source` (L['x'], L['___stack0']); a tensor already known keeps its first source.
   void AddInput(const Value& v, const std::string& source);
-  // A call node `target(*args, **kwargs)` whose result is `result`.
-  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result);
+  // A call node `target(*args, **kwargs)` whose result is `result`. An `accessor` node
+  // (getitem, getattr) is left out of the graph when nothing uses it. A tuple result
+  // gets an accessor `operator.getitem` node per tensor item, as Dynamo makes them.
+  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
+               bool accessor = false);
   // Whether `v` holds a tensor computed by this graph.
   bool HoldsComputed(const Value& v) const;
   // Whether `v` holds a tensor this graph knows, computed or input.
@@ -53,7 +56,9 @@ class GraphBuilder {
   // made on first use.
   int64_t RefOf(const runtime::PyTensor& tensor);
   void Tag(const Value& result, int64_t call_index);
-  graph::Arg Remap(graph::Arg arg) const;
+  graph::Arg Remap(graph::Arg arg, const std::vector<int64_t>& call_index) const;
+  // The calls Finish keeps: every non-accessor, and accessors something kept uses.
+  std::vector<bool> KeptCalls(const std::vector<int64_t>& outputs) const;
 
   uint64_t epoch_;
   struct Input {
@@ -64,6 +69,7 @@ class GraphBuilder {
   std::vector<Input> inputs_;
   std::vector<size_t> placeholders_;  // input indices, in first-use order
   std::vector<graph::Node> calls_;
+  std::vector<bool> accessors_;  // per call: dropped unless used
 };
 
 }  // namespace tdc::dynamo

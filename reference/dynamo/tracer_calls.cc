@@ -108,6 +108,12 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
       if (callee == fn) return in_.heap().True();
     }
   }
+  if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && rules_.on(Rule::kBuiltinRewrites)) {
+    bool two_tensors = args.positional.size() == 2 && args.keywords.empty() && Is<PyTensor>(args.positional[0]) &&
+                       Is<PyTensor>(args.positional[1]);
+    if (two_tensors && b->name() == "max") return TensorExtreme(callee, args, "torch.maximum");
+    if (two_tensors && b->name() == "min") return TensorExtreme(callee, args, "torch.minimum");
+  }
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
   if (!function->is_native()) {
@@ -147,22 +153,35 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   }
 }
 
+Dynamo::EagerRegion::EagerRegion(Dynamo& d, bool no_callback) : d_(d), no_callback_(no_callback) {
+  d_.contexts_.push_back(nullptr);
+  if (no_callback_) saved_ = std::exchange(d_.in_.process().eval_frame_callback, nullptr);
+}
+
+Dynamo::EagerRegion::~EagerRegion() {
+  if (no_callback_) d_.in_.process().eval_frame_callback = std::move(saved_);
+  d_.contexts_.pop_back();
+}
+
+Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* target) {
+  CallArgs as_called = args;
+  Value picked;
+  {
+    EagerRegion eager(*this, true);
+    picked = in_.CallDirect(callee, std::move(args));
+  }
+  // A new tensor: the node's value is not either input object.
+  Value result = in_.heap().NewTensor(DynCast<PyTensor>(picked)->tensor());
+  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result);
+  return result;
+}
+
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
   CallArgs as_called = args;
-  // The body runs inside the graph: no frame of it is offered to Dynamo.
-  contexts_.push_back(nullptr);
-  std::shared_ptr<const CompileCallback> saved = std::exchange(in_.process().eval_frame_callback, nullptr);
-  struct Restore {
-    Dynamo& d;
-    std::shared_ptr<const CompileCallback> saved;
-    ~Restore() {
-      d.in_.process().eval_frame_callback = std::move(saved);
-      d.contexts_.pop_back();
-    }
-  };
   Value result;
   {
-    Restore restore{*this, std::move(saved)};
+    // The body runs inside the graph: no frame of it is offered to Dynamo.
+    EagerRegion eager(*this, true);
     result = in_.CallDirect(callee, std::move(args));
   }
   Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),

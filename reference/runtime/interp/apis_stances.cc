@@ -297,7 +297,7 @@ void InstallSmallApis(Interpreter& in) {
     for (const auto& listener : in.process().reset_listeners) listener();
     return in.heap().None();
   }));
-  dynamo.SetAttr("mark_dynamic", apis::MakeLibFunction(in, decorators, "mark_dynamic",
+  Value mark_dynamic = apis::MakeLibFunction(in, decorators, "mark_dynamic",
       [&in](PyFunction&, CallArgs& args) {
         RejectUnknownKeywords(in, "mark_dynamic", args, {"t", "index", "min", "max", "specialize_on"});
         Value t = ArgOrKeyword(args, 0, "t");
@@ -314,7 +314,10 @@ void InstallSmallApis(Interpreter& in) {
                 fmt::format("'{}' object has no attribute '_dynamo_dynamic_indices'", TypeName(t)));
         }
         return in.heap().None();
-      }));
+      });
+  // mark_dynamic is decorated with @forbid_in_graph in torch/_dynamo/decorators.py.
+  in.SetAttr(mark_dynamic, "_dynamo_forbidden", in.heap().True());
+  dynamo.SetAttr("mark_dynamic", mark_dynamic);
   // torch._dynamo.config: the attributes fixtures read or write, with torch's defaults.
   PyModule& config = *modules[ModuleId::kTorchDynamoConfig];
   Heap& h = in.heap();

@@ -22,6 +22,9 @@ namespace tdc::runtime {
 struct OpCallSite {
   bool method = false;
   std::string_view target;
+  // An accessor of a result (operator.getitem of a tuple, builtins.getattr): its node
+  // stays out of the graph unless something uses it.
+  bool accessor = false;
 };
 
 // Dynamo's view of the tensor ops a traced frame runs (reference/dynamo implements it):

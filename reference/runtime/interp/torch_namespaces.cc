@@ -44,7 +44,7 @@ void InstallFunctional(Interpreter& in) {
     if (inplace && Truth(in, inplace)) {
       Raise(in.heap(), ExcType::kNotImplementedError, "F.relu(inplace=True) is outside the reference");
     }
-    return CallTensorOpAt(in, {false, "torch.relu"}, *relu, Surface::kFunction, CallArgs{{input}, {}});
+    return CallTensorOpAt(in, {false, "torch.nn.functional.relu"}, *relu, Surface::kFunction, CallArgs{{input}, {}});
   }));
 }
 
@@ -105,7 +105,7 @@ void InstallFft(Interpreter& in) {
   const OpInfo* op = &Op("fft");
   Ref<PyType> complex_type = in.heap().NewType("ComplexTensorStandIn", "tdconform.reference");
   fft.SetAttr("fft", MakeBuiltin(in, "fft_fft", [&in, op, complex_type](CallArgs& args) {
-    Value pair = CallTensorOp(in, *op, Surface::kFunction, std::move(args));
+    Value pair = CallTensorOpAt(in, {false, "torch.fft.fft"}, *op, Surface::kFunction, std::move(args));
     Ref<PyTensor> base = RefCast<PyTensor>(pair);
     Ref<PyInstance> result = in.heap().NewInstance(complex_type);
     for (int64_t part : {0, 1}) {
@@ -113,7 +113,12 @@ void InstallFft(Interpreter& in) {
       view.sizes.pop_back();
       view.strides.pop_back();
       view.storage_offset += part;
-      result->attrs->SetStr(part == 0 ? "real" : "imag", in.heap().NewTensor(std::move(view), base));
+      const char* name = part == 0 ? "real" : "imag";
+      Value tensor = in.heap().NewTensor(std::move(view), base);
+      // Dynamo reads `.real` of the complex result as a getattr node (an unused one is
+      // dropped from the graph).
+      NotifyTensorOp(in, {false, "builtins.getattr", true}, CallArgs{{pair, in.heap().Intern(name)}, {}}, tensor);
+      result->attrs->SetStr(name, tensor);
     }
     return Value(result);
   }));
