@@ -78,7 +78,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::vector<std::string> guards;
     const runtime::Scope* scope = nullptr;
     GraphBuilder graph;
-    std::set<size_t> inlined_compiled;  // frames entered through a compile wrapper
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};
@@ -134,6 +133,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // one (a break's callee, an allowed function's body).
   std::vector<std::unique_ptr<Trace>> contexts_;
   std::vector<Value> is_compiling_fns_;
+  // Interpreter frames (by depth) a trace entered by inlining a compiled function: its
+  // tracebacks show torch's polyfill frames above them.
+  std::set<size_t> inlined_compiled_;
   std::shared_ptr<const runtime::Program> wrap_inline_program_;  // external_utils.wrap_inline
   Value wrap_inline_;
 };

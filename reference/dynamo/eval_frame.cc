@@ -190,9 +190,9 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const std::v
       }
     }
   }
-  if (code.frame_id < 0 || !rules_.on(Rule::kFrameId)) code.frame_id = next_frame_id_++;
-  t->compile_id = fmt::format("{}/{}", code.frame_id, rules_.on(Rule::kFrameId) ? code.compiles : 0);
-  t->recompile = rules_.on(Rule::kFrameId) && code.compiles > 0;
+  if (code.frame_id < 0) code.frame_id = next_frame_id_++;
+  t->compile_id = fmt::format("{}/{}", code.frame_id, code.compiles);
+  t->recompile = code.compiles > 0;
   ++code.compiles;
   return t;
 }
@@ -202,7 +202,12 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   if (!callback) return std::nullopt;
   const auto& code = std::get<UserCode>(function->code);
   CodeKey key{code.def, nullptr};
-  if (codes_[key].skip) return std::nullopt;
+  if (codes_[key].skip) {
+    // A skipped code runs with the callback off for its whole extent: the frames it
+    // calls are not offered either (golden graph_break/no_ops_frame_skipped, wrap).
+    EagerRegion eager(*this, true);
+    return in_.CallDirect(function, std::move(args));
+  }
   std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
@@ -216,6 +221,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   auto program = std::static_pointer_cast<const Program>(code.keep_alive);
   t->scope = &program->scopes.Of(code.def);
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+  if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   size_t slot = contexts_.size();
   contexts_.push_back(std::move(t));
   struct Pop {

@@ -38,7 +38,7 @@ std::string Dynamo::UserTraceback(const Trace& t) const {
   const auto& frames = in_.frames();
   for (size_t i = t.root_depth; i < frames.size(); ++i) {
     const Frame& f = *frames[i];
-    if (t.inlined_compiled.contains(i)) {
+    if (inlined_compiled_.contains(i)) {
       for (TracebackEntry& e : CompiledFunctionPolyfillFrames()) entries.push_back(std::move(e));
     }
     int64_t line = CurrentLine(f);
@@ -92,8 +92,11 @@ Value Dynamo::Break(const BreakText& text, const Value& callee, CallArgs& args) 
     RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text));
   }
   if (t.record) LogBreak(t, text);
-  if (in_.frames().size() - 1 != t.root_depth) throw Restart{};
-  return RootBreak(callee, std::move(args));
+  if (in_.frames().size() - 1 == t.root_depth) return RootBreak(callee, std::move(args));
+  if (rules_.on(Rule::kClassicReattribute)) throw Restart{};
+  // Off: the callee's break only runs its call eagerly; the graph goes on around it.
+  EagerRegion eager(*this, false);
+  return in_.Call(callee, std::move(args));
 }
 
 void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
@@ -112,7 +115,9 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   std::vector<Value> outputs = live;
   graph::Invocation invocation;
   invocation.trigger = {t.code_name, t.resume, line};
-  invocation.compile_id = t.compile_id;
+  // Off: ids count the graphs the backend gets, as if frames without one took none.
+  invocation.compile_id =
+      rules_.on(Rule::kFrameId) ? t.compile_id : fmt::format("{}/0", records_.invocations.size());
   invocation.recompile = t.recompile;
   invocation.dynamo_graph = t.graph.Finish(outputs, fullgraph);
   int64_t ops = std::count_if(invocation.dynamo_graph.nodes.begin(), invocation.dynamo_graph.nodes.end(),
@@ -187,6 +192,7 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   t->root_depth = old->root_depth;
   t->scope = old->scope;
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+  if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   old = std::move(t);
 }
 

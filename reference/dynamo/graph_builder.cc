@@ -57,6 +57,14 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
   for (size_t i = 0; i < items->size(); ++i) AddInput((*items)[i], fmt::format("{}[{}]", source, i));
 }
 
+void GraphBuilder::UseAllInputs() {
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (inputs_[i].index >= 0) continue;
+    inputs_[i].index = static_cast<int64_t>(placeholders_.size());
+    placeholders_.push_back(i);
+  }
+}
+
 int64_t GraphBuilder::RefOf(const PyTensor& tensor) {
   if (tensor.trace_tag.epoch != epoch_) {
     // A tensor the frame did not receive and no node made (a global, a closure cell):

@@ -25,6 +25,9 @@ class GraphBuilder {
   // The tensors in `v` (nested in tuples and lists: `source[i]`) are graph inputs read from
   // `source` (L['x'], L['___stack0']); a tensor already known keeps its first source.
   void AddInput(const Value& v, const std::string& source);
+  // Every input becomes a placeholder now, in the order added (the fallback when
+  // R-placeholder-first-use is off).
+  void UseAllInputs();
   // A call node `target(*args, **kwargs)` whose result is `result`. An `accessor` node
   // (getitem, getattr) is left out of the graph when nothing uses it. A tuple result
   // gets an accessor `operator.getitem` node per tensor item, as Dynamo makes them.

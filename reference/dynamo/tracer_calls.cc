@@ -132,15 +132,15 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
 Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper) {
   Trace& t = *Tracing();
   size_t depth = in_.frames().size() - 1;  // the calling frame
-  if (through_compile_wrapper) t.inlined_compiled.insert(depth + 1);
+  if (through_compile_wrapper) inlined_compiled_.insert(depth + 1);
   struct Forget {
-    Trace& t;
+    std::set<size_t>& depths;
     size_t depth;
     bool on;
     ~Forget() {
-      if (on) t.inlined_compiled.erase(depth);
+      if (on) depths.erase(depth);
     }
-  } forget{t, depth + 1, through_compile_wrapper};
+  } forget{inlined_compiled_, depth + 1, through_compile_wrapper};
   if (depth != t.root_depth || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
   CallArgs saved = args;

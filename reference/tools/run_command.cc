@@ -1,5 +1,6 @@
 #include "reference/tools/run_command.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -11,6 +12,7 @@
 #include <fmt/ostream.h>
 
 #include "reference/compare/comparator.h"
+#include "reference/dynamo/rules.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
 #include "reference/runtime/interp/run_program.h"
@@ -147,35 +149,119 @@ std::optional<compare::CompareOptions> CompareOptionsFor(const VerifyOptions& op
   return compare_options;
 }
 
-// 0 when `file` matches its golden, 1 when it differs, 2 on an error.
-int VerifyOne(const std::string& file, const RunOptions& run_options,
-              const compare::CompareOptions& compare_options, std::ostream& out,
-              std::ostream& err) {
-  std::string golden_file =
-      std::filesystem::path(file).replace_extension(".golden.json").string();
+// `file`'s golden, `<stem>.golden.json` beside it.
+std::string GoldenFile(const std::string& file) {
+  return std::filesystem::path(file).replace_extension(".golden.json").string();
+}
+
+// `file`'s golden, or nullopt after printing why it cannot be read.
+std::optional<graph::Golden> ReadExpected(const std::string& file, std::ostream& err) {
+  std::string golden_file = GoldenFile(file);
   std::optional<std::string> text = ReadFile(golden_file);
   if (!text) {
     fmt::print(err, "{}:1:1: error: cannot read the golden\n", golden_file);
-    return 2;
+    return std::nullopt;
   }
   graph::GoldenReadResult expected = graph::ReadGolden(*text);
   if (!expected.golden) {
     fmt::print(err, "{}\n", graph::FormatJsonError(golden_file, *expected.error));
-    return 2;
+    return std::nullopt;
   }
+  return std::move(*expected.golden);
+}
+
+// By VerifyAgainst's status.
+enum Status { kMatch = 0, kDiffer = 1, kError = 2 };
+
+// Runs `file` and compares its outcome with `expected`, printing each difference.
+Status VerifyAgainst(const std::string& file, const graph::Golden& expected,
+                     const RunOptions& run_options,
+                     const compare::CompareOptions& compare_options, std::ostream& out,
+                     std::ostream& err) {
   std::optional<graph::Golden> actual = RunToGolden(file, run_options, err);
-  if (!actual) return 2;
-  compare::CompareResult result = compare::Compare(*expected.golden, *actual, compare_options);
+  if (!actual) return kError;
+  compare::CompareResult result = compare::Compare(expected, *actual, compare_options);
   if (result.error) {
-    fmt::print(err, "{}: error: {}\n", golden_file, *result.error);
-    return 2;
+    fmt::print(err, "{}: error: {}\n", GoldenFile(file), *result.error);
+    return kError;
   }
   for (const compare::Difference& d : result.differences) {
     fmt::print(out, "{}\n", compare::FormatDifference(d));
   }
-  if (result.differences.empty()) return 0;
+  if (result.differences.empty()) return kMatch;
   fmt::print(out, "{}: differs from its golden\n", DisplayName(file));
-  return 1;
+  return kDiffer;
+}
+
+// Counts of files by status.
+struct Tally {
+  int count[3] = {};
+  void Add(Status status) { count[status] += 1; }
+  int match() const { return count[kMatch]; }
+  int differ() const { return count[kDiffer]; }
+  int error() const { return count[kError]; }
+};
+
+// The plain verify: every file against its golden.
+int VerifyAll(const std::vector<std::string>& files, const RunOptions& run_options,
+              const compare::CompareOptions& compare_options, std::ostream& out,
+              std::ostream& err) {
+  Tally tally;
+  for (const std::string& file : files) {
+    std::optional<graph::Golden> expected = ReadExpected(file, err);
+    tally.Add(expected ? VerifyAgainst(file, *expected, run_options, compare_options, out, err)
+                       : kError);
+  }
+  fmt::print(out, "{} passed, {} failed\n", tally.match(), tally.differ() + tally.error());
+  return tally.error() > 0 ? 2 : tally.differ() > 0 ? 1 : 0;
+}
+
+// Whether the fixture's header cites `rule` (its labels with or without the `R-`).
+bool Cites(const graph::Header& header, dynamo::Rule rule) {
+  return std::ranges::any_of(
+      header.rules, [rule](const std::string& label) { return dynamo::FindRule(label) == rule; });
+}
+
+// The rule `--switch-off` names, or nullopt after printing why it cannot be switched off.
+std::optional<dynamo::Rule> SwitchedOffRule(const VerifyOptions& options, std::ostream& err) {
+  if (compare::ParseMode(options.run.mode) != compare::Mode::kCompile) {
+    fmt::print(err, "error: --switch-off switches off a Dynamo rule: use --mode compile\n");
+    return std::nullopt;
+  }
+  std::optional<dynamo::Rule> rule = dynamo::FindRule(options.switch_off);
+  if (!rule) {
+    fmt::print(err, "error: --switch-off {}: unknown rule (reference/dynamo/rules.def)\n",
+               options.switch_off);
+  }
+  return rule;
+}
+
+// The switch-off test: the files citing `rule`, each run with it off, against their goldens.
+int VerifySwitchedOff(const std::vector<std::string>& files, dynamo::Rule rule,
+                      RunOptions run_options, const compare::CompareOptions& compare_options,
+                      std::ostream& out, std::ostream& err) {
+  std::string label = fmt::format("R-{}", dynamo::RuleLabel(rule));
+  run_options.disabled_rules.push_back(label);
+  Tally tally;  // an unreadable golden counts as an error, citing or not
+  int cite = 0;
+  for (const std::string& file : files) {
+    std::optional<graph::Golden> expected = ReadExpected(file, err);
+    if (!expected) {
+      tally.Add(kError);
+    } else if (Cites(expected->meta.header, rule)) {
+      cite += 1;
+      Status status = VerifyAgainst(file, *expected, run_options, compare_options, out, err);
+      if (status == kMatch) {
+        fmt::print(out, "{}: matches its golden with {} off\n", DisplayName(file), label);
+      }
+      tally.Add(status);
+    }
+  }
+  fmt::print(out, "{}: {} cite it, {} differ, {} match\n", label, cite, tally.differ(),
+             tally.match());
+  if (cite == 0) fmt::print(out, "{}: no fixture cites this rule\n", label);
+  // A crash is no difference: an error fails the test whatever else differs.
+  return tally.error() > 0 ? 2 : tally.differ() > 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -184,22 +270,12 @@ int RunVerify(const std::vector<std::string>& files, const VerifyOptions& option
               std::ostream& out, std::ostream& err) {
   std::optional<compare::CompareOptions> compare_options = CompareOptionsFor(options, err);
   if (!compare_options) return 2;
-  int count[3] = {};  // by VerifyOne's status: match, differ, error
-  for (const std::string& file : files) {
-    int rc = VerifyOne(file, options.run, *compare_options, out, err);
-    if (rc == 0 && options.expect_differ) {
-      fmt::print(out, "{}: matches its golden (a difference was expected)\n", DisplayName(file));
-    }
-    count[rc] += 1;
+  if (options.switch_off.empty()) {
+    return VerifyAll(files, options.run, *compare_options, out, err);
   }
-  auto [match, differ, error] = count;
-  if (options.expect_differ) {
-    // An error (a crash) is no difference: it fails the run too.
-    fmt::print(out, "{} differ, {} match\n", differ, match);
-    return error > 0 ? 2 : match > 0 ? 1 : 0;
-  }
-  fmt::print(out, "{} passed, {} failed\n", match, differ + error);
-  return error > 0 ? 2 : differ > 0 ? 1 : 0;
+  std::optional<dynamo::Rule> rule = SwitchedOffRule(options, err);
+  if (!rule) return 2;
+  return VerifySwitchedOff(files, *rule, options.run, *compare_options, out, err);
 }
 
 }  // namespace tdc::tools

@@ -1,6 +1,8 @@
 // `tdref verify`'s contract: `N passed, M failed`, exit 0 all match, 1 one differs, 2 an
-// error; with --expect-differ (the rule switch-off tests) `N differ, M match` and exit 0
-// only when every file differs, an error never counting as a difference.
+// error; with --switch-off R-x (the rule switch-off tests, DESIGN.md Tests) only the files
+// whose golden's header cites R-x run, with R-x off: `R-x: N cite it, D differ, M match`,
+// exit 0 when one differs, 1 when none cites it or all match, 2 on an error (a crash is
+// never a difference).
 #include "reference/tools/run_command.h"
 
 #include <filesystem>
@@ -20,19 +22,27 @@ using graph::Json;
 // A recorded fixture whose eager outcome the reference reproduces (ctest
 // fixtures:version:msg_non_callable:mode=eager).
 constexpr char kFixture[] = "fixtures/version/msg_non_callable";
+// A recorded fixture whose compiled outcome the reference reproduces (ctest
+// fixtures:graph_break:s05_graph_break_three_graphs:profile=torch-2.13:mode=compile), and
+// which differs from its golden with R-graph-break-call off (no graph breaks, one graph).
+constexpr char kCompileFixture[] = "fixtures/graph_break/s05_graph_break_three_graphs";
 
 class VerifyTest : public ::testing::Test {
  protected:
   // Writes `<stem>.py` and `<stem>.golden.json` into the test's own folder; the program.
   std::string WriteCase(const std::string& stem, const std::string& program,
                         const std::string& golden) {
-    std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / (stem + ".golden.json"), std::ios::binary) << golden;
-    std::filesystem::path path = dir / (stem + ".py");
+    std::filesystem::path path = CasePath(stem);
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(std::filesystem::path(path).replace_extension(".golden.json"),
+                  std::ios::binary)
+        << golden;
     std::ofstream(path, std::ios::binary) << program;
     return path.string();
+  }
+  std::filesystem::path CasePath(const std::string& stem) {
+    return std::filesystem::path(::testing::TempDir()) /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() / (stem + ".py");
   }
 
   // The fixture with its golden as recorded, or with one out changed.
@@ -41,6 +51,22 @@ class VerifyTest : public ::testing::Test {
     Json json = Json::parse(golden_);
     json["eager"]["outs"]["out_allow_type"]["str"] = "TypeError";
     return WriteCase("differing", program_, json.dump(1) + "\n");
+  }
+
+  // The compile fixture with its golden as recorded but for the header's rules, and the
+  // file its graph breaks name (the copy's path, as tdref names a file outside the tree).
+  std::string Citing(const std::string& stem, const std::vector<std::string>& rules,
+                     const std::string& program = "") {
+    std::string golden = compile_golden_;
+    std::string recorded = Json(std::string(kCompileFixture) + ".py").dump();
+    std::string copy = Json(CasePath(stem).string()).dump();
+    for (size_t at = golden.find(recorded); at != std::string::npos;
+         at = golden.find(recorded, at + copy.size())) {
+      golden.replace(at, recorded.size(), copy);
+    }
+    Json json = Json::parse(golden);
+    json["meta"]["header"]["rules"] = rules;
+    return WriteCase(stem, program.empty() ? compile_program_ : program, json.dump(1) + "\n");
   }
 
   int Verify(const std::vector<std::string>& files, const VerifyOptions& options) {
@@ -56,13 +82,22 @@ class VerifyTest : public ::testing::Test {
       graph::testing::ReadSourceFile(std::string(kFixture) + ".py").value_or("");
   std::string golden_ =
       graph::testing::ReadSourceFile(std::string(kFixture) + ".golden.json").value_or("");
+  std::string compile_program_ =
+      graph::testing::ReadSourceFile(std::string(kCompileFixture) + ".py").value_or("");
+  std::string compile_golden_ =
+      graph::testing::ReadSourceFile(std::string(kCompileFixture) + ".golden.json")
+          .value_or("");
   std::string out_;
   std::string err_;
 };
 
-VerifyOptions ExpectDiffer() {
+// The compile ctests' options (fixtures/CMakeLists.txt), with `--switch-off rule`.
+VerifyOptions Compile(const std::string& rule = "") {
   VerifyOptions options;
-  options.expect_differ = true;
+  options.run.mode = "compile";
+  options.run.profile = "torch-2.13";
+  options.masks = {"aten"};
+  options.switch_off = rule;
   return options;
 }
 
@@ -79,24 +114,12 @@ TEST_F(VerifyTest, CountsPassedAndFailed) {
   EXPECT_EQ(err_, "");
 }
 
-TEST_F(VerifyTest, ExpectDifferSucceedsOnlyWhenEveryFileDiffers) {
-  ASSERT_FALSE(program_.empty());
-  EXPECT_EQ(Verify({Differing()}, ExpectDiffer()), 0);
-  EXPECT_TRUE(out_.ends_with("\n1 differ, 0 match\n")) << out_;
-  EXPECT_EQ(Verify({Differing(), Matching()}, ExpectDiffer()), 1);
-  EXPECT_TRUE(out_.ends_with(
-      "matching.py: matches its golden (a difference was expected)\n1 differ, 1 match\n"))
-      << out_;
-}
-
-TEST_F(VerifyTest, AnErrorIsNoDifference) {
+TEST_F(VerifyTest, AnErrorFailsTheRun) {
   ASSERT_FALSE(program_.empty());
   std::string broken = WriteCase("broken", "out = (\n", golden_);
-  EXPECT_EQ(Verify({Differing(), broken}, ExpectDiffer()), 2);
-  EXPECT_TRUE(out_.ends_with("\n1 differ, 0 match\n")) << out_;
+  EXPECT_EQ(Verify({Matching(), broken}, {}), 2);
+  EXPECT_EQ(out_, "1 passed, 1 failed\n");
   EXPECT_TRUE(err_.starts_with(broken + ":")) << err_;
-  EXPECT_EQ(Verify({broken}, {}), 2);
-  EXPECT_EQ(out_, "0 passed, 1 failed\n");
 }
 
 TEST_F(VerifyTest, BadOptionsExitTwo) {
@@ -122,6 +145,73 @@ TEST_F(VerifyTest, CompileModeComparesOnlyTheProfile) {
   EXPECT_EQ(Verify({Matching()}, options), 2);
   EXPECT_EQ(out_, "0 passed, 1 failed\n");
   EXPECT_FALSE(err_.empty());
+}
+
+TEST_F(VerifyTest, SwitchOffPassesWhenACitingFileDiffers) {
+  ASSERT_FALSE(compile_program_.empty());
+  std::string cites = Citing("cites", {"R-graph-break-call"});
+  std::string bare = Citing("bare", {"graph-break-call"});  // the `R-` may be left out
+  std::string other = Citing("other", {"R-forbidden"});
+  EXPECT_EQ(Verify({cites, bare, other}, Compile()), 0) << out_ << err_;  // as recorded
+  EXPECT_EQ(Verify({cites, other, Matching()}, Compile("R-graph-break-call")), 0) << err_;
+  EXPECT_TRUE(out_.starts_with("compiled[\"torch-2.13\"].invocations: expected length 3, "
+                              "got length 1\n"))
+      << out_;
+  EXPECT_TRUE(out_.ends_with("cites.py: differs from its golden\n"
+                             "R-graph-break-call: 1 cite it, 1 differ, 0 match\n"))
+      << out_;
+  EXPECT_EQ(Verify({bare}, Compile("graph-break-call")), 0) << err_;
+  EXPECT_TRUE(out_.ends_with("R-graph-break-call: 1 cite it, 1 differ, 0 match\n")) << out_;
+  EXPECT_EQ(err_, "");
+}
+
+TEST_F(VerifyTest, SwitchOffFailsWhenNoFixtureCitesTheRule) {
+  ASSERT_FALSE(compile_program_.empty());
+  EXPECT_EQ(Verify({Citing("other", {"R-forbidden"}), Matching()}, Compile("R-graph-break-call")),
+            1);
+  EXPECT_EQ(out_, "R-graph-break-call: 0 cite it, 0 differ, 0 match\n"
+                  "R-graph-break-call: no fixture cites this rule\n");
+  EXPECT_EQ(err_, "");
+}
+
+TEST_F(VerifyTest, SwitchOffFailsWhenEveryCitingFileMatches) {
+  ASSERT_FALSE(compile_program_.empty());
+  // R-forbidden plays no part in this program: with it off, the outcome is unchanged.
+  std::string cites = Citing("cites", {"R-forbidden"});
+  EXPECT_EQ(Verify({cites}, Compile("R-forbidden")), 1) << err_;
+  EXPECT_EQ(out_, cites + ": matches its golden with R-forbidden off\n"
+                          "R-forbidden: 1 cite it, 0 differ, 1 match\n");
+  EXPECT_EQ(err_, "");
+}
+
+TEST_F(VerifyTest, SwitchOffCountsAnErrorAsNoDifference) {
+  ASSERT_FALSE(compile_program_.empty());
+  std::string cites = Citing("cites", {"R-graph-break-call"});
+  std::string broken = Citing("broken", {"R-graph-break-call"}, "out = (\n");
+  EXPECT_EQ(Verify({cites, broken}, Compile("R-graph-break-call")), 2);
+  EXPECT_TRUE(out_.ends_with("R-graph-break-call: 2 cite it, 1 differ, 0 match\n")) << out_;
+  EXPECT_TRUE(err_.starts_with(broken + ":")) << err_;
+  // A golden that cannot be read may cite the rule: an error too.
+  std::string missing = (std::filesystem::path(cites).parent_path() / "missing.py").string();
+  EXPECT_EQ(Verify({cites, missing}, Compile("R-graph-break-call")), 2);
+  EXPECT_TRUE(out_.ends_with("R-graph-break-call: 1 cite it, 1 differ, 0 match\n")) << out_;
+  EXPECT_TRUE(err_.find("missing.golden.json:1:1: error: cannot read the golden") !=
+              std::string::npos)
+      << err_;
+}
+
+TEST_F(VerifyTest, SwitchOffNeedsCompileModeAndAKnownRule) {
+  ASSERT_FALSE(compile_program_.empty());
+  std::string cites = Citing("cites", {"R-graph-break-call"});
+  VerifyOptions eager;
+  eager.switch_off = "R-graph-break-call";
+  EXPECT_EQ(Verify({cites}, eager), 2);
+  EXPECT_EQ(out_, "");
+  EXPECT_EQ(err_, "error: --switch-off switches off a Dynamo rule: use --mode compile\n");
+  EXPECT_EQ(Verify({cites}, Compile("R-no-such-rule")), 2);
+  EXPECT_EQ(out_, "");
+  EXPECT_EQ(err_, "error: --switch-off R-no-such-rule: unknown rule "
+                  "(reference/dynamo/rules.def)\n");
 }
 
 }  // namespace

@@ -58,8 +58,9 @@ int main(int argc, char** argv) {
                      "Leave out a field wherever it occurs (a schema field name; `aten` = "
                      "aten_graph and aten_error); repeatable")
       ->allow_extra_args(false);
-  verify->add_flag("--expect-differ", verify_options.expect_differ,
-                   "Succeed only when every file differs from its golden (rule switch-off tests)");
+  verify->add_option("--switch-off", verify_options.switch_off,
+                     "Compile mode: the switch-off test of a rule (R-...): run only the files "
+                     "whose golden's header cites it, with it off; exit 0 when one differs");
 
   CLI11_PARSE(app, argc, argv);
   if (run->parsed()) {
