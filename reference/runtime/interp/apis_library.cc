@@ -78,6 +78,8 @@ void InstallCustomOp(Interpreter& in) {
   });
   AddMethod(in, types->packet, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
   AddMethod(in, types->overload, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
+  InstallAtenOps(in, types->op_namespace, types->packet, types->overload);
+  MakeNamespace(in, *types, "aten");
 
   Value globals = apis::LibGlobals(in, "torch.library");
   Value custom_ops = apis::LibGlobals(in, "torch._library.custom_ops");

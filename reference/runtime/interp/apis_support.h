@@ -136,6 +136,14 @@ inline Value InnermostFn(Interpreter& in, Value fn) {
 
 // Whether Dynamo's trace rules name `fn` a torch in-graph function (torch.add, Tensor.add).
 inline bool IsTorchInGraphByName(const Value& fn) {
+  if (const auto* i = DynCast<PyInstance>(fn)) {
+    // ATen's OpOverloadPacket and OpOverload (torch_ops_aten.cc).
+    for (const char* field : {"_qualified_op_name", "_name"}) {
+      const auto* name = DynCast<PyStr>(i->attrs->GetStr(field));
+      if (name != nullptr && name->value().starts_with("aten::")) return true;
+    }
+    return false;
+  }
   const auto* b = DynCast<PyBuiltin>(fn);
   return b != nullptr && (b->name().rfind("_VariableFunctionsClass.", 0) == 0 || b->name().rfind("Tensor.", 0) == 0);
 }

@@ -128,6 +128,10 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
   for (const PyType* t = type.get(); t != nullptr; t = t->base.get()) {
     if (Value attr = t->dict->GetStr(name)) return BindIfFunction(*this, attr, object);
   }
+  // A class's __getattr__ is the fallback (torch.ops namespaces make ops on demand).
+  for (const PyType* t = type.get(); t != nullptr; t = t->base.get()) {
+    if (Value hook = t->dict->GetStr("__getattr__")) return Call(hook, CallArgs{{object, heap().Str(std::string(name))}, {}});
+  }
   NoAttribute(*this, object, name);
 }
 
