@@ -1,0 +1,132 @@
+// Unit tests of the Dynamo layer's pieces whose expectations come from CPython 3.11 and
+// torch 2.13.0 directly (the probes of SEMANTICS §8.3, the goldens' texts); the
+// behaviour as a whole is checked against goldens by the fixture ctests.
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "reference/dynamo/liveness.h"
+#include "reference/dynamo/messages.h"
+#include "reference/dynamo/rules.h"
+#include "reference/dynamo/user_traceback.h"
+#include "reference/lang/ast_fields.h"
+#include "reference/lang/parser.h"
+#include "reference/runtime/interp/scopes.h"
+
+namespace tdc::dynamo {
+namespace {
+
+// The first call in a subtree, in source order.
+struct CallFinder : lang::FieldVisitor {
+  const lang::Call* call = nullptr;
+  void Walk(const lang::Node* node) {
+    if (node == nullptr || call != nullptr) return;
+    if (node->kind == lang::NodeKind::kCall) {
+      call = &lang::As<lang::Call>(*node);
+      return;
+    }
+    lang::VisitFields(*node, *this);
+  }
+  void Child(std::string_view, const lang::Node* child) override { Walk(child); }
+  void Children(std::string_view, const std::vector<const lang::Node*>& children) override {
+    for (const lang::Node* c : children) Walk(c);
+  }
+};
+
+// The live locals after the first call on line `line` of the only function in `source`.
+std::vector<std::string> LiveAfterCallOnLine(const std::string& source, int line) {
+  lang::ParseResult parsed = lang::ParseSubset(source, "t.py");
+  EXPECT_FALSE(parsed.error.has_value());
+  runtime::ScopeTable scopes = runtime::AnalyzeScopes(*parsed.module);
+  const auto& def = lang::As<lang::FunctionDef>(*parsed.module->body.at(0));
+  // The statement on `line` (top level of the body or inside an if) and its outermost call.
+  std::function<const lang::Stmt*(const lang::StmtList&)> find = [&](const lang::StmtList& body) -> const lang::Stmt* {
+    for (const auto& st : body) {
+      if (st->span.begin.line == line) return st.get();
+      if (st->kind == lang::NodeKind::kIf) {
+        if (const lang::Stmt* s = find(lang::As<lang::If>(*st).body)) return s;
+      }
+    }
+    return nullptr;
+  };
+  const lang::Stmt* stmt = find(def.body);
+  EXPECT_NE(stmt, nullptr);
+  CallFinder finder;
+  finder.Walk(stmt);
+  EXPECT_NE(finder.call, nullptr);
+  const lang::Call& call = *finder.call;
+  return LiveLocalsAfterCall(scopes.Of(&def), def, *stmt, call);
+}
+
+using Names = std::vector<std::string>;
+
+TEST(LivenessTest, ResumeArgumentsAreTheLiveLocalsInVarnamesOrder) {
+  // Probe Q4 under torch 2.13.0: the resume function of f takes a, c, d (not b).
+  const std::string source =
+      "def f(a, b):\n"
+      "    c = a + 1\n"
+      "    d = b + 2\n"
+      "    g()\n"
+      "    return d + c + a\n";
+  EXPECT_EQ(LiveAfterCallOnLine(source, 4), (Names{"a", "c", "d"}));
+}
+
+TEST(LivenessTest, AnAssignedNameIsDeadAfterTheCallThatComputesIt) {
+  const std::string source =
+      "def f(x, y):\n"
+      "    x = g(x)\n"
+      "    return x * 3\n";
+  EXPECT_EQ(LiveAfterCallOnLine(source, 2), Names{});
+}
+
+TEST(LivenessTest, ReadsLaterInTheSameStatementAndInEitherBranchAreLive) {
+  const std::string source =
+      "def f(a, b, c, d):\n"
+      "    x = a + g(b) + c\n"
+      "    if x:\n"
+      "        return d\n"
+      "    return x\n";
+  EXPECT_EQ(LiveAfterCallOnLine(source, 2), (Names{"c", "d"}));
+}
+
+TEST(LivenessTest, InAReturnOnlyTheRestOfTheExpressionIsLive) {
+  const std::string source =
+      "def f(x, p, q):\n"
+      "    return h(x) + g(p)\n";
+  EXPECT_EQ(LiveAfterCallOnLine(source, 2), Names{"p"});
+}
+
+TEST(UserTracebackTest, CaretsUnderTheCallUnlessTheyWouldCoverTheWholeLine) {
+  // CPython 3.11 traceback.format_list, as the goldens' "from user code" blocks show it.
+  TracebackEntry call{"f.py", 15, "outer", "    return fn(x)", SourceSpan{{15, 11}, {15, 16}}};
+  TracebackEntry whole{"f.py", 9, "fn", "    torch._dynamo.mark_dynamic(x, 0)", SourceSpan{{9, 4}, {9, 36}}};
+  EXPECT_EQ(FormatUserTraceback({call, whole}),
+            "   File \"f.py\", line 15, in outer\n"
+            "    return fn(x)\n"
+            "           ^^^^^\n"
+            "  File \"f.py\", line 9, in fn\n"
+            "    torch._dynamo.mark_dynamic(x, 0)");
+}
+
+TEST(MessagesTest, GraphBreakKeyAsTorchCountsIt) {
+  // counters["graph_break"]'s key in golden graph_break/s05_graph_break_three_graphs.
+  EXPECT_EQ(FormatBreak(GraphBreakCallText(std::nullopt, "[]", "{}")),
+            "Call to `torch._dynamo.graph_break()`\n"
+            "  Explanation: User-inserted graph break. Message: None\n"
+            "  Hint: Remove the `torch._dynamo.graph_break()` call.\n\n"
+            "  Developer debug context: Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`\n\n"
+            " For more details about this graph break, please visit: "
+            "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0025.html");
+}
+
+TEST(RulesTest, LabelsRoundTripWithOrWithoutThePrefix) {
+  for (int i = 0; i < static_cast<int>(Rule::kCount); ++i) {
+    Rule rule = static_cast<Rule>(i);
+    EXPECT_EQ(FindRule(RuleLabel(rule)), rule);
+    EXPECT_EQ(FindRule("R-" + std::string(RuleLabel(rule))), rule);
+  }
+  EXPECT_FALSE(FindRule("R-no-such-rule").has_value());
+}
+
+}  // namespace
+}  // namespace tdc::dynamo
