@@ -1,4 +1,4 @@
-// Dynamo as the reference models it (PLAN.md §3): the runtime's FrameHook and OpObserver.
+// Dynamo as the reference models it (SEMANTICS §8): the runtime's FrameHook and OpObserver.
 // A compiled frame is traced by running it: its tensor ops become graph nodes as they
 // run, a call Dynamo cannot trace ends the graph there (the backend gets it), the call
 // runs eagerly with its own frames offered to Dynamo, and the rest of the frame goes on
@@ -76,7 +76,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string compile_id;
     bool recompile = false;
     std::vector<std::string> guards;
-    const runtime::Scope* scope = nullptr;
     GraphBuilder graph;
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.

@@ -1,6 +1,9 @@
-// Frame interception (spec §1.2, PLAN.md §3.1): which frames Dynamo converts, their frame
+// Frame interception (spec §1.2, SEMANTICS §8): which frames Dynamo converts, their frame
 // ids and compile ids, the cache that lets a second identical call compile nothing.
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/lang/ast_fields.h"
@@ -12,7 +15,7 @@ using namespace runtime;  // NOLINT: the frame logic reads the runtime's objects
 
 namespace {
 
-// A guard per frame value (PLAN.md §3.1): tensors by dtype, shape and strides, Python
+// A guard per frame value (SEMANTICS §8.2 R-cache-hit): tensors by dtype, shape and strides, Python
 // constants by value, anything else by identity.
 std::string GuardOf(const Value& v) {
   if (const auto* t = DynCast<PyTensor>(v)) {
@@ -218,8 +221,6 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   t->callback = callback;
   t->co_name = std::string(function->name_text());
   t->root_depth = in_.frames().size();
-  auto program = std::static_pointer_cast<const Program>(code.keep_alive);
-  t->scope = &program->scopes.Of(code.def);
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   size_t slot = contexts_.size();

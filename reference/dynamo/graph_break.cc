@@ -1,4 +1,4 @@
-// Graph breaks (spec §3.3, PLAN.md §3.3-§3.5): logging and counting them, fullgraph's
+// Graph breaks (spec §3.3, SEMANTICS §8): logging and counting them, fullgraph's
 // Unsupported, ending a graph and handing it to the backend, running the breaking call
 // eagerly, and going on as a resume function.
 #include <fmt/format.h>
@@ -190,7 +190,6 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   t->callback = old->callback;
   t->co_name = old->co_name;
   t->root_depth = old->root_depth;
-  t->scope = old->scope;
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   old = std::move(t);

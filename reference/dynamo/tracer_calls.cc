@@ -1,4 +1,4 @@
-// What a traced frame does with each call it makes (spec §1.3, PLAN.md §3.2): forbidden
+// What a traced frame does with each call it makes (spec §1.3, SEMANTICS §8): forbidden
 // callables abort, disallowed and disabled ones break the graph, allowed ones become one
 // node, is_compiling folds to True, user functions and compiled functions are inlined,
 // tensor ops are recorded by OnTensorOp as they run.
