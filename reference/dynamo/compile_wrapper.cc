@@ -29,7 +29,11 @@ std::string WrapInlineSource() {
 
 Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   Value target = model;
-  const auto* function = DynCast<PyFunction>(model);
+  // torch.compile(disable(fn, recursive=False)) compiles fn: innermost_fn unwraps it.
+  if (DisableWrapperOf(model) == DisableWrapper::kNonrecursive && rules_.on(Rule::kCompileUnwrapsNonrecursive)) {
+    target = apis::InnermostFn(in_, model);
+  }
+  const auto* function = DynCast<PyFunction>(target);
   if (function == nullptr || function->is_native()) {
     if (!wrap_inline_) {
       auto parsed = ParseProgram(WrapInlineSource(), "<torch>/_dynamo/external_utils.py");
@@ -39,7 +43,7 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
       in_.RunModule(wrap_inline_program_, globals);
       wrap_inline_ = globals->GetStr("wrap_inline");
     }
-    target = in_.CallDirect(wrap_inline_, CallArgs{{model}, {}});
+    target = in_.CallDirect(wrap_inline_, CallArgs{{target}, {}});
   }
   always_optimize_.insert(std::get<UserCode>(DynCast<PyFunction>(target)->code).def);
   auto installed = std::make_shared<const CompileCallback>(std::move(callback));

@@ -31,7 +31,13 @@ struct Records {
   std::vector<graph::Invocation> invocations;
   std::vector<graph::GraphBreak> graph_breaks;
   graph::OrderedMap<int64_t> break_counts;  // counters["graph_break"]
+  // `tdref explain`: what Dynamo decided and why, one line per decision, indented by
+  // how many compiled frames enclose it.
+  std::vector<std::string> explanation;
 };
+
+// A callable as Dynamo's messages show it, its address normalized (`<function f at 0x?>`).
+std::string FunctionReprOf(const Value& v);
 
 class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:
@@ -95,10 +101,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::shared_ptr<const runtime::CompileCallback> saved_;
   };
 
+  void Explain(std::string text);
+  // Where a frame's code is (`f (file.py:12)`).
+  static std::string Where(const runtime::PyFunction& function);
+
   // eval_frame.cc
-  std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args);
+  std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args, bool run_only = false);
   std::unique_ptr<Trace> NewTrace(const CodeKey& key, const std::vector<Value>& frame_values, std::string code_name,
                                   bool resume);
+  bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const;
   bool HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const;
   void Reset();
   Trace* Tracing() const;
@@ -110,13 +121,21 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // max / min of two tensors: one torch.maximum / torch.minimum node (R-builtin-rewrites).
   Value TensorExtreme(const Value& callee, CallArgs& args, const char* target);
   std::optional<BreakText> BreakTextOf(const Value& callee, const CallArgs& args);
+  // torch.compiler.disable's wrappers: recursive (DisableContext's `_fn`) or not.
+  enum class DisableWrapper { kNone, kRecursive, kNonrecursive };
+  DisableWrapper DisableWrapperOf(const Value& callee);
+  // A disable(recursive=False) wrapper called with the callback set: its function's frame
+  // runs cached code if the cache has some, else runs without converting (spec §2.2).
+  Value RunOnly(const Ref<runtime::PyFunction>& function, CallArgs& args);
 
   // graph_break.cc
   Value Break(const BreakText& text, const Value& callee, CallArgs& args);
   Value RootBreak(const Value& callee, CallArgs args);
   void LogBreak(const Trace& t, const BreakText& text);
-  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message);
-  std::string UserTraceback(const Trace& t) const;
+  // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
+  // reports "Skip inlining" from there).
+  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message, bool after_call = false);
+  std::string UserTraceback(const Trace& t, bool after_call) const;
   void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
   void StartResume(size_t slot, const Frame& root, std::vector<Value> stack, const std::vector<std::string>& live);
 

@@ -8,6 +8,7 @@
 #include "reference/dynamo/liveness.h"
 #include "reference/dynamo/messages.h"
 #include "reference/dynamo/rules.h"
+#include "reference/dynamo/run_compiled.h"
 #include "reference/dynamo/user_traceback.h"
 #include "reference/lang/ast_fields.h"
 #include "reference/lang/parser.h"
@@ -55,7 +56,7 @@ std::vector<std::string> LiveAfterCallOnLine(const std::string& source, int line
   finder.Walk(stmt);
   EXPECT_NE(finder.call, nullptr);
   const lang::Call& call = *finder.call;
-  return LiveLocalsAfterCall(scopes.Of(&def), def, *stmt, call);
+  return LiveLocalsAfterCall(scopes.Of(&def), def, stmt, call);
 }
 
 using Names = std::vector<std::string>;
@@ -126,6 +127,39 @@ TEST(RulesTest, LabelsRoundTripWithOrWithoutThePrefix) {
     EXPECT_EQ(FindRule("R-" + std::string(RuleLabel(rule))), rule);
   }
   EXPECT_FALSE(FindRule("R-no-such-rule").has_value());
+}
+
+}  // namespace
+}  // namespace tdc::dynamo
+
+namespace tdc::dynamo {
+namespace {
+
+TEST(ExplainTest, SaysWhereTheGraphEndsAndWhatRanEagerly) {
+  // Expectations from spec §2.1 / §3.3 as torch 2.13.0 behaves (golden s18's shape): the
+  // disabled call is a break, the graph before it reaches the backend, the call runs with
+  // nothing inside converted, the rest of f is a resume function compiled as frame 1/0.
+  const std::string source =
+      "import torch\n"
+      "@torch.compiler.disable\n"
+      "def d(x):\n"
+      "    return x * 2\n"
+      "def f(x):\n"
+      "    y = x.sin()\n"
+      "    return d(y) + 1\n"
+      "out = torch.compile(f, backend=backend)(torch.ones(2))\n";
+  auto result = RunExplained(source, "t.py", {});
+  ASSERT_TRUE(std::holds_alternative<Explained>(result)) << std::get<std::string>(result);
+  EXPECT_EQ(std::get<Explained>(result).explanation,
+            (std::vector<std::string>{
+                "f: converting as frame 0/0",
+                "  line 7 in f: Skip calling `torch.compiler.disable()`d function",
+                "  graph 0/0 of f ends at line 7 (graph break): 1 op(s) sent to the backend",
+                "  runs eagerly: <function d at 0x?> (torch.compiler.disable: no frame inside it is converted)",
+                "  torch_dynamo_resume_in_f_at_7: the rest of f after line 7",
+                "  torch_dynamo_resume_in_f_at_7: converting as frame 1/0",
+                "  graph 1/0 of torch_dynamo_resume_in_f_at_7 ends at line 7 (return): 1 op(s) sent to the backend",
+            }));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 #include "reference/lang/ast_fields.h"
 #include "reference/runtime/interp/apis_support.h"
@@ -140,8 +141,15 @@ Dynamo::Trace* Dynamo::Tracing() const {
 std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
   if (Tracing() != nullptr) return TraceCall(callee, args);
   auto* function = DynCast<PyFunction>(callee);
-  if (function == nullptr || function->is_native()) return std::nullopt;
-  return RunFrame(Ref<PyFunction>(function), args);
+  if (function == nullptr) return std::nullopt;
+  if (!function->is_native()) return RunFrame(Ref<PyFunction>(function), args);
+  bool nonrecursive = DisableWrapperOf(callee) == DisableWrapper::kNonrecursive;
+  if (nonrecursive && in_.process().eval_frame_callback && rules_.on(Rule::kNonrecursiveRunOnly)) {
+    Value original = apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable");
+    auto* target = DynCast<PyFunction>(original);
+    if (target != nullptr && !target->is_native()) return RunFrame(Ref<PyFunction>(target), args, /*run_only=*/true);
+  }
+  return std::nullopt;
 }
 
 void Dynamo::OnReturn(const Frame& frame, const Value& result) {
@@ -177,6 +185,25 @@ bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals, const
   return false;
 }
 
+void Dynamo::Explain(std::string text) {
+  records_.explanation.push_back(std::string(2 * contexts_.size(), ' ') + std::move(text));
+}
+
+std::string Dynamo::Where(const PyFunction& function) {
+  const auto& code = std::get<UserCode>(function.code);
+  auto program = std::static_pointer_cast<const Program>(code.keep_alive);
+  return fmt::format("{} ({}:{})", CodeQualname(program->scopes.Of(code.def)), program->filename,
+                     code.def->span.begin.line);
+}
+
+bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const {
+  auto code = codes_.find(key);
+  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
+  std::vector<std::string> guards;
+  for (const Value& v : frame_values) guards.push_back(GuardOf(v));
+  return std::find(code->second.cache.begin(), code->second.cache.end(), guards) != code->second.cache.end();
+}
+
 std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const std::vector<Value>& frame_values,
                                                 std::string code_name, bool resume) {
   auto t = std::make_unique<Trace>();
@@ -184,23 +211,21 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const std::v
   t->code_name = std::move(code_name);
   t->resume = resume;
   for (const Value& v : frame_values) t->guards.push_back(GuardOf(v));
-  CodeState& code = codes_[key];
-  if (rules_.on(Rule::kCacheHit)) {
-    for (const auto& entry : code.cache) {
-      if (entry == t->guards) {
-        t->record = false;
-        return t;
-      }
-    }
+  if (CacheHit(key, frame_values)) {
+    t->record = false;
+    Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
+    return t;
   }
+  CodeState& code = codes_[key];
   if (code.frame_id < 0) code.frame_id = next_frame_id_++;
   t->compile_id = fmt::format("{}/{}", code.frame_id, code.compiles);
   t->recompile = code.compiles > 0;
   ++code.compiles;
+  Explain(fmt::format("{}: converting as frame {}{}", t->code_name, t->compile_id, t->recompile ? " (recompile)" : ""));
   return t;
 }
 
-std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args) {
+std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args, bool run_only) {
   std::shared_ptr<const CompileCallback> callback = in_.process().eval_frame_callback;
   if (!callback) return std::nullopt;
   const auto& code = std::get<UserCode>(function->code);
@@ -208,18 +233,28 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   if (codes_[key].skip) {
     // A skipped code runs with the callback off for its whole extent: the frames it
     // calls are not offered either (golden graph_break/no_ops_frame_skipped, wrap).
+    Explain(fmt::format("{}: skipped (it traced no op before): runs without the callback, its callees too",
+                        Where(*function)));
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }
   std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
+  if (run_only && !CacheHit(key, values)) {
+    Explain(fmt::format("{}: the disable(recursive=False) wrapper's function, no cached code: runs eagerly, "
+                        "its callees offered to Dynamo",
+                        Where(*function)));
+    return in_.CallDirect(function, std::move(args));
+  }
   if (!always_optimize_.contains(code.def) && !HasTensorInFrame(*code.def, function->globals, values)) {
+    Explain(fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;
   }
-  std::unique_ptr<Trace> t = NewTrace(key, values, std::string(function->qualname_text()), false);
+  const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
+  std::unique_ptr<Trace> t = NewTrace(key, values, CodeQualname(scope), false);
   t->callback = callback;
-  t->co_name = std::string(function->name_text());
+  t->co_name = CodeName(scope);
   t->root_depth = in_.frames().size();
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();

@@ -3,6 +3,7 @@
 // eagerly, and going on as a resume function.
 #include <fmt/format.h>
 
+#include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
 #include "reference/dynamo/user_traceback.h"
@@ -13,9 +14,6 @@ using namespace runtime;  // NOLINT
 
 namespace {
 
-std::string FrameName(const Frame& f) {
-  return f.function ? std::string(f.function->name_text()) : std::string("<module>");
-}
 
 bool IsVariadic(const lang::Call* call) {
   if (call == nullptr) return false;
@@ -33,7 +31,7 @@ int64_t CurrentLine(const Frame& f) { return f.call != nullptr ? f.call->span.be
 
 }  // namespace
 
-std::string Dynamo::UserTraceback(const Trace& t) const {
+std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
   std::vector<TracebackEntry> entries;
   const auto& frames = in_.frames();
   for (size_t i = t.root_depth; i < frames.size(); ++i) {
@@ -44,14 +42,17 @@ std::string Dynamo::UserTraceback(const Trace& t) const {
     int64_t line = CurrentLine(f);
     std::optional<SourceSpan> where;
     if (f.call != nullptr) where = f.call->span;
-    entries.push_back({f.program->filename, line, FrameName(f),
+    if (after_call && i + 1 == frames.size() && f.call != nullptr && f.stmt != nullptr) {
+      where = SpanAfterCall(*f.stmt, *f.call);
+    }
+    entries.push_back({f.program->filename, line, CodeName(*f.scope),
                        SourceLine(f.program->source, line), where});
   }
   return FormatUserTraceback(entries);
 }
 
-void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message) {
-  Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing())));
+void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool after_call) {
+  Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing(), after_call)));
 }
 
 void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
@@ -79,7 +80,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
-      stack.push_back({f.program->filename, CurrentLine(f), FrameName(f)});
+      stack.push_back({f.program->filename, CurrentLine(f), CodeName(*f.scope)});
     }
     record.user_stack = std::move(stack);
   }
@@ -89,9 +90,11 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
 Value Dynamo::Break(const BreakText& text, const Value& callee, CallArgs& args) {
   Trace& t = *Tracing();
   if (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) {
-    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text));
+    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text), text.after_call);
   }
   if (t.record) LogBreak(t, text);
+  const Frame& here = *in_.frames().back();
+  Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
   if (in_.frames().size() - 1 == t.root_depth) return RootBreak(callee, std::move(args));
   if (rules_.on(Rule::kClassicReattribute)) throw Restart{};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
@@ -104,26 +107,32 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   bool fullgraph = t.callback->fullgraph;
   bool empty = t.graph.call_count() == 0;
   CodeState& code = codes_[t.key];
+  std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name, line,
+                                 at_return ? "return" : "graph break");
   if (at_return && empty && !fullgraph && rules_.on(Rule::kNoOpsSkip)) {
     code.skip = true;  // "No ops traced for the FX graph": the frame is skipped from now on
+    Explain(ends + ": no op traced, nothing compiled; the code is skipped from now on");
     return;
   }
   code.cache.push_back(t.guards);
   t.record = false;  // one graph per frame compile
-  if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) return;
+  if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
+    Explain(ends + ": empty, not sent to the backend");
+    return;
+  }
+  graph::Graph graph = t.graph.Finish(live, fullgraph);
+  int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
+    return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
+  });
+  Explain(fmt::format("{}: {} op(s) sent to the backend", ends, ops));
   if (t.callback->backend != recorder_) return;
-  std::vector<Value> outputs = live;
   graph::Invocation invocation;
   invocation.trigger = {t.code_name, t.resume, line};
   // Off: ids count the graphs the backend gets, as if frames without one took none.
   invocation.compile_id =
       rules_.on(Rule::kFrameId) ? t.compile_id : fmt::format("{}/0", records_.invocations.size());
   invocation.recompile = t.recompile;
-  invocation.dynamo_graph = t.graph.Finish(outputs, fullgraph);
-  int64_t ops = std::count_if(invocation.dynamo_graph.nodes.begin(), invocation.dynamo_graph.nodes.end(),
-                              [](const graph::Node& n) {
-                                return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
-                              });
+  invocation.dynamo_graph = std::move(graph);
   records_.invocations.push_back(std::move(invocation));
   auto bump = [&](const char* name, int64_t by) {
     Value v = in_.GetAttr(recorder_, name);
@@ -138,7 +147,7 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   Trace& t = *contexts_[slot];
   const Frame& root = *in_.frames()[t.root_depth];
   const lang::Node& def = *std::get<UserCode>(root.function->code).def;
-  std::vector<std::string> live_names = LiveLocalsAfterCall(*root.scope, def, *root.stmt, *root.call);
+  std::vector<std::string> live_names = LiveLocalsAfterCall(*root.scope, def, root.stmt, *root.call);
   std::vector<Value> live;  // the stack at the call (callee and arguments included), then live locals
   live = root.stack;
   live.push_back(callee);
@@ -150,6 +159,10 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, root.call->span.begin.line, false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
+  Explain(fmt::format("runs eagerly: {}{}", FunctionReprOf(callee),
+                      DisableWrapperOf(callee) == DisableWrapper::kRecursive
+                          ? " (torch.compiler.disable: no frame inside it is converted)"
+                          : " (frames it calls are offered to Dynamo)"));
   Value result;
   try {
     EagerRegion eager(*this, !rules_.on(Rule::kSkippedCalleeFrame));
@@ -159,8 +172,7 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
     throw;
   }
 
-  bool returned_at_once = root.stmt->kind == lang::NodeKind::kReturn &&
-                          lang::As<lang::Return>(*root.stmt).value.get() == root.call;
+  bool returned_at_once = ReturnedAtOnce(def, root.stmt, *root.call);
   if ((returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
     contexts_[slot] = nullptr;  // the rest runs as it is
     return result;
@@ -186,6 +198,7 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
     return;
   }
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", old->co_name, root.call->span.begin.line);
+  Explain(fmt::format("{}: the rest of {} after line {}", name, old->co_name, root.call->span.begin.line));
   std::unique_ptr<Trace> t = NewTrace(key, values, name, true);
   t->callback = old->callback;
   t->co_name = old->co_name;

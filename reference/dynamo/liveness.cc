@@ -142,27 +142,43 @@ std::optional<Names> LiveAfter(const StmtList& body, const Stmt& target, const N
   return std::nullopt;
 }
 
-}  // namespace
-
-std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def, const Stmt& stmt,
-                                             const Call& call) {
+// Live after `call` returns inside statement `stmt` of function `def`.
+Names LiveAfterCallInStatement(const Node& def, const Stmt& stmt, const Call& call) {
   Names live;
   if (def.kind == NodeKind::kFunctionDef && stmt.kind != NodeKind::kReturn) {
-    Names after = LiveAfter(As<FunctionDef>(def).body, stmt, {}).value_or(Names{});
+    live = LiveAfter(As<FunctionDef>(def).body, stmt, {}).value_or(Names{});
     if (stmt.kind == NodeKind::kIf && Before(call.span.end, As<If>(stmt).body.front()->span.begin)) {
       const auto& s = As<If>(stmt);
-      after = Union(LiveIn(s.body, 0, after), LiveIn(s.orelse, 0, after));
+      live = Union(LiveIn(s.body, 0, live), LiveIn(s.orelse, 0, live));
     } else if (stmt.kind == NodeKind::kAssign) {
       NameCollector c;
       for (const auto& t : As<Assign>(stmt).targets) c.Walk(t.get());
-      for (const std::string& bound : c.binds) after.erase(bound);
+      for (const std::string& bound : c.binds) live.erase(bound);
     }
-    live = after;
   }
   // Reads still to come in the statement itself (for a compound statement, its header).
   NameCollector rest(call.span.end);
   rest.Walk(stmt.kind == NodeKind::kIf ? static_cast<const Node*>(As<If>(stmt).test.get()) : &stmt);
-  live = Union(live, rest.reads);
+  return Union(live, rest.reads);
+}
+
+}  // namespace
+
+bool ReturnedAtOnce(const Node& def, const Stmt* stmt, const Call& call) {
+  if (stmt == nullptr) return def.kind == NodeKind::kLambda && As<Lambda>(def).body.get() == &call;
+  return stmt->kind == NodeKind::kReturn && As<Return>(*stmt).value.get() == &call;
+}
+
+std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def, const Stmt* stmt,
+                                             const Call& call) {
+  Names live;
+  if (stmt != nullptr) {
+    live = LiveAfterCallInStatement(def, *stmt, call);
+  } else {  // a lambda: only the rest of its body
+    NameCollector rest(call.span.end);
+    rest.Walk(As<Lambda>(def).body.get());
+    live = rest.reads;
+  }
   std::vector<std::string> ordered;
   for (const std::string& name : scope.varnames) {
     if (live.count(name) && scope.local_slot.count(name)) ordered.push_back(name);

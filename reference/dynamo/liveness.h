@@ -13,10 +13,14 @@
 namespace tdc::dynamo {
 
 // The fast locals of `scope` (the function `def`) live once `call`, made by statement
-// `stmt`, has returned; in co_varnames order. Loops and try blocks are approximated from
-// above (a local read anywhere in them is live).
+// `stmt` (null in a lambda), has returned; in co_varnames order. Loops and try blocks are
+// approximated from above (a local read anywhere in them is live).
 std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const lang::Node& def,
-                                             const lang::Stmt& stmt, const lang::Call& call);
+                                             const lang::Stmt* stmt, const lang::Call& call);
+
+// Whether `call`'s value is what the frame returns at once (`return f(x)`, a lambda's
+// body): no resume function follows it (spec §3.3).
+bool ReturnedAtOnce(const lang::Node& def, const lang::Stmt* stmt, const lang::Call& call);
 
 }  // namespace tdc::dynamo
 

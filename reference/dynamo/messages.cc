@@ -22,6 +22,16 @@ BreakText DisabledCallText(const std::string& function_repr, const std::optional
           function_repr};
 }
 
+BreakText SkipInliningText(const std::string& function_repr, const std::optional<std::string>& reason) {
+  return {"gb0099",
+          "Skip inlining `torch.compiler.disable()`d function",
+          fmt::format("Skip inlining function {} since it was wrapped with `torch.compiler.disable` (reason: {})",
+                      function_repr, reason ? *reason : "None"),
+          {"Remove the `torch.compiler.disable` call"},
+          function_repr,
+          /*after_call=*/true};
+}
+
 BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname, const std::string& skip_repr) {
   return {"gb0007",
           "Attempted to call function marked as skipped",

@@ -17,6 +17,8 @@ struct BreakText {
   std::string explanation;
   std::vector<std::string> hints;
   std::string context;
+  // Dynamo raises it from the instruction after the call (its traceback's position).
+  bool after_call = false;
 };
 
 // torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
@@ -27,6 +29,9 @@ BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, cons
 // A call of a torch.compiler.disable'd function (recursive); `function_repr` is the
 // wrapped function's repr with its address normalized, `reason` the disable reason.
 BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason);
+// A call of a torch.compiler.disable(recursive=False)'d function met while tracing:
+// Dynamo does not inline it (gb0099).
+BreakText SkipInliningText(const std::string& function_repr, const std::optional<std::string>& reason);
 // A disallowed builtin of `module` named `qualname` (torch.sub: torch,
 // _VariableFunctionsClass.sub), `skip_repr` its repr.
 BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname, const std::string& skip_repr);

@@ -15,6 +15,13 @@ bool IsKnownProfile(const std::string& profile) { return profile == "torch-2.13"
 std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
                                                               const std::string& display_name,
                                                               const CompileRunOptions& options) {
+  auto result = RunExplained(source, display_name, options);
+  if (auto* diagnostic = std::get_if<std::string>(&result)) return std::move(*diagnostic);
+  return std::get<Explained>(std::move(result)).outcome;
+}
+
+std::variant<Explained, std::string> RunExplained(const std::string& source, const std::string& display_name,
+                                                  const CompileRunOptions& options) {
   if (!IsKnownProfile(options.profile)) {
     return fmt::format("{}:1:1: error: unknown profile '{}' (the reference predicts: torch-2.13)", display_name,
                        options.profile);
@@ -30,7 +37,9 @@ std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string&
   auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
 
   Process process;
-  graph::CompiledOutcome outcome;
+  process.heap().set_reuse_flip(options.reuse_flip);
+  Explained explained;
+  graph::CompiledOutcome& outcome = explained.outcome;
   {
     Interpreter in(process);
     Ref<PyDict> globals = PrepareFixture(in, display_name);
@@ -45,6 +54,7 @@ std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string&
     outcome.invocations = records.invocations;
     outcome.graph_breaks = records.graph_breaks;
     outcome.counters.graph_break = records.break_counts;
+    explained.explanation = records.explanation;
     auto count = [&](const char* name) {
       const auto* v = DynCast<PyInt>(in.GetAttr(recorder, name));
       return v != nullptr ? v->value() : 0;
@@ -53,7 +63,7 @@ std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string&
     outcome.counters.op_count = count("op_count");
     process.make_compile_wrapper = nullptr;
   }
-  return outcome;
+  return explained;
 }
 
 }  // namespace tdc::dynamo

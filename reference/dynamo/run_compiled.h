@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reference/graph/golden.h"
+#include "reference/runtime/heap.h"
 
 namespace tdc::dynamo {
 
@@ -16,10 +17,20 @@ struct CompileRunOptions {
   std::string profile = "torch-2.13";
   // Rules switched off (rules.def labels without the `R-` prefix), for the switch-off tests.
   std::vector<std::string> disabled_rules;
+  // One allocation decision taken against the heap's model (allocator_divergence, D1).
+  runtime::ReuseFlip reuse_flip;
 };
 
 // The profiles the reference predicts.
 bool IsKnownProfile(const std::string& profile);
+
+// A compiled run with Dynamo's decisions in words (`tdref explain`).
+struct Explained {
+  graph::CompiledOutcome outcome;
+  std::vector<std::string> explanation;  // one line per decision, indented by nesting
+};
+std::variant<Explained, std::string> RunExplained(const std::string& source, const std::string& display_name,
+                                                  const CompileRunOptions& options);
 
 // The program's compiled outcome under `options.profile`, or a diagnostic
 // (`file:line:col: error: ...`, D10) when the file does not parse, leaves the subset, or

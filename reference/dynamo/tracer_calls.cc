@@ -16,7 +16,9 @@ namespace {
 bool Truthy(const Value& v) { return v && !Is<PyNone>(v) && !(Is<PyBool>(v) && !DynCast<PyBool>(v)->value()); }
 
 // A function's repr as the goldens normalize it (`<function f at 0x?>`).
-std::string FunctionRepr(const Value& v) {
+}  // namespace
+
+std::string FunctionReprOf(const Value& v) {
   if (const auto* f = DynCast<PyFunction>(v)) return fmt::format("<function {} at 0x?>", f->qualname_text());
   if (const auto* b = DynCast<PyBuiltin>(v)) {
     const std::string& name = b->name();
@@ -27,6 +29,8 @@ std::string FunctionRepr(const Value& v) {
   }
   return Repr(v);
 }
+
+namespace {
 
 // A VariableTracker's repr for a constant argument (ConstantVariable(str: 'x')).
 std::string VariableRepr(const Value& v) {
@@ -52,6 +56,14 @@ std::string ModuleNameOf(const PyFunction& f) {
 
 }  // namespace
 
+Dynamo::DisableWrapper Dynamo::DisableWrapperOf(const Value& callee) {
+  if (!Is<PyFunction>(callee) || !Truthy(apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable"))) {
+    return DisableWrapper::kNone;
+  }
+  return Truthy(apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_recursive")) ? DisableWrapper::kRecursive
+                                                                                   : DisableWrapper::kNonrecursive;
+}
+
 std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs& args) {
   Process& p = in_.process();
   const Value graph_break = p.modules()[ModuleId::kTorchDynamo]->GetAttr("graph_break");
@@ -65,23 +77,26 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
   if (p.registries.disallowed.contains(callee->id()) && callee != graph_break && rules_.on(Rule::kDisallowedBreak)) {
     if (const auto* b = DynCast<PyBuiltin>(callee)) {
       bool torch_fn = b->name().starts_with("_VariableFunctionsClass.");
-      return SkippedBuiltinText(torch_fn ? "torch" : "builtins", b->name(), FunctionRepr(callee));
+      return SkippedBuiltinText(torch_fn ? "torch" : "builtins", b->name(), FunctionReprOf(callee));
     }
     if (const auto* f = DynCast<PyFunction>(callee)) {
       std::string file = f->is_native() ? "<torch>" : std::static_pointer_cast<const Program>(
                                                           std::get<UserCode>(f->code).keep_alive)->filename;
       return SkippedFunctionText(std::string(f->name_text()), file, ModuleNameOf(*f), std::string(f->qualname_text()),
-                                 FunctionRepr(callee));
+                                 FunctionReprOf(callee));
     }
   }
-  if (Is<PyFunction>(callee) && rules_.on(Rule::kDisabledCallBreak)) {
-    Value disabled = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable");
-    Value recursive = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_recursive");
-    if (Truthy(disabled) && Truthy(recursive)) {
-      Value msg = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_msg");
-      std::optional<std::string> reason;
-      if (msg && Is<PyStr>(msg)) reason = DynCast<PyStr>(msg)->value();
-      return DisabledCallText(FunctionRepr(apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable")), reason);
+  DisableWrapper wrapper = DisableWrapperOf(callee);
+  if (wrapper != DisableWrapper::kNone) {
+    Value msg = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_msg");
+    std::optional<std::string> reason;
+    if (msg && Is<PyStr>(msg)) reason = DynCast<PyStr>(msg)->value();
+    std::string original = FunctionReprOf(apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable"));
+    if (wrapper == DisableWrapper::kRecursive && rules_.on(Rule::kDisabledCallBreak)) {
+      return DisabledCallText(original, reason);
+    }
+    if (wrapper == DisableWrapper::kNonrecursive && rules_.on(Rule::kNonrecursiveBreak)) {
+      return SkipInliningText(original, reason);
     }
   }
   if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && b->name() == "print") {
@@ -100,7 +115,8 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
 
 std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   if (rules_.on(Rule::kForbidden) && Truthy(apis::GetAttrOrNull(in_, callee, "_dynamo_forbidden"))) {
-    RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionRepr(callee)));
+    Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
+    RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));
   }
   if (std::optional<BreakText> text = BreakTextOf(callee, args)) return Break(*text, callee, args);
   if (rules_.on(Rule::kIsCompilingFold)) {
@@ -118,6 +134,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
   if (!function->is_native()) {
     if (in_.process().registries.allowed.contains(callee->id()) && rules_.on(Rule::kAllowedNode)) {
+      Explain(fmt::format("{} is allow_in_graph'd: one call_function node, its body not traced", Where(*function)));
       return AllowedCall(callee, args);
     }
     if (!rules_.on(Rule::kInlineUser)) return Break(GraphBreakCallText(std::nullopt, "[]", "{}"), callee, args);

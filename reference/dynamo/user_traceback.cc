@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "reference/lang/ast_fields.h"
+
 namespace tdc::dynamo {
 namespace {
 
@@ -28,7 +30,43 @@ std::string Carets(const TracebackEntry& e, const std::string& stripped, size_t 
   return fmt::format("    {}{}\n", std::string(begin, ' '), std::string(end - begin, '^'));
 }
 
+// Finds the node of which `target` is a direct child.
+class ParentFinder : public lang::FieldVisitor {
+ public:
+  explicit ParentFinder(const lang::Node* target) : target_(target) {}
+  const lang::Node* parent = nullptr;
+
+  void Walk(const lang::Node* node) {
+    if (node == nullptr || parent != nullptr) return;
+    current_.push_back(node);
+    lang::VisitFields(*node, *this);
+    current_.pop_back();
+  }
+  void Child(std::string_view, const lang::Node* child) override { Visit(child); }
+  void Children(std::string_view, const std::vector<const lang::Node*>& children) override {
+    for (const lang::Node* c : children) Visit(c);
+  }
+
+ private:
+  void Visit(const lang::Node* child) {
+    if (parent != nullptr || child == nullptr) return;
+    if (child == target_) {
+      parent = current_.back();
+      return;
+    }
+    Walk(child);
+  }
+  const lang::Node* target_;
+  std::vector<const lang::Node*> current_;
+};
+
 }  // namespace
+
+SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call) {
+  ParentFinder finder(&call);
+  finder.Walk(&stmt);
+  return finder.parent != nullptr ? finder.parent->span : stmt.span;
+}
 
 std::string SourceLine(const std::string& source, int64_t line) {
   size_t start = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reference/base/source_location.h"
+#include "reference/lang/ast.h"
 
 namespace tdc::dynamo {
 
@@ -27,6 +28,10 @@ std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries);
 // The two frames of torch/_dynamo/polyfills/__init__.py through which Dynamo inlines a
 // torch.compile'd function met while tracing (SEMANTICS §4.4).
 std::vector<TracebackEntry> CompiledFunctionPolyfillFrames();
+
+// The position of the instruction that consumes `call`'s result in `stmt`: the expression
+// whose operand it is, or the statement itself when the call is the statement's value.
+SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call);
 
 // Line `line` (1-based) of `source`, or "" past its end.
 std::string SourceLine(const std::string& source, int64_t line);

@@ -1,5 +1,6 @@
 #include "reference/runtime/heap.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "reference/base/py_repr.h"
@@ -105,7 +106,19 @@ Ref<T> Heap::Adopt(T* object, bool shared, size_t class_length) {
 // I4, I5: pop the most recently freed id of the class, or take a fresh one.
 ObjectId Heap::AllocateId(ClassKey key) {
   auto it = free_ids_.find(key);
-  if (it == free_ids_.end() || it->second.empty()) return next_fresh_id_++;
+  if (it == free_ids_.end() || it->second.empty()) {
+    if (flip_.kind == ReuseFlip::Kind::kAdopt && fresh_++ == flip_.at) {
+      auto& [last_key, last_id] = last_freed_;
+      std::vector<ObjectId>& stack = free_ids_[last_key];
+      auto found = std::find(stack.begin(), stack.end(), last_id);
+      if (last_id != 0 && found != stack.end()) {
+        stack.erase(found);
+        return last_id;
+      }
+    }
+    return next_fresh_id_++;
+  }
+  if (flip_.kind == ReuseFlip::Kind::kRefuse && reuses_++ == flip_.at) return next_fresh_id_++;
   ObjectId id = it->second.back();
   it->second.pop_back();
   return id;
@@ -173,6 +186,7 @@ void Heap::Free(Object* object) {
   Unlink(object);
   delete object;  // a native body's captures die here: the code is dropped last
   free_ids_[key].push_back(id);
+  last_freed_ = {key, id};
 }
 
 void Heap::Unlink(Object* object) {

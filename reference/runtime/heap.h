@@ -25,6 +25,17 @@ struct FinalizerHandle {
   uint64_t serial = 0;
 };
 
+// One allocation decision taken against the model (DESIGN D1, `allocator_divergence`):
+// CPython's allocator may reuse a slot the model keeps fresh or the other way round. A
+// rerun with one decision flipped tells whether that alone explains a difference.
+struct ReuseFlip {
+  enum class Kind { kNone, kRefuse, kAdopt } kind = Kind::kNone;
+  // kRefuse: the n-th allocation that would take a freed id of its class takes a fresh
+  // one. kAdopt: the n-th allocation that would take a fresh id takes the id freed last
+  // (of any class) instead.
+  int64_t at = 0;
+};
+
 class Heap {
  public:
   Heap();
@@ -94,6 +105,9 @@ class Heap {
   // finalize.alive.
   bool FinalizerAlive(FinalizerHandle handle) const;
 
+  // Takes one allocation decision against the model from now on (ReuseFlip).
+  void set_reuse_flip(ReuseFlip flip) { flip_ = flip; }
+
   // --- introspection (tests, leak checks) ---
   // Objects not yet freed, shared ones included.
   size_t live_objects() const { return live_count_; }
@@ -115,6 +129,10 @@ class Heap {
   void Unlink(Object* object);
 
   ObjectId next_fresh_id_ = 1;  // I11: any nonzero start; only equality is observable
+  ReuseFlip flip_;
+  int64_t reuses_ = 0;           // allocations that took a freed id (or would have)
+  int64_t fresh_ = 0;            // allocations that took a fresh id (or would have)
+  std::pair<ClassKey, ObjectId> last_freed_{};
   std::map<ClassKey, std::vector<ObjectId>> free_ids_;
   uint64_t next_finalizer_serial_ = 1;
   std::unordered_map<uint64_t, Object*> finalizer_owner_;

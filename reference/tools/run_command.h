@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "reference/runtime/heap.h"
+
 namespace tdc::tools {
 
 // How a fixture is run: `--mode`, and in compile mode `--profile` and `--disable-rule`.
@@ -15,6 +17,8 @@ struct RunOptions {
   // Compile mode: rules switched off, as SEMANTICS.md labels them (`R-cache-hit`; the
   // `R-` may be left out).
   std::vector<std::string> disabled_rules;
+  // One heap allocation decision against the model (the allocator_divergence rerun).
+  runtime::ReuseFlip reuse_flip;
 };
 
 // How outcomes are compared with goldens: `--mask` and `--switch-off`.
@@ -32,6 +36,11 @@ struct VerifyOptions {
 // A file that cannot run prints its diagnostic on `err` (exit 2).
 int RunRun(const std::string& file, const RunOptions& options, bool json, std::ostream& out,
            std::ostream& err);
+
+// `tdref explain`: runs `file` in compile mode and prints Dynamo's decisions (which frames
+// were converted, where each graph ends and why, what ran eagerly, how each disabled,
+// allowed or forbidden callable was treated), then the compiled outcome as `run` prints it.
+int RunExplain(const std::string& file, const RunOptions& options, std::ostream& out, std::ostream& err);
 
 // Runs each file and compares its outcome with its golden `<stem>.golden.json` through
 // the comparator (that mode only; compile mode: that profile only). Prints each

@@ -62,7 +62,19 @@ int main(int argc, char** argv) {
                      "Compile mode: the switch-off test of a rule (R-...): run only the files "
                      "whose golden's header cites it, with it off; exit 0 when one differs");
 
+  std::string explain_file;
+  tdc::tools::RunOptions explain_options;
+  explain_options.mode = "compile";
+  CLI::App* explain = app.add_subcommand(
+      "explain", "Run a fixture under the reference's Dynamo and say what it decided and why");
+  explain->add_option("file", explain_file, "Python file")->required();
+  explain->add_option("--profile", explain_options.profile, "the profile predicted (torch-2.13)");
+  explain->add_option("--disable-rule", explain_options.disabled_rules,
+                      "switch off a rule (SEMANTICS.md label, R-...); repeatable")
+      ->allow_extra_args(false);
+
   CLI11_PARSE(app, argc, argv);
+  if (explain->parsed()) return tdc::tools::RunExplain(explain_file, explain_options, std::cout, std::cerr);
   if (run->parsed()) {
     return tdc::tools::RunRun(run_file, run_options, run_json, std::cout, std::cerr);
   }

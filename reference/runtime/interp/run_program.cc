@@ -64,12 +64,13 @@ Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& pr
 
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      const std::string& display_name,
-                                                     RunMode mode) {
+                                                     RunMode mode, ReuseFlip flip) {
   (void)mode;  // the eager run; the compile mode is reference/dynamo's RunCompiled
   auto parsed = ParseProgram(source, display_name);
   if (auto* diagnostic = std::get_if<std::string>(&parsed)) return *diagnostic;
   auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
   Process process;
+  process.heap().set_reuse_flip(flip);
   graph::Outcome outcome;
   {
     Interpreter in(process);

@@ -19,9 +19,10 @@ enum class RunMode { kEager };
 // The program's outcome, or a diagnostic (`file:line:col: error: ...`, D10) when the
 // file does not parse or leaves the subset. `display_name` is the repo-relative path
 // code objects and messages show.
+// `flip` takes one allocation decision against the heap's model (allocator_divergence).
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      const std::string& display_name,
-                                                     RunMode mode);
+                                                     RunMode mode, ReuseFlip flip = {});
 
 // The parsed program with its scopes, or the diagnostic.
 std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std::string& source,

@@ -2,7 +2,7 @@
 // _OpNamespace makes them on first access: `torch.ops.aten.add` is an OpOverloadPacket,
 // `torch.ops.aten.add.Tensor` an OpOverload (the overloads of aten_overloads.def). Each
 // computes with its ops.def row and is one graph node named `aten.add` / `aten.add.Tensor`
-// (SEMANTICS §8.4). ATen ops sit below Dynamo: disallow_in_graph does not reach them.
+// (SEMANTICS §8.6). ATen ops sit below Dynamo: disallow_in_graph does not reach them.
 #include <fmt/format.h>
 
 #include <sstream>
