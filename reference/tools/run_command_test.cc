@@ -6,6 +6,7 @@
 #include "reference/tools/run_command.h"
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -212,6 +213,58 @@ TEST_F(VerifyTest, SwitchOffNeedsCompileModeAndAKnownRule) {
   EXPECT_EQ(out_, "");
   EXPECT_EQ(err_, "error: --switch-off R-no-such-rule: unknown rule "
                   "(reference/dynamo/rules.def)\n");
+}
+
+}  // namespace
+}  // namespace tdc::tools
+
+namespace tdc::tools {
+namespace {
+
+// A copy of a recorded id-reuse fixture whose golden says torch decided the other way
+// (out_reused negated in the compiled profile), with `edit` applied after; the program.
+class AllocatorDivergenceTest : public VerifyTest {
+ protected:
+  std::string FlippedReuse(const std::string& fixture, const std::function<void(Json&)>& edit = nullptr) {
+    std::string stem = std::filesystem::path(fixture).filename().string();
+    std::string golden = graph::testing::ReadSourceFile(fixture + ".golden.json").value_or("");
+    std::string recorded = Json(fixture + ".py").dump();
+    std::string copy = Json(CasePath(stem).string()).dump();
+    for (size_t at = golden.find(recorded); at != std::string::npos; at = golden.find(recorded, at + copy.size())) {
+      golden.replace(at, recorded.size(), copy);
+    }
+    Json json = Json::parse(golden);
+    Json& reused = json["compiled"]["torch-2.13"]["outs"]["out_reused"]["bool"];
+    reused = !reused.get<bool>();
+    if (edit) edit(json);
+    return WriteCase(stem, graph::testing::ReadSourceFile(fixture + ".py").value_or(""), json.dump(1) + "\n");
+  }
+};
+
+TEST_F(AllocatorDivergenceTest, OnlyOutReusedDiffersAndOneFlippedDecisionExplainsIt) {
+  // allow_in_graph's finalizer: whether the id is reused changes nothing else (S3).
+  std::string file = FlippedReuse("fixtures/allow_in_graph/s03_allow_in_graph_no_id_reuse");
+  EXPECT_EQ(Verify({file}, Compile()), 0);
+  EXPECT_NE(out_.find("s03_allow_in_graph_no_id_reuse.py: allocator_divergence: only out_reused differs"),
+            std::string::npos)
+      << out_;
+  EXPECT_TRUE(out_.ends_with("1 passed, 0 failed (1 of the passed: allocator_divergence)\n")) << out_;
+}
+
+TEST_F(AllocatorDivergenceTest, NotWhenTheReuseDecisionChangesOtherFields) {
+  // disallow_in_graph has no finalizer: without the reuse there is no inherited break, so
+  // the rerun with torch's decision does not match the recorded graphs: a real failure.
+  std::string file = FlippedReuse("fixtures/disallow_in_graph/disallow_id_reuse_inherited");
+  EXPECT_EQ(Verify({file}, Compile()), 1);
+  EXPECT_TRUE(out_.ends_with("disallow_id_reuse_inherited.py: differs from its golden\n0 passed, 1 failed\n")) << out_;
+}
+
+TEST_F(AllocatorDivergenceTest, NotWhenAnotherFieldDiffersToo) {
+  std::string file = FlippedReuse("fixtures/allow_in_graph/s03_allow_in_graph_no_id_reuse", [](Json& json) {
+    json["compiled"]["torch-2.13"]["counters"]["op_count"] = 99;
+  });
+  EXPECT_EQ(Verify({file}, Compile()), 1);
+  EXPECT_TRUE(out_.ends_with("0 passed, 1 failed\n")) << out_;
 }
 
 }  // namespace
