@@ -58,16 +58,21 @@ class VerifyTest : public ::testing::Test {
   // file its graph breaks name (the copy's path, as tdref names a file outside the tree).
   std::string Citing(const std::string& stem, const std::vector<std::string>& rules,
                      const std::string& program = "") {
-    std::string golden = compile_golden_;
-    std::string recorded = Json(std::string(kCompileFixture) + ".py").dump();
+    Json json = Json::parse(GoldenOfCopy(kCompileFixture, stem));
+    json["meta"]["header"]["rules"] = rules;
+    return WriteCase(stem, program.empty() ? compile_program_ : program, json.dump(1) + "\n");
+  }
+
+  // `fixture`'s golden, naming the copy `<stem>.py` where it names the fixture's file.
+  std::string GoldenOfCopy(const std::string& fixture, const std::string& stem) {
+    std::string golden = graph::testing::ReadSourceFile(fixture + ".golden.json").value_or("");
+    std::string recorded = Json(fixture + ".py").dump();
     std::string copy = Json(CasePath(stem).string()).dump();
     for (size_t at = golden.find(recorded); at != std::string::npos;
          at = golden.find(recorded, at + copy.size())) {
       golden.replace(at, recorded.size(), copy);
     }
-    Json json = Json::parse(golden);
-    json["meta"]["header"]["rules"] = rules;
-    return WriteCase(stem, program.empty() ? compile_program_ : program, json.dump(1) + "\n");
+    return golden;
   }
 
   int Verify(const std::vector<std::string>& files, const VerifyOptions& options) {
@@ -85,9 +90,6 @@ class VerifyTest : public ::testing::Test {
       graph::testing::ReadSourceFile(std::string(kFixture) + ".golden.json").value_or("");
   std::string compile_program_ =
       graph::testing::ReadSourceFile(std::string(kCompileFixture) + ".py").value_or("");
-  std::string compile_golden_ =
-      graph::testing::ReadSourceFile(std::string(kCompileFixture) + ".golden.json")
-          .value_or("");
   std::string out_;
   std::string err_;
 };
@@ -227,13 +229,7 @@ class AllocatorDivergenceTest : public VerifyTest {
  protected:
   std::string FlippedReuse(const std::string& fixture, const std::function<void(Json&)>& edit = nullptr) {
     std::string stem = std::filesystem::path(fixture).filename().string();
-    std::string golden = graph::testing::ReadSourceFile(fixture + ".golden.json").value_or("");
-    std::string recorded = Json(fixture + ".py").dump();
-    std::string copy = Json(CasePath(stem).string()).dump();
-    for (size_t at = golden.find(recorded); at != std::string::npos; at = golden.find(recorded, at + copy.size())) {
-      golden.replace(at, recorded.size(), copy);
-    }
-    Json json = Json::parse(golden);
+    Json json = Json::parse(GoldenOfCopy(fixture, stem));
     Json& reused = json["compiled"]["torch-2.13"]["outs"]["out_reused"]["bool"];
     reused = !reused.get<bool>();
     if (edit) edit(json);
