@@ -65,7 +65,8 @@ class ParentFinder : public lang::FieldVisitor {
 SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call) {
   ParentFinder finder(&call);
   finder.Walk(&stmt);
-  return finder.parent != nullptr ? finder.parent->span : stmt.span;
+  bool in_expression = finder.parent != nullptr && finder.parent != &stmt;
+  return in_expression ? finder.parent->span : call.span;
 }
 
 std::string SourceLine(const std::string& source, int64_t line) {

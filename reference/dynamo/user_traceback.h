@@ -29,8 +29,9 @@ std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries);
 // torch.compile'd function met while tracing (SEMANTICS §4.4).
 std::vector<TracebackEntry> CompiledFunctionPolyfillFrames();
 
-// The position of the instruction that consumes `call`'s result in `stmt`: the expression
-// whose operand it is, or the statement itself when the call is the statement's value.
+// Where Dynamo reports a "Skip inlining" break of `call` in `stmt`: the expression whose
+// operand the call is (`wrapped(x) + 1`: golden msg_skip_inlining_disabled), or the call
+// itself when a statement takes its value (`x = f1(x)`: found by tdfuzz --vs-torch).
 SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call);
 
 // Line `line` (1-based) of `source`, or "" past its end.

@@ -1,0 +1,105 @@
+#include "fuzz/generators.h"
+
+#include <memory>
+
+namespace tdc::fuzz {
+namespace {
+
+// A function of the call tree before it is numbered.
+struct Tree;
+struct TreeStmt {
+  Stmt::Kind kind = Stmt::Kind::kOp;
+  OpKind op = OpKind::kMulUp;
+  std::shared_ptr<Tree> callee;  // kCall
+};
+struct Tree {
+  Policy policy = Policy::kNone;
+  std::vector<TreeStmt> body;
+};
+
+// A uniform index in [0, n) that shrinks towards 0 (fuzz-anchors §6.2: `element` and
+// `oneOf` never shrink the choice itself).
+rc::Gen<int> Index(int n) { return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)); }
+
+rc::Gen<OpKind> GenOp() {
+  return rc::gen::map(Index(static_cast<int>(OpKind::kCount)), [](int i) { return static_cast<OpKind>(i); });
+}
+
+// Policies: none a third of the time; disable(recursive=False), whose breaking callees
+// are the shape hardest to reach, twice as often as the other two.
+rc::Gen<Policy> GenPolicy() {
+  return rc::gen::map(Index(6), [](int i) {
+    constexpr Policy kByIndex[] = {Policy::kNone,    Policy::kNone,
+                                   Policy::kDisable, Policy::kDisableNonrecursive,
+                                   Policy::kDisableNonrecursive, Policy::kAllowInGraph};
+    return kByIndex[i];
+  });
+}
+
+rc::Gen<Tree> GenTree(int depth);
+
+rc::Gen<TreeStmt> GenStmt(int depth) {
+  // Ops most often (0-5), then breaks (6, 7), an is_compiling branch (8), and calls
+  // (9-12) where the tree may grow.
+  int kinds = depth > 0 ? 13 : 9;
+  return rc::gen::mapcat(Index(kinds), [depth](int k) -> rc::Gen<TreeStmt> {
+    if (k >= 9) {
+      return rc::gen::map(rc::gen::lazy([depth] { return GenTree(depth - 1); }), [](Tree t) {
+        return TreeStmt{Stmt::Kind::kCall, OpKind::kMulUp, std::make_shared<Tree>(std::move(t))};
+      });
+    }
+    if (k == 6 || k == 7) return rc::gen::just(TreeStmt{Stmt::Kind::kGraphBreak});
+    if (k == 8) return rc::gen::just(TreeStmt{Stmt::Kind::kIfCompiling});
+    return rc::gen::map(GenOp(), [](OpKind op) { return TreeStmt{Stmt::Kind::kOp, op, nullptr}; });
+  });
+}
+
+rc::Gen<Tree> GenTree(int depth) {
+  // Bodies of a few statements: the list's length is scaled down (its statements keep the
+  // full size, so that callees deeper in the tree are not starved), and shrinking deletes
+  // statements anywhere in it.
+  auto body = rc::gen::withSize([depth](int size) {
+    return rc::gen::scale(0.2, rc::gen::container<std::vector<TreeStmt>>(rc::gen::resize(size, GenStmt(depth))));
+  });
+  return rc::gen::build<Tree>(rc::gen::set(&Tree::policy, GenPolicy()), rc::gen::set(&Tree::body, body));
+}
+
+int Number(const Tree& tree, Program& program) {
+  int index = static_cast<int>(program.functions.size());
+  program.functions.emplace_back();
+  std::vector<Stmt> body;
+  for (const TreeStmt& s : tree.body) {
+    Stmt stmt{s.kind, s.op, 0};
+    if (s.kind == Stmt::Kind::kCall) stmt.callee = Number(*s.callee, program);
+    body.push_back(stmt);
+  }
+  program.functions[index] = Function{tree.policy, std::move(body)};
+  return index;
+}
+
+// A switch that is on one time in `one_in` and shrinks to off.
+rc::Gen<bool> Switch(int one_in) {
+  return rc::gen::map(Index(one_in), [](int i) { return i == 1; });
+}
+
+}  // namespace
+
+rc::Gen<Program> GenProgram(int max_depth) {
+  return rc::gen::apply(
+      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid) {
+        root.policy = Policy::kNone;  // the compiled entry
+        Program program;
+        Number(root, program);
+        program.fullgraph = fullgraph;
+        program.call_twice = call_twice;
+        program.disallow_sigmoid = disallow_sigmoid;
+        return program;
+      },
+      GenTree(max_depth), Switch(8), Switch(4), Switch(4));
+}
+
+Program SampleProgram(uint64_t seed, int size) {
+  return GenProgram()(rc::Random(seed), size).value();
+}
+
+}  // namespace tdc::fuzz

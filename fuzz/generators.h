@@ -1,0 +1,21 @@
+// RapidCheck generators of fuzz programs (research/fuzz-anchors.md §6.2): trees of user
+// functions with one policy each, valid by construction; every choice shrinks towards the
+// simplest (index 0: an op, policy none, switches off), statement lists by deletion.
+#ifndef TDCONFORM_FUZZ_GENERATORS_H_
+#define TDCONFORM_FUZZ_GENERATORS_H_
+
+#include <rapidcheck.h>
+
+#include "fuzz/program.h"
+
+namespace tdc::fuzz {
+
+// Programs whose call tree is at most `max_depth` deep.
+rc::Gen<Program> GenProgram(int max_depth = 3);
+
+// One program drawn from `seed` outside a property (tdfuzz).
+Program SampleProgram(uint64_t seed, int size = 60);
+
+}  // namespace tdc::fuzz
+
+#endif  // TDCONFORM_FUZZ_GENERATORS_H_

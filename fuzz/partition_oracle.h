@@ -1,0 +1,26 @@
+// The fuzzers' independent oracle (research/fuzz-anchors.md §6.3 (1), legacy mode): the
+// graph partition torch 2.13.0's classic Dynamo makes of a fuzz program, computed from
+// the spec (dynamo-semantics.md §3.3) by a recursive per-frame scan of the program tree,
+// with no code shared with the reference's tracer (its target links nothing of it).
+#ifndef TDCONFORM_FUZZ_PARTITION_ORACLE_H_
+#define TDCONFORM_FUZZ_PARTITION_ORACLE_H_
+
+#include <string>
+#include <vector>
+
+#include "fuzz/program.h"
+
+namespace tdc::fuzz {
+
+struct Partition {
+  // The graphs the backend gets, in order, each as its call nodes' targets.
+  std::vector<std::vector<std::string>> graphs;
+  // fullgraph=True and the entry's trace meets a graph break: Unsupported, no graph.
+  bool unsupported = false;
+};
+
+Partition PredictPartition(const Program& program);
+
+}  // namespace tdc::fuzz
+
+#endif  // TDCONFORM_FUZZ_PARTITION_ORACLE_H_

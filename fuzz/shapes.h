@@ -1,0 +1,37 @@
+// What shape a generated program has, for tdfuzz's report (issue 8: each shape we care
+// about in at least 10% of programs).
+#ifndef TDCONFORM_FUZZ_SHAPES_H_
+#define TDCONFORM_FUZZ_SHAPES_H_
+
+#include <string>
+
+#include "fuzz/program.h"
+
+namespace tdc::fuzz {
+
+struct Shapes {
+  bool break_in_inlined_callee = false;  // a graph break in a function other than the entry
+  bool nonrecursive_with_breaking_callee = false;
+  bool allow = false;
+  bool disallow = false;
+  bool is_compiling_branch = false;
+};
+
+Shapes ShapesOf(const Program& program);
+
+class ShapeReport {
+ public:
+  static constexpr size_t kShapes = 5;  // the fields of Shapes, in order
+  void Add(const Program& program);
+  std::string Format() const;
+  int programs() const { return programs_; }
+  int count(size_t shape) const { return counts_[shape]; }
+
+ private:
+  int programs_ = 0;
+  int counts_[kShapes] = {};
+};
+
+}  // namespace tdc::fuzz
+
+#endif  // TDCONFORM_FUZZ_SHAPES_H_

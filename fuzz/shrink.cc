@@ -1,0 +1,70 @@
+#include "fuzz/shrink.h"
+
+#include <map>
+#include <vector>
+
+namespace tdc::fuzz {
+namespace {
+
+// The program without the functions f0 cannot reach, renumbered in call order.
+Program DropUnreachable(const Program& p) {
+  Program out = p;
+  out.functions.clear();
+  std::map<int, int> renumbered;
+  std::function<int(int)> keep = [&](int f) {
+    int index = static_cast<int>(out.functions.size());
+    renumbered[f] = index;
+    out.functions.push_back(p.functions[f]);
+    std::vector<Stmt> body = p.functions[f].body;
+    for (Stmt& s : body) {
+      if (s.kind == Stmt::Kind::kCall) s.callee = keep(s.callee);
+    }
+    out.functions[index].body = std::move(body);
+    return index;
+  };
+  keep(0);
+  return out;
+}
+
+// Every program one simplification away from `p`, simplest first.
+std::vector<Program> Simplifications(const Program& p) {
+  std::vector<Program> out;
+  for (size_t f = 0; f < p.functions.size(); ++f) {
+    for (size_t i = 0; i < p.functions[f].body.size(); ++i) {
+      Program q = p;
+      q.functions[f].body.erase(q.functions[f].body.begin() + static_cast<long>(i));
+      out.push_back(DropUnreachable(q));
+    }
+    if (p.functions[f].policy != Policy::kNone) {
+      Program q = p;
+      q.functions[f].policy = Policy::kNone;
+      out.push_back(q);
+    }
+  }
+  for (bool Program::*flag : {&Program::fullgraph, &Program::call_twice, &Program::disallow_sigmoid}) {
+    if (p.*flag) {
+      Program q = p;
+      q.*flag = false;
+      out.push_back(q);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Program Shrink(Program program, const std::function<bool(const Program&)>& still_fails) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (Program& candidate : Simplifications(program)) {
+      if (still_fails(candidate)) {
+        program = std::move(candidate);
+        progress = true;
+        break;
+      }
+    }
+  }
+  return program;
+}
+
+}  // namespace tdc::fuzz
