@@ -2,12 +2,17 @@
 // explicitly (fuzz/CMakeLists.txt): the reference agrees with the independent oracle on
 // the whole partition, compiled outputs equal eager ones (the is_compiling branches are
 // equivalent by construction), and a second identical call compiles nothing.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "fuzz/generators.h"
 #include "fuzz/partition_oracle.h"
 #include "fuzz/reference_run.h"
+#include "fuzz/serialize.h"
 #include "fuzz/shapes.h"
 #include "fuzz/shrink.h"
 #include "reference/graph/golden_json.h"
@@ -77,6 +82,39 @@ RC_GTEST_PROP(FuzzProperties, ASecondIdenticalCallCompilesNothing, ()) {
   Program twice = once;
   twice.call_twice = true;
   RC_ASSERT(RunOnReference(twice).compiled.invocations.size() == RunOnReference(once).compiled.invocations.size());
+}
+
+RC_GTEST_PROP(FuzzProperties, TheCanonicalTextRoundTrips, ()) {
+  Program program = *GenProgram();
+  std::string error;
+  std::optional<Program> parsed = Parse(Serialize(program), &error);
+  RC_ASSERT(parsed.has_value());
+  RC_ASSERT(Serialize(*parsed) == Serialize(program));
+}
+
+// The regression corpus (fuzz/corpus/*.case), replayed before any random program: the
+// reference agrees with the oracle and its compiled outputs with its eager ones.
+TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
+  std::filesystem::path dir = std::filesystem::path(TDC_SOURCE_DIR) / "fuzz" / "corpus";
+  int cases = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".case") continue;
+    ++cases;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    std::optional<Program> program = Parse(text.str(), &error);
+    ASSERT_TRUE(program.has_value()) << entry.path() << ": " << error;
+    ReferenceRun run = RunOnReference(*program);
+    ASSERT_EQ(run.error, "") << entry.path();
+    EXPECT_EQ(Show(run.partition), Show(PredictPartition(*program))) << entry.path();
+    if (!program->fullgraph) {
+      EXPECT_EQ(graph::ToJson(run.compiled.outs.at(0).second).dump(), graph::ToJson(run.eager.outs.at(0).second).dump())
+          << entry.path();
+    }
+  }
+  EXPECT_GE(cases, 4);
 }
 
 // The properties' programs cover the shapes the issue names: each in at least 5% of them

@@ -1,10 +1,13 @@
 // tdfuzz: generated programs run under the reference against the independent oracle
 // (--vs-oracle, no torch) or against real torch through the oracle's recorder
 // (--vs-torch), with a report of the program shapes covered (fuzz-anchors §6).
+#include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -14,7 +17,9 @@
 #include "fuzz/generators.h"
 #include "fuzz/partition_oracle.h"
 #include "fuzz/reference_run.h"
+#include "fuzz/serialize.h"
 #include "fuzz/shapes.h"
+#include "fuzz/shrink.h"
 #include "reference/compare/comparator.h"
 #include "reference/graph/golden_json.h"
 
@@ -29,12 +34,30 @@ struct Options {
   uint64_t seed = 1;
   std::string out = "build/tdfuzz";
   std::string python = ".venv/bin/python";
+  std::string replay;
+  int shrink = 3;  // disagreements shrunk (each shrink step records a program with torch)
 };
 
 std::string ShowPartition(const Partition& p) {
   std::string out = p.unsupported ? "Unsupported; " : "";
   for (const auto& g : p.graphs) out += fmt::format("[{}] ", fmt::join(g, " "));
   return out;
+}
+
+// --replay FILE.case: the program as a fixture, and both partitions.
+int Replay(const Options& o) {
+  std::ifstream in(o.replay);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string error;
+  std::optional<Program> program = Parse(text.str(), &error);
+  if (!program) {
+    fmt::print(stderr, "{}: {}\n", o.replay, error);
+    return 2;
+  }
+  fmt::print("{}\nreference: {}\noracle:    {}\n", PrintFixture(*program), ShowPartition(RunOnReference(*program).partition),
+             ShowPartition(PredictPartition(*program)));
+  return 0;
 }
 
 int VsOracle(const Options& o) {
@@ -56,53 +79,93 @@ int VsOracle(const Options& o) {
   return failed == 0 ? 0 : 1;
 }
 
-// Writes each program as `<out>/case_<seed>.py`; their paths.
-std::vector<std::string> WritePrograms(const Options& o, std::vector<Program>& programs) {
-  std::filesystem::create_directories(o.out);
-  std::vector<std::string> files;
-  for (int i = 0; i < o.count; ++i) {
-    programs.push_back(SampleProgram(o.seed + static_cast<uint64_t>(i)));
-    std::string file = fmt::format("{}/case_{}.py", o.out, o.seed + i);
-    std::ofstream(file, std::ios::binary) << PrintFixture(programs.back());
-    files.push_back(file);
-  }
-  return files;
+// Writes `program` as `<stem>.py`; its path.
+std::string WriteProgram(const std::string& stem, const Program& program) {
+  std::filesystem::create_directories(std::filesystem::path(stem).parent_path());
+  std::string file = stem + ".py";
+  std::ofstream(file, std::ios::binary) << PrintFixture(program);
+  return file;
+}
+
+// Records `files` with real torch through the oracle (its fork server, 2 children).
+void RecordWithTorch(const Options& o, const std::vector<std::string>& files, const std::string& log) {
+  std::string command = o.python + " -m conformance.oracle record";
+  for (const std::string& f : files) command += " " + f;
+  command += " > " + log + " 2>&1";
+  if (std::system(command.c_str()) != 0) fmt::print(stderr, "tdfuzz: the oracle failed on some programs (see {})\n", log);
+}
+
+// The comparator's differences between torch's golden of `file` (nullopt: none recorded)
+// and the reference's outcome of `program`.
+std::optional<std::vector<compare::Difference>> DiffersFromTorch(const std::string& file, const Program& program) {
+  std::ifstream in(std::filesystem::path(file).replace_extension(".golden.json"));
+  std::stringstream text;
+  text << in.rdbuf();
+  graph::GoldenReadResult golden = graph::ReadGolden(text.str());
+  if (!golden.golden) return std::nullopt;
+  ReferenceRun run = RunOnReference(program, file);
+  graph::Golden actual;
+  actual.eager = run.eager;
+  actual.compiled.emplace_back("torch-2.13", run.compiled);
+  compare::CompareOptions options;
+  options.profile = "torch-2.13";
+  options.masked = *compare::MaskFields("aten");
+  return compare::Compare(*golden.golden, actual, options).differences;
+}
+
+// A difference's field with its indices dropped: shrinking keeps to one kind of failure.
+std::string Signature(const compare::Difference& d) {
+  static const std::regex kIndex(R"(\[\d+\])");
+  return std::regex_replace(d.path, kIndex, "[]");
+}
+
+// Shrinks a disagreement by statement deletion while the same field keeps differing, and
+// writes it with both outcomes under `<out>/disagreements/`.
+void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program, const std::string& signature) {
+  std::string scratch = fmt::format("{}/shrink/case_{}", o.out, seed);
+  auto still_differs = [&](const Program& candidate) {
+    std::string file = WriteProgram(scratch, candidate);
+    RecordWithTorch(o, {file}, scratch + ".log");
+    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(file, candidate);
+    return diffs && std::ranges::any_of(*diffs, [&](const auto& d) { return Signature(d) == signature; });
+  };
+  Program small = Shrink(program, still_differs);
+  std::string stem = fmt::format("{}/disagreements/case_{}", o.out, seed);
+  std::string file = WriteProgram(stem, small);
+  RecordWithTorch(o, {file}, stem + ".log");
+  std::ofstream(stem + ".case", std::ios::binary) << Serialize(small);
+  ReferenceRun run = RunOnReference(small, file);
+  graph::Golden reference;
+  reference.meta.fixture = file;
+  reference.eager = run.eager;
+  reference.compiled.emplace_back("torch-2.13", run.compiled);
+  std::ofstream(stem + ".reference.json", std::ios::binary) << graph::WriteGolden(reference);
+  fmt::print("{}: shrunk to {} statements ({}); torch's outcome in .golden.json, the reference's in "
+             ".reference.json\n",
+             file, StatementCount(small), signature);
 }
 
 int VsTorch(const Options& o) {
   std::vector<Program> programs;
-  std::vector<std::string> files = WritePrograms(o, programs);
-  std::string command = o.python + " -m conformance.oracle record";
-  for (const std::string& f : files) command += " " + f;
-  command += " > " + o.out + "/record.log 2>&1";
-  if (std::system(command.c_str()) != 0) {
-    fmt::print(stderr, "tdfuzz: the oracle failed to record some programs (see {}/record.log)\n", o.out);
+  std::vector<std::string> files;
+  for (int i = 0; i < o.count; ++i) {
+    programs.push_back(SampleProgram(o.seed + static_cast<uint64_t>(i)));
+    files.push_back(WriteProgram(fmt::format("{}/case_{}", o.out, o.seed + i), programs.back()));
   }
+  RecordWithTorch(o, files, o.out + "/record.log");
   ShapeReport report;
   int failed = 0, unrecorded = 0;
-  compare::CompareOptions options;
-  options.profile = "torch-2.13";
-  options.masked = *compare::MaskFields("aten");
   for (size_t i = 0; i < files.size(); ++i) {
     report.Add(programs[i]);
-    std::ifstream in(std::filesystem::path(files[i]).replace_extension(".golden.json"));
-    std::stringstream text;
-    text << in.rdbuf();
-    graph::GoldenReadResult golden = graph::ReadGolden(text.str());
-    if (!golden.golden) {
+    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(files[i], programs[i]);
+    if (!diffs) {
       ++unrecorded;
       continue;
     }
-    ReferenceRun run = RunOnReference(programs[i], files[i]);
-    graph::Golden actual;
-    actual.eager = run.eager;
-    actual.compiled.emplace_back("torch-2.13", run.compiled);
-    compare::CompareResult result = compare::Compare(*golden.golden, actual, options);
-    if (!run.error.empty() || !result.differences.empty()) {
-      ++failed;
-      fmt::print("{}: differs from torch\n", files[i]);
-      for (const auto& d : result.differences) fmt::print("  {}\n", compare::FormatDifference(d));
-    }
+    if (diffs->empty()) continue;
+    fmt::print("{}: differs from torch\n", files[i]);
+    for (const auto& d : *diffs) fmt::print("  {}\n", compare::FormatDifference(d));
+    if (failed++ < o.shrink) ShrinkAndWrite(o, o.seed + i, programs[i], Signature(diffs->front()));
   }
   fmt::print("{}", report.Format());
   fmt::print("tdfuzz --vs-torch: {} programs, {} recorded, {} disagreements\n", o.count, o.count - unrecorded, failed);
@@ -121,11 +184,14 @@ int main(int argc, char** argv) {
   app.add_option("--count", o.count, "programs to run");
   app.add_option("--seed", o.seed, "the first program's seed (program i uses seed + i)");
   app.add_option("--out", o.out, "where --vs-torch writes programs and goldens");
+  app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)");
+  app.add_option("--replay", o.replay, "a .case file (fuzz/corpus): print it and both partitions");
   CLI11_PARSE(app, argc, argv);
   if (o.print) {
     std::cout << tdc::fuzz::PrintFixture(tdc::fuzz::SampleProgram(o.seed));
     return 0;
   }
+  if (!o.replay.empty()) return tdc::fuzz::Replay(o);
   if (o.vs_torch) return tdc::fuzz::VsTorch(o);
   return tdc::fuzz::VsOracle(o);
 }
