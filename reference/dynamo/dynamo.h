@@ -83,6 +83,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     bool recompile = false;
     std::vector<std::string> guards;
     GraphBuilder graph;
+    // The root frame's inlined calls while no op is traced: if the frame ends with none,
+    // torch runs it again eagerly and offers these calls' frames (R-no-ops-skip).
+    std::vector<std::pair<Value, CallArgs>> calls_before_first_op;
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};

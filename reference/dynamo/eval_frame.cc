@@ -161,6 +161,7 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
 void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
   Trace* t = Tracing();
   if (t == nullptr || !HoldsTensor(result)) return;
+  t->calls_before_first_op.clear();  // the frame has an op now: it will not be skipped
   t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
                    as_called, result, site.accessor);
 }

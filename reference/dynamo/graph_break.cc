@@ -111,7 +111,14 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
                                  at_return ? "return" : "graph break");
   if (at_return && empty && !fullgraph && rules_.on(Rule::kNoOpsSkip)) {
     code.skip = true;  // "No ops traced for the FX graph": the frame is skipped from now on
-    Explain(ends + ": no op traced, nothing compiled; the code is skipped from now on");
+    Explain(ends + ": no op traced, nothing compiled; the code is skipped from now on, and this call runs "
+                   "again eagerly, offering the frames it calls");
+    // Torch then runs the frame eagerly: the calls the trace inlined are frames of their
+    // own, offered to Dynamo (they hold no op either: their values are what they were).
+    std::vector<std::pair<Value, CallArgs>> calls = std::move(t.calls_before_first_op);
+    t.record = false;
+    EagerRegion eager(*this, false);
+    for (auto& [function, args] : calls) in_.Call(function, std::move(args));
     return;
   }
   code.cache.push_back(t.guards);

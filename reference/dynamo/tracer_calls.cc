@@ -161,6 +161,7 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   if (depth != t.root_depth || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
   CallArgs saved = args;
+  if (t.graph.call_count() == 0) t.calls_before_first_op.emplace_back(function, saved);
   try {
     return in_.CallDirect(function, std::move(args));
   } catch (const Restart&) {
