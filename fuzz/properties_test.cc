@@ -15,6 +15,7 @@
 #include "fuzz/serialize.h"
 #include "fuzz/shapes.h"
 #include "fuzz/shrink.h"
+#include "fuzz/transforms.h"
 #include "reference/graph/golden_json.h"
 
 namespace tdc::fuzz {
@@ -82,6 +83,26 @@ RC_GTEST_PROP(FuzzProperties, ASecondIdenticalCallCompilesNothing, ()) {
   Program twice = once;
   twice.call_twice = true;
   RC_ASSERT(RunOnReference(twice).compiled.invocations.size() == RunOnReference(once).compiled.invocations.size());
+}
+
+// Metamorphic (fuzz-anchors §6.3 (3)): a policy-free wrapper around any call changes
+// nothing in the partition; needs no oracle, so it also catches bugs the oracle shares.
+RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
+  Program program = *GenProgram();
+  std::optional<Program> wrapped = InsertWrapper(program, *rc::gen::inRange<size_t>(0, 4));
+  RC_PRE(wrapped.has_value());
+  ReferenceRun before = RunOnReference(program);
+  ReferenceRun after = RunOnReference(*wrapped);
+  RC_ASSERT(Show(after.partition) == Show(before.partition));
+}
+
+// Metamorphic: with no policy, no break and no disallow, one graph holds every op (none
+// when there is no op).
+RC_GTEST_PROP(FuzzProperties, WithoutBreaksOrPoliciesThereIsAtMostOneGraph, ()) {
+  Program program = WithoutBreaksOrPolicies(*GenProgram());
+  ReferenceRun run = RunOnReference(program);
+  RC_ASSERT(run.partition.graphs.size() <= 1);
+  RC_ASSERT(!run.partition.unsupported);
 }
 
 RC_GTEST_PROP(FuzzProperties, TheCanonicalTextRoundTrips, ()) {
