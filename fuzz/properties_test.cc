@@ -68,11 +68,11 @@ RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnes, ()) {
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.error.empty());
   RC_ASSERT(!run.compiled.exception.has_value());
-  for (const auto& [name, value] : run.eager.outs) {
+  for (const auto& eager_out : run.eager.outs) {
     auto it = std::find_if(run.compiled.outs.begin(), run.compiled.outs.end(),
-                           [&](const auto& out) { return out.first == name; });
+                           [&](const auto& out) { return out.first == eager_out.first; });
     RC_ASSERT(it != run.compiled.outs.end());
-    RC_ASSERT(graph::ToJson(it->second).dump() == graph::ToJson(value).dump());
+    RC_ASSERT(graph::ToJson(it->second).dump() == graph::ToJson(eager_out.second).dump());
   }
 }
 
