@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "fuzz/serialize.h"
+
 namespace tdc::fuzz {
 namespace {
 
@@ -83,6 +85,8 @@ rc::Gen<bool> Switch(int one_in) {
 }
 
 }  // namespace
+
+void showValue(const Program& program, std::ostream& os) { os << Serialize(program); }
 
 rc::Gen<Program> GenProgram(int max_depth) {
   return rc::gen::apply(

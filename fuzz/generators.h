@@ -4,11 +4,16 @@
 #ifndef TDCONFORM_FUZZ_GENERATORS_H_
 #define TDCONFORM_FUZZ_GENERATORS_H_
 
+#include <ostream>
+
 #include <rapidcheck.h>
 
 #include "fuzz/program.h"
 
 namespace tdc::fuzz {
+
+// How RapidCheck prints a counterexample: its canonical text (serialize.h).
+void showValue(const Program& program, std::ostream& os);
 
 // Programs whose call tree is at most `max_depth` deep.
 rc::Gen<Program> GenProgram(int max_depth = 3);

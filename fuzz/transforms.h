@@ -8,9 +8,10 @@
 
 namespace tdc::fuzz {
 
-// The `n`-th call of the program (in function order) goes through a new policy-free
-// function whose body is only that call; nullopt when there are fewer calls. The
-// partition does not change (a wrapper's own segments are empty).
+// The `n`-th call of the program (in function order) of a function that is not
+// allow_in_graph'd goes through a new policy-free function whose body is only that call;
+// nullopt when there are fewer such calls. The partition does not change (a wrapper's own
+// segments are empty).
 std::optional<Program> InsertWrapper(const Program& program, size_t n);
 
 // Every policy none, every graph break and the sigmoid disallow gone: at most one graph.
