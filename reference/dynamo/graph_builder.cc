@@ -114,7 +114,10 @@ graph::Arg GraphBuilder::ToArg(const Value& v) {
 }
 
 void GraphBuilder::Tag(const Value& result, int64_t call_index) {
-  if (const auto* t = DynCast<PyTensor>(result)) t->trace_tag = {epoch_, call_index};
+  const auto* t = DynCast<PyTensor>(result);
+  if (t == nullptr) return;
+  if (t->trace_tag.epoch == epoch_) retags_.emplace_back(result, t->trace_tag);
+  t->trace_tag = {epoch_, call_index};
 }
 
 void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
@@ -158,6 +161,10 @@ bool GraphBuilder::HoldsTraced(const Value& v) const {
 }
 
 void GraphBuilder::Rollback(const Mark& mark) {
+  for (size_t i = retags_.size(); i > mark.retags; --i) {
+    DynCast<PyTensor>(retags_[i - 1].first)->trace_tag = retags_[i - 1].second;
+  }
+  retags_.resize(mark.retags);
   calls_.resize(mark.calls);
   accessors_.resize(mark.calls);
   for (size_t i = mark.placeholders; i < placeholders_.size(); ++i) inputs_[placeholders_[i]].index = -1;

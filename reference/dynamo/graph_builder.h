@@ -44,8 +44,9 @@ class GraphBuilder {
   struct Mark {
     size_t calls = 0;
     size_t placeholders = 0;
+    size_t retags = 0;
   };
-  Mark mark() const { return {calls_.size(), placeholders_.size()}; }
+  Mark mark() const { return {calls_.size(), placeholders_.size(), retags_.size()}; }
   void Rollback(const Mark& mark);
 
   // The graph: placeholders, call nodes, and an output node of the graph-computed tensors
@@ -73,6 +74,9 @@ class GraphBuilder {
   std::vector<size_t> placeholders_;  // input indices, in first-use order
   std::vector<graph::Node> calls_;
   std::vector<bool> accessors_;  // per call: dropped unless used
+  // Tensors a later node took over (an allowed function returning its input), with the
+  // tag they had: a rollback gives it back (found by tdfuzz --vs-torch, seed 10914).
+  std::vector<std::pair<Value, runtime::PyTensor::TraceTag>> retags_;
 };
 
 }  // namespace tdc::dynamo
