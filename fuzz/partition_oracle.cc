@@ -1,6 +1,7 @@
 #include "fuzz/partition_oracle.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tdc::fuzz {
 namespace {
@@ -107,5 +108,11 @@ class Oracle {
 }  // namespace
 
 Partition PredictPartition(const Program& program) { return Oracle(program).Run(); }
+
+std::string FormatPartition(const Partition& p) {
+  std::string out = p.unsupported ? "Unsupported; " : "";
+  for (const auto& g : p.graphs) out += fmt::format("[{}] ", fmt::join(g, " "));
+  return out;
+}
 
 }  // namespace tdc::fuzz

@@ -21,6 +21,9 @@ struct Partition {
 
 Partition PredictPartition(const Program& program);
 
+// `[torch.tanh operator.mul] [f2]`, preceded by `Unsupported; ` when it is one.
+std::string FormatPartition(const Partition& partition);
+
 }  // namespace tdc::fuzz
 
 #endif  // TDCONFORM_FUZZ_PARTITION_ORACLE_H_

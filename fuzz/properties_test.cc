@@ -40,24 +40,14 @@ void Tag(const Program& p) {
   RC_CLASSIFY(p.fullgraph, "fullgraph");
 }
 
-std::string Show(const Partition& p) {
-  std::string out = p.unsupported ? "Unsupported; " : "";
-  for (const auto& g : p.graphs) {
-    out += "[";
-    for (const std::string& t : g) out += t + " ";
-    out += "] ";
-  }
-  return out;
-}
-
 RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
   Program program = *GenProgram();
   Tag(program);
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.error.empty());
   Partition expected = PredictPartition(program);
-  if (Show(run.partition) != Show(expected)) {
-    RC_FAIL("partition: reference " + Show(run.partition) + "vs oracle " + Show(expected) + "\n" +
+  if (FormatPartition(run.partition) != FormatPartition(expected)) {
+    RC_FAIL("partition: reference " + FormatPartition(run.partition) + "vs oracle " + FormatPartition(expected) + "\n" +
             PrintFixture(program));
   }
 }
@@ -93,7 +83,7 @@ RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
   RC_PRE(wrapped.has_value());
   ReferenceRun before = RunOnReference(program);
   ReferenceRun after = RunOnReference(*wrapped);
-  RC_ASSERT(Show(after.partition) == Show(before.partition));
+  RC_ASSERT(FormatPartition(after.partition) == FormatPartition(before.partition));
 }
 
 // Metamorphic: with no policy, no break and no disallow, one graph holds every op (none
@@ -129,7 +119,7 @@ TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
     ASSERT_TRUE(program.has_value()) << entry.path() << ": " << error;
     ReferenceRun run = RunOnReference(*program);
     ASSERT_EQ(run.error, "") << entry.path();
-    EXPECT_EQ(Show(run.partition), Show(PredictPartition(*program))) << entry.path();
+    EXPECT_EQ(FormatPartition(run.partition), FormatPartition(PredictPartition(*program))) << entry.path();
     if (!program->fullgraph) {
       EXPECT_EQ(graph::ToJson(run.compiled.outs.at(0).second).dump(), graph::ToJson(run.eager.outs.at(0).second).dump())
           << entry.path();
@@ -157,7 +147,7 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
   std::vector<std::string> off = {GetParam()};
   auto fails = [&](const Program& p) {
     ReferenceRun run = RunOnReference(p, "fuzz/program.py", off);
-    return run.error.empty() && Show(run.partition) != Show(PredictPartition(p));
+    return run.error.empty() && FormatPartition(run.partition) != FormatPartition(PredictPartition(p));
   };
   for (uint64_t seed = 1; seed <= 500; ++seed) {
     Program program = SampleProgram(seed, 40);

@@ -38,11 +38,6 @@ struct Options {
   int shrink = 3;  // disagreements shrunk (each shrink step records a program with torch)
 };
 
-std::string ShowPartition(const Partition& p) {
-  std::string out = p.unsupported ? "Unsupported; " : "";
-  for (const auto& g : p.graphs) out += fmt::format("[{}] ", fmt::join(g, " "));
-  return out;
-}
 
 // --replay FILE.case: the program as a fixture, and both partitions.
 int Replay(const Options& o) {
@@ -55,8 +50,8 @@ int Replay(const Options& o) {
     fmt::print(stderr, "{}: {}\n", o.replay, error);
     return 2;
   }
-  fmt::print("{}\nreference: {}\noracle:    {}\n", PrintFixture(*program), ShowPartition(RunOnReference(*program).partition),
-             ShowPartition(PredictPartition(*program)));
+  fmt::print("{}\nreference: {}\noracle:    {}\n", PrintFixture(*program), FormatPartition(RunOnReference(*program).partition),
+             FormatPartition(PredictPartition(*program)));
   return 0;
 }
 
@@ -68,10 +63,10 @@ int VsOracle(const Options& o) {
     report.Add(program);
     ReferenceRun run = RunOnReference(program);
     Partition expected = PredictPartition(program);
-    if (!run.error.empty() || ShowPartition(run.partition) != ShowPartition(expected)) {
+    if (!run.error.empty() || FormatPartition(run.partition) != FormatPartition(expected)) {
       ++failed;
-      fmt::print("seed {}: reference {}{} / oracle {}\n{}\n", o.seed + i, run.error, ShowPartition(run.partition),
-                 ShowPartition(expected), PrintFixture(program));
+      fmt::print("seed {}: reference {}{} / oracle {}\n{}\n", o.seed + i, run.error, FormatPartition(run.partition),
+                 FormatPartition(expected), PrintFixture(program));
     }
   }
   fmt::print("{}", report.Format());
