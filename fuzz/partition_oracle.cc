@@ -34,8 +34,11 @@ class Oracle {
     switch (p_.functions[callee].policy) {
       case Policy::kNone: return Breaks(callee);
       case Policy::kAllowInGraph: return false;  // one opaque node, its body never traced
-      default: return true;                      // disabled either way: a break at the call
+      case Policy::kDisable:
+      case Policy::kDisableNonrecursive: return true;  // disabled either way: a break at the call
+      case Policy::kCount: break;
     }
+    return false;
   }
 
   // The ops of `body` traced inline (no break inside, by Breaks).
