@@ -75,6 +75,16 @@ RC_GTEST_PROP(FuzzProperties, ASecondIdenticalCallCompilesNothing, ()) {
   RC_ASSERT(RunOnReference(twice).compiled.invocations.size() == RunOnReference(once).compiled.invocations.size());
 }
 
+// One backend invocation per graph that has a node (fullgraph's may be empty), and the
+// recorder's frame_count counts exactly those invocations.
+RC_GTEST_PROP(FuzzProperties, OneBackendInvocationPerNonEmptyGraph, ()) {
+  Program program = *GenProgram();
+  ReferenceRun run = RunOnReference(program);
+  RC_ASSERT(run.error.empty());
+  RC_ASSERT(run.compiled.counters.frame_count == static_cast<int64_t>(run.compiled.invocations.size()));
+  for (const auto& graph : run.partition.graphs) RC_ASSERT(program.fullgraph || !graph.empty());
+}
+
 // Metamorphic (fuzz-anchors §6.3 (3)): a policy-free wrapper around any call changes
 // nothing in the partition; needs no oracle, so it also catches bugs the oracle shares.
 RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
