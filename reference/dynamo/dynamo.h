@@ -127,6 +127,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // torch.compiler.disable's wrappers: recursive (DisableContext's `_fn`) or not.
   enum class DisableWrapper { kNone, kRecursive, kNonrecursive };
   DisableWrapper DisableWrapperOf(const Value& callee);
+  // Whether `callee` has `attribute` set to a true value (torch's markers on callables).
+  bool Flag(const Value& callee, std::string_view attribute);
   // A disable(recursive=False) wrapper called with the callback set: its function's frame
   // runs cached code if the cache has some, else runs without converting (spec §2.2).
   Value RunOnly(const Ref<runtime::PyFunction>& function, CallArgs& args);

@@ -42,24 +42,9 @@ std::string GuardOf(const Value& v) {
 }
 
 bool HoldsTensor(const Value& v) {
-  if (!v) return false;
-  if (Is<PyTensor>(v)) return true;
-  if (const auto* t = DynCast<PyTuple>(v)) {
-    for (const Value& item : t->items()) {
-      if (HoldsTensor(item)) return true;
-    }
-  }
-  if (const auto* l = DynCast<PyList>(v)) {
-    for (const Value& item : l->items()) {
-      if (HoldsTensor(item)) return true;
-    }
-  }
-  if (const auto* d = DynCast<PyDict>(v)) {
-    for (const auto& [k, item] : d->Items()) {
-      if (HoldsTensor(item)) return true;
-    }
-  }
-  return false;
+  std::vector<const PyTensor*> tensors;
+  if (v) CollectTensors(v, tensors);
+  return !tensors.empty();
 }
 
 // The global names a function's code reads (its co_names, less attribute names).

@@ -18,7 +18,8 @@ uint64_t NextEpoch() {
   return ++epoch;
 }
 
-// The tensors in `v`, nested through tuples, lists and dict values, in order.
+}  // namespace
+
 void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
   if (const auto* t = DynCast<PyTensor>(v)) {
     out.push_back(t);
@@ -31,7 +32,6 @@ void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
   }
 }
 
-}  // namespace
 
 GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}
 

@@ -18,6 +18,9 @@ namespace tdc::dynamo {
 using runtime::CallArgs;
 using runtime::Value;
 
+// The tensors in `v`, nested through tuples, lists and dict values, in order.
+void CollectTensors(const Value& v, std::vector<const runtime::PyTensor*>& out);
+
 class GraphBuilder {
  public:
   GraphBuilder();

@@ -6,14 +6,13 @@
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/interp/py_ops.h"
 
 namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
 
 namespace {
-
-bool Truthy(const Value& v) { return v && !Is<PyNone>(v) && !(Is<PyBool>(v) && !DynCast<PyBool>(v)->value()); }
 
 // A function's repr as the goldens normalize it (`<function f at 0x?>`).
 }  // namespace
@@ -56,11 +55,16 @@ std::string ModuleNameOf(const PyFunction& f) {
 
 }  // namespace
 
+bool Dynamo::Flag(const Value& callee, std::string_view attribute) {
+  Value v = apis::GetAttrOrNull(in_, callee, attribute);
+  return v && Truth(in_, v);
+}
+
 Dynamo::DisableWrapper Dynamo::DisableWrapperOf(const Value& callee) {
-  if (!Is<PyFunction>(callee) || !Truthy(apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable"))) {
+  if (!Is<PyFunction>(callee) || !Flag(callee, "_torchdynamo_disable")) {
     return DisableWrapper::kNone;
   }
-  return Truthy(apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_recursive")) ? DisableWrapper::kRecursive
+  return Flag(callee, "_torchdynamo_disable_recursive") ? DisableWrapper::kRecursive
                                                                                    : DisableWrapper::kNonrecursive;
 }
 
@@ -114,7 +118,7 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
 }
 
 std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
-  if (rules_.on(Rule::kForbidden) && Truthy(apis::GetAttrOrNull(in_, callee, "_dynamo_forbidden"))) {
+  if (rules_.on(Rule::kForbidden) && Flag(callee, "_dynamo_forbidden")) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));
   }

@@ -4,6 +4,7 @@
 // exit 0 when one differs, 1 when none cites it or all match, 2 on an error (a crash is
 // never a difference).
 #include "reference/tools/run_command.h"
+#include "reference/tools/verify_command.h"
 
 #include <filesystem>
 #include <functional>

@@ -7,6 +7,7 @@
 
 #include "reference/tools/check_command.h"
 #include "reference/tools/run_command.h"
+#include "reference/tools/verify_command.h"
 
 namespace {
 
