@@ -102,6 +102,7 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder)
   p.reset_listeners.push_back([this] {
     if (rules_.on(Rule::kReset)) Reset();
   });
+  p.registries.allow_finalizer_deregisters = rules_.on(Rule::kAllowFinalizer);
   const Modules& modules = p.modules();
   is_compiling_fns_ = {modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
                        modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),

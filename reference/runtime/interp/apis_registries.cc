@@ -39,7 +39,7 @@ Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
   id_cell.Reset();
   Process* process = &in.process();
   h.AddFinalizer(fn, [process, id, deregister]() mutable {
-    process->registries.allowed.erase(id);
+    if (process->registries.allow_finalizer_deregisters) process->registries.allowed.erase(id);
     (void)deregister;
   });
   return fn;

@@ -18,6 +18,9 @@ struct DynamoRegistries {
   std::set<ObjectId> allowed;
   std::set<ObjectId> disallowed;
   std::set<ObjectId> nonstrict_trace;
+  // Whether allow_in_graph's finalizer deregisters the id (Dynamo's rule
+  // R-allow-finalizer switches it off; the finalizer and its deaths stay).
+  bool allow_finalizer_deregisters = true;
 };
 
 }  // namespace tdc::runtime
