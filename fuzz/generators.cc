@@ -13,11 +13,20 @@ struct TreeStmt {
   Stmt::Kind kind = Stmt::Kind::kOp;
   OpKind op = OpKind::kMulUp;
   std::shared_ptr<Tree> callee;  // kCall
+  int helper = 0;                // kCallHelper
 };
 struct Tree {
   Policy policy = Policy::kNone;
   std::vector<TreeStmt> body;
 };
+
+TreeStmt Leaf(Stmt::Kind kind, OpKind op = OpKind::kMulUp, int helper = 0) {
+  TreeStmt s;
+  s.kind = kind;
+  s.op = op;
+  s.helper = helper;
+  return s;
+}
 
 // A uniform index in [0, n) that shrinks towards 0 (fuzz-anchors §6.2: `element` and
 // `oneOf` never shrink the choice itself).
@@ -41,20 +50,39 @@ rc::Gen<Policy> GenPolicy() {
 rc::Gen<Tree> GenTree(int depth);
 
 rc::Gen<TreeStmt> GenStmt(int depth) {
-  // Ops most often (0-5), then breaks (6, 7), an is_compiling branch (8), and calls
-  // (9-12) where the tree may grow.
-  int kinds = depth > 0 ? 13 : 9;
+  // Ops most often (0-5), then breaks (6, 7), is_compiling branches (8 equivalent, 9
+  // not), a helper call (10), and calls (11-14) where the tree may grow.
+  int kinds = depth > 0 ? 15 : 11;
   return rc::gen::mapcat(Index(kinds), [depth](int k) -> rc::Gen<TreeStmt> {
-    if (k >= 9) {
+    if (k >= 11) {
       return rc::gen::map(rc::gen::lazy([depth] { return GenTree(depth - 1); }), [](Tree t) {
-        return TreeStmt{Stmt::Kind::kCall, OpKind::kMulUp, std::make_shared<Tree>(std::move(t))};
+        TreeStmt call = Leaf(Stmt::Kind::kCall);
+        call.callee = std::make_shared<Tree>(std::move(t));
+        return call;
       });
     }
-    if (k == 6 || k == 7) return rc::gen::just(TreeStmt{Stmt::Kind::kGraphBreak});
-    if (k == 8) return rc::gen::just(TreeStmt{Stmt::Kind::kIfCompiling});
-    return rc::gen::map(GenOp(), [](OpKind op) { return TreeStmt{Stmt::Kind::kOp, op, nullptr}; });
+    if (k == 10) {
+      return rc::gen::map(Index(kHelpers), [](int h) { return Leaf(Stmt::Kind::kCallHelper, OpKind::kMulUp, h); });
+    }
+    if (k == 6 || k == 7) return rc::gen::just(Leaf(Stmt::Kind::kGraphBreak));
+    if (k == 8) return rc::gen::just(Leaf(Stmt::Kind::kIfCompiling));
+    if (k == 9) return rc::gen::just(Leaf(Stmt::Kind::kIfCompilingDiffers));
+    return rc::gen::map(GenOp(), [](OpKind op) { return Leaf(Stmt::Kind::kOp, op); });
   });
 }
+
+}  // namespace
+
+// A few helper steps (the list scaled down as a body's), each shrinking to `def h0`.
+rc::Gen<std::vector<HelperStep>> GenHelperSteps() {
+  auto step = rc::gen::build<HelperStep>(
+      rc::gen::set(&HelperStep::kind, rc::gen::map(Index(static_cast<int>(HelperStep::Kind::kCount)),
+                                                   [](int k) { return static_cast<HelperStep::Kind>(k); })),
+      rc::gen::set(&HelperStep::helper, Index(kHelpers)));
+  return rc::gen::scale(0.2, rc::gen::container<std::vector<HelperStep>>(step));
+}
+
+namespace {
 
 rc::Gen<Tree> GenTree(int depth) {
   // Bodies of a few statements: the list's length is scaled down (its statements keep the
@@ -71,7 +99,7 @@ int Number(const Tree& tree, Program& program) {
   program.functions.emplace_back();
   std::vector<Stmt> body;
   for (const TreeStmt& s : tree.body) {
-    Stmt stmt{s.kind, s.op, 0};
+    Stmt stmt{s.kind, s.op, s.helper};
     if (s.kind == Stmt::Kind::kCall) stmt.callee = Number(*s.callee, program);
     body.push_back(stmt);
   }
@@ -90,16 +118,17 @@ void showValue(const Program& program, std::ostream& os) { os << Serialize(progr
 
 rc::Gen<Program> GenProgram(int max_depth) {
   return rc::gen::apply(
-      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid) {
+      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, std::vector<HelperStep> helper_steps) {
         root.policy = Policy::kNone;  // the compiled entry
         Program program;
         Number(root, program);
         program.fullgraph = fullgraph;
         program.call_twice = call_twice;
         program.disallow_sigmoid = disallow_sigmoid;
+        program.helper_steps = std::move(helper_steps);
         return program;
       },
-      GenTree(max_depth), Switch(8), Switch(4), Switch(4));
+      GenTree(max_depth), Switch(8), Switch(4), Switch(4), GenHelperSteps());
 }
 
 Program SampleProgram(uint64_t seed, int size) {

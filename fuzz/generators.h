@@ -18,6 +18,9 @@ void showValue(const Program& program, std::ostream& os);
 // Programs whose call tree is at most `max_depth` deep.
 rc::Gen<Program> GenProgram(int max_depth = 3);
 
+// Module-level steps on the helpers (program.h), a few per unit of size / 5.
+rc::Gen<std::vector<HelperStep>> GenHelperSteps();
+
 // One program drawn from `seed` outside a property (tdfuzz).
 Program SampleProgram(uint64_t seed, int size = 60);
 

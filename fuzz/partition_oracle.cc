@@ -1,20 +1,99 @@
 #include "fuzz/partition_oracle.h"
 
+#include <optional>
+#include <set>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 namespace tdc::fuzz {
 namespace {
 
+// What Dynamo does with a call to a helper: the registry its function object's id is in.
+enum class Registry { kNone, kAllowed, kDisallowed };
+
+// The helpers' module-level steps under the id model of SEMANTICS §6 (I3-I6, I10),
+// written from its text: function objects take ids from one LIFO stack of freed ids;
+// allow_in_graph makes one deregistration function that lives in the finalizer; a dying
+// function first runs its finalizers (newest first: deregister its id, then the
+// deregistration function dies), then frees its own id; disallow_in_graph has no
+// finalizer (spec §2.4, §2.5, pytorch#196171).
+class IdModel {
+ public:
+  explicit IdModel(const std::vector<HelperStep>& steps) {
+    for (const HelperStep& step : steps) Apply(step);
+  }
+  Registry RegistryOf(int helper) const {
+    int id = bound_[helper]->id;
+    if (allowed_.count(id) != 0) return Registry::kAllowed;
+    return disallowed_.count(id) != 0 ? Registry::kDisallowed : Registry::kNone;
+  }
+
+ private:
+  struct Function {
+    int id;
+    std::vector<int> deregistrations;  // ids of allow_in_graph's deregistration functions
+  };
+
+  int Allocate() {
+    if (free_.empty()) return next_id_++;
+    int id = free_.back();
+    free_.pop_back();
+    return id;
+  }
+  void Die(const Function& f) {
+    for (auto d = f.deregistrations.rbegin(); d != f.deregistrations.rend(); ++d) {
+      allowed_.erase(f.id);
+      free_.push_back(*d);
+    }
+    free_.push_back(f.id);
+  }
+  void Allow(Function& f) {
+    // Already allowed (and not disallowed): allow_in_graph returns at once.
+    if (allowed_.count(f.id) != 0) return;
+    disallowed_.erase(f.id);
+    allowed_.insert(f.id);
+    f.deregistrations.push_back(Allocate());
+  }
+  void Apply(const HelperStep& step) {
+    std::optional<Function>& bound = bound_[step.helper];
+    switch (step.kind) {
+      case HelperStep::Kind::kDef: {
+        std::optional<Function> old = std::move(bound);
+        bound = Function{Allocate(), {}};  // the new function exists before the old one dies
+        if (old) Die(*old);
+        return;
+      }
+      case HelperStep::Kind::kAllow: Allow(*bound); return;
+      case HelperStep::Kind::kAllowThenDisallow:
+        Allow(*bound);
+        allowed_.erase(bound->id);
+        disallowed_.insert(bound->id);
+        return;
+      case HelperStep::Kind::kDel:
+        Die(*bound);
+        bound.reset();
+        return;
+      case HelperStep::Kind::kCount: return;
+    }
+  }
+
+  std::optional<Function> bound_[kHelpers];
+  std::vector<int> free_;
+  int next_id_ = 0;
+  std::set<int> allowed_, disallowed_;
+};
+
 class Oracle {
  public:
-  explicit Oracle(const Program& p) : p_(p) {}
+  explicit Oracle(const Program& p) : p_(p), ids_(EffectiveHelperSteps(p)), compiling_(p.functions.size(), false) {}
 
   Partition Run() {
     if (p_.fullgraph && Breaks(0)) return {{}, true};
     Frame(0, 0);
     return std::move(out_);
   }
+  const std::vector<bool>& compiling() const { return compiling_; }
 
  private:
   bool IsBreakingOp(const Stmt& s) const {
@@ -25,8 +104,7 @@ class Oracle {
   // call breaks its caller's graph at the call site in the classic profile).
   bool Breaks(int f) const {
     for (const Stmt& s : p_.functions[f].body) {
-      if (s.kind == Stmt::Kind::kGraphBreak || IsBreakingOp(s)) return true;
-      if (s.kind == Stmt::Kind::kCall && CallBreaks(s.callee)) return true;
+      if (IsBreak(s)) return true;
     }
     return false;
   }
@@ -40,19 +118,36 @@ class Oracle {
     }
     return false;
   }
+  bool IsBreak(const Stmt& s) const {
+    switch (s.kind) {
+      case Stmt::Kind::kGraphBreak: return true;
+      case Stmt::Kind::kOp: return IsBreakingOp(s);
+      case Stmt::Kind::kCall: return CallBreaks(s.callee);
+      case Stmt::Kind::kCallHelper: return ids_.RegistryOf(s.callee) == Registry::kDisallowed;
+      default: return false;
+    }
+  }
 
-  // The ops of `body` traced inline (no break inside, by Breaks).
-  void Inline(const std::vector<Stmt>& body, std::vector<std::string>& graph) const {
+  // The ops of `body` (function `f`'s statements) traced inline (no break inside, by
+  // Breaks).
+  void Inline(int f, const std::vector<Stmt>& body, std::vector<std::string>& graph) {
+    compiling_[f] = true;
     for (const Stmt& s : body) {
       switch (s.kind) {
         case Stmt::Kind::kOp: graph.push_back(OpTarget(s.op)); break;
-        case Stmt::Kind::kIfCompiling: graph.push_back("operator.mul"); break;  // True while tracing: x * 2
+        case Stmt::Kind::kIfCompiling:  // True while tracing: x * 2 (x * 1.5)
+        case Stmt::Kind::kIfCompilingDiffers: graph.push_back("operator.mul"); break;
         case Stmt::Kind::kCall:
+          // An allowed function's body runs when the graph runs, not traced.
           if (p_.functions[s.callee].policy == Policy::kAllowInGraph) {
             graph.push_back(fmt::format("f{}", s.callee));
           } else {
-            Inline(p_.functions[s.callee].body, graph);
+            Inline(s.callee, p_.functions[s.callee].body, graph);
           }
+          break;
+        case Stmt::Kind::kCallHelper:
+          graph.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed ? fmt::format("h{}", s.callee)
+                                                                          : std::string("torch.tanh"));
           break;
         case Stmt::Kind::kGraphBreak:
         case Stmt::Kind::kCount: break;
@@ -66,51 +161,67 @@ class Oracle {
     graph.clear();
   }
 
-  bool IsBreak(const Stmt& s) const {
-    return s.kind == Stmt::Kind::kGraphBreak || IsBreakingOp(s) || (s.kind == Stmt::Kind::kCall && CallBreaks(s.callee));
-  }
-
   // Function `f` converted as a top-level frame from statement `from` (a resume function
   // when `from` > 0): its graph up to the first break, then the break's call run eagerly,
   // then the rest as a resume function.
   void Frame(int f, size_t from) {
     const std::vector<Stmt>& body = p_.functions[f].body;
     std::vector<std::string> graph;
+    compiling_[f] = true;
     for (size_t i = from; i < body.size(); ++i) {
       if (!IsBreak(body[i])) {
-        Inline({body[i]}, graph);
+        Inline(f, {body[i]}, graph);
         continue;
       }
       Emit(graph);
-      if (body[i].kind == Stmt::Kind::kCall) Offer(body[i].callee);
+      Offer(body[i]);
       Frame(f, i + 1);  // the resume function
       return;
     }
     Emit(graph);
   }
 
-  // `callee` called from eager code with the callback set: its frame is offered.
-  void Offer(int callee) {
+  // The helper's own frame, converted once: later calls hit the cache (same code, same
+  // guards).
+  void HelperFrame(int helper) {
+    if (!converted_helpers_.insert(helper).second) return;
+    std::vector<std::string> graph = {"torch.tanh"};
+    Emit(graph);
+  }
+
+  // The call in `s` made from eager code with the callback set: its callee's frame is
+  // offered.
+  void Offer(const Stmt& s) {
+    if (s.kind == Stmt::Kind::kCallHelper) return HelperFrame(s.callee);
+    if (s.kind != Stmt::Kind::kCall) return;
+    const int callee = s.callee;
     switch (p_.functions[callee].policy) {
       case Policy::kNone:
       case Policy::kAllowInGraph: Frame(callee, 0); return;  // allow_in_graph rules tracing only
       case Policy::kDisable: return;                         // nothing inside is converted
       case Policy::kDisableNonrecursive:                     // runs eagerly, its callees offered
-        for (const Stmt& s : p_.functions[callee].body) {
-          if (s.kind == Stmt::Kind::kCall) Offer(s.callee);
-        }
+        for (const Stmt& inner : p_.functions[callee].body) Offer(inner);
         return;
       case Policy::kCount: return;
     }
   }
 
   const Program& p_;
+  IdModel ids_;
   Partition out_;
+  std::vector<bool> compiling_;  // per function: is_compiling() in its body
+  std::set<int> converted_helpers_;
 };
 
 }  // namespace
 
 Partition PredictPartition(const Program& program) { return Oracle(program).Run(); }
+
+std::vector<bool> PredictIsCompiling(const Program& program) {
+  Oracle oracle(program);
+  oracle.Run();
+  return oracle.compiling();
+}
 
 std::string FormatPartition(const Partition& p) {
   std::string out = p.unsupported ? "Unsupported; " : "";

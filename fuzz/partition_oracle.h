@@ -1,7 +1,8 @@
 // The fuzzers' independent oracle (research/fuzz-anchors.md §6.3 (1), legacy mode): the
 // graph partition torch 2.13.0's classic Dynamo makes of a fuzz program, computed from
 // the spec (dynamo-semantics.md §3.3) by a recursive per-frame scan of the program tree,
-// with no code shared with the reference's tracer (its target links nothing of it).
+// with no code shared with the reference's tracer (its target links nothing of it), and
+// the helpers' ids from its own reading of the id model (SEMANTICS §6).
 #ifndef TDCONFORM_FUZZ_PARTITION_ORACLE_H_
 #define TDCONFORM_FUZZ_PARTITION_ORACLE_H_
 
@@ -20,6 +21,12 @@ struct Partition {
 };
 
 Partition PredictPartition(const Program& program);
+
+// Per function of the program: what `torch.compiler.is_compiling()` returns in its body
+// on the entry's first call (True while Dynamo traces it, False where it runs eagerly: a
+// disabled function's body, an allowed function's body run by the graph; SEMANTICS §8.4).
+// Under fullgraph with a break nothing runs: all False.
+std::vector<bool> PredictIsCompiling(const Program& program);
 
 // `[torch.tanh operator.mul] [f2]`, preceded by `Unsupported; ` when it is one.
 std::string FormatPartition(const Partition& partition);

@@ -37,11 +37,46 @@ void PrintStmt(const Stmt& s, std::string& out) {
       // Equivalent branches (x * 2 and x + x are the same floats): outputs agree either way.
       out += "    if torch.compiler.is_compiling():\n        x = x * 2\n    else:\n        x = x + x\n";
       return;
+    case Stmt::Kind::kIfCompilingDiffers:
+      // The branches of kMulUp and kMulDown: which one ran shows in the output.
+      out += fmt::format("    if torch.compiler.is_compiling():\n        x = {}\n    else:\n        x = {}\n",
+                         kOps[static_cast<int>(OpKind::kMulUp)].python, kOps[static_cast<int>(OpKind::kMulDown)].python);
+      return;
+    case Stmt::Kind::kCallHelper: out += fmt::format("    x = h{}(x)\n", s.callee); return;
     case Stmt::Kind::kCount: return;
   }
 }
 
+void PrintHelperStep(const HelperStep& step, std::string& out) {
+  switch (step.kind) {
+    case HelperStep::Kind::kDef: out += fmt::format("\n\ndef h{}(x):\n    return torch.tanh(x)\n", step.helper); return;
+    case HelperStep::Kind::kAllow: out += fmt::format("\n\ntorch._dynamo.allow_in_graph(h{})\n", step.helper); return;
+    case HelperStep::Kind::kAllowThenDisallow:
+      // Disallowing needs an allowed callable (S4); allowing first makes it one whatever
+      // the id inherited.
+      out += fmt::format("\n\ntorch._dynamo.allow_in_graph(h{0})\ntorch._dynamo.disallow_in_graph(h{0})\n", step.helper);
+      return;
+    case HelperStep::Kind::kDel: out += fmt::format("\n\ndel h{}\n", step.helper); return;
+    case HelperStep::Kind::kCount: return;
+  }
+}
+
 }  // namespace
+
+std::vector<HelperStep> EffectiveHelperSteps(const Program& program) {
+  std::vector<HelperStep> steps;
+  bool bound[kHelpers] = {};
+  for (const HelperStep& step : program.helper_steps) {
+    bool& b = bound[step.helper];
+    if (step.kind != HelperStep::Kind::kDef && !b) continue;
+    b = step.kind != HelperStep::Kind::kDel;
+    steps.push_back(step);
+  }
+  for (int h = 0; h < kHelpers; ++h) {
+    if (!bound[h]) steps.push_back({HelperStep::Kind::kDef, h});
+  }
+  return steps;
+}
 
 std::string OpTarget(OpKind op) { return kOps[static_cast<int>(op)].target; }
 
@@ -56,6 +91,8 @@ std::string PrintFixture(const Program& program) {
     out += "    return x\n";
     if (f.policy == Policy::kAllowInGraph) out += fmt::format("\n\ntorch._dynamo.allow_in_graph(f{})\n", i);
   }
+  // After the f<i>, so only helpers reuse the helpers' ids.
+  for (const HelperStep& step : EffectiveHelperSteps(program)) PrintHelperStep(step, out);
   std::string compile = fmt::format("torch.compile(f0, backend=backend{})", program.fullgraph ? ", fullgraph=True" : "");
   out += "\n\nx = torch.linspace(0.5, 2.0, 4)\n";
   if (program.call_twice) {
@@ -69,7 +106,7 @@ std::string PrintFixture(const Program& program) {
 size_t StatementCount(const Program& program) {
   size_t n = 0;
   for (const Function& f : program.functions) n += f.body.size();
-  return n;
+  return n + program.helper_steps.size();
 }
 
 }  // namespace tdc::fuzz

@@ -1,7 +1,10 @@
 // The fuzzers' programs (research/fuzz-anchors.md §6.1, milestone 1): a tree of user
 // functions over one tensor `x`, each with one policy, printed as a runnable fixture.
 // Every function but the entry f0 is called from exactly one place, so caching and
-// dedup effects are absent except for the switch that calls the entry twice.
+// dedup effects are absent except for the switch that calls the entry twice, and for
+// the helpers: h0 and h1 (`return torch.tanh(x)`), callable from anywhere, whose
+// module-level steps (def / allow / allow then disallow / del) make new functions reuse
+// the ids of dead ones (spec §2.4, §2.5; SEMANTICS §6).
 #ifndef TDCONFORM_FUZZ_PROGRAM_H_
 #define TDCONFORM_FUZZ_PROGRAM_H_
 
@@ -18,9 +21,27 @@ enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kCoun
 enum class Policy { kNone, kDisable, kDisableNonrecursive, kAllowInGraph, kCount };
 
 struct Stmt {
-  enum class Kind { kOp, kCall, kGraphBreak, kIfCompiling, kCount } kind = Kind::kOp;
+  enum class Kind {
+    kOp,
+    kCall,
+    kGraphBreak,
+    kIfCompiling,         // equivalent branches: x * 2 while compiling, x + x otherwise
+    kIfCompilingDiffers,  // different branches: x * 1.5 while compiling, x * 0.75 otherwise
+    kCallHelper,
+    kCount
+  } kind = Kind::kOp;
   OpKind op = OpKind::kMulUp;
-  int callee = 0;  // kCall: index into Program::functions
+  int callee = 0;  // kCall: index into Program::functions; kCallHelper: the helper's number
+};
+
+constexpr int kHelpers = 2;
+
+// One module-level step on helper h<helper>, printed after the functions f<i> are
+// defined. A step on a helper that is not bound at that point is not printed (so any
+// step list is a valid program); every helper still unbound after the steps is defined.
+struct HelperStep {
+  enum class Kind { kDef, kAllow, kAllowThenDisallow, kDel, kCount } kind = Kind::kDef;
+  int helper = 0;
 };
 
 struct Function {
@@ -33,13 +54,18 @@ struct Program {
   bool fullgraph = false;
   bool call_twice = false;
   bool disallow_sigmoid = false;  // torch._dynamo.disallow_in_graph(torch.sigmoid)
+  std::vector<HelperStep> helper_steps;
 };
+
+// The steps as printed: those on an unbound helper dropped, then a kDef for each helper
+// left unbound.
+std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
 
 // The FX target an op records under Dynamo (SCHEMA §7.1).
 std::string OpTarget(OpKind op);
 // The program as a fixture (fixtures/SCHEMA.md §2 header, D1 lint-clean).
 std::string PrintFixture(const Program& program);
-// Number of statements, counting nested ones once.
+// Number of statements and helper steps, counting nested ones once.
 size_t StatementCount(const Program& program);
 
 }  // namespace tdc::fuzz

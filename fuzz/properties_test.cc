@@ -1,9 +1,11 @@
 // The fuzz properties (research/fuzz-anchors.md §6.3), run by ctest with RC_PARAMS set
 // explicitly (fuzz/CMakeLists.txt): the reference agrees with the independent oracle on
-// the whole partition, compiled outputs equal eager ones (the is_compiling branches are
-// equivalent by construction), and a second identical call compiles nothing.
+// the whole partition (helpers' ids included), compiled outputs equal eager ones once the
+// oracle has chosen the non-equivalent is_compiling branches, a second identical call
+// compiles nothing, and the metamorphic relations hold.
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -23,20 +25,24 @@ namespace {
 
 // Distribution tags (fuzz-anchors §6.2): the shapes the issue wants covered.
 void Tag(const Program& p) {
-  bool nonrecursive = false, allow = false, is_compiling = false, nested_break = false;
+  bool nonrecursive = false, allow = false, differs = false, nested_break = false, helper = false;
   for (size_t f = 0; f < p.functions.size(); ++f) {
     nonrecursive = nonrecursive || p.functions[f].policy == Policy::kDisableNonrecursive;
     allow = allow || p.functions[f].policy == Policy::kAllowInGraph;
     for (const Stmt& s : p.functions[f].body) {
-      is_compiling = is_compiling || s.kind == Stmt::Kind::kIfCompiling;
+      differs = differs || s.kind == Stmt::Kind::kIfCompilingDiffers;
       nested_break = nested_break || (f > 0 && s.kind == Stmt::Kind::kGraphBreak);
+      helper = helper || s.kind == Stmt::Kind::kCallHelper;
     }
   }
+  Shapes shapes = ShapesOf(p);
   RC_CLASSIFY(nonrecursive, "disable(recursive=False)");
   RC_CLASSIFY(allow, "allow_in_graph");
-  RC_CLASSIFY(p.disallow_sigmoid, "disallow torch.sigmoid");
-  RC_CLASSIFY(is_compiling, "is_compiling branch");
+  RC_CLASSIFY(shapes.disallow, "disallow");
+  RC_CLASSIFY(shapes.is_compiling_branch, "is_compiling branch");
+  RC_CLASSIFY(differs, "non-equivalent is_compiling branch");
   RC_CLASSIFY(nested_break, "break in a callee");
+  RC_CLASSIFY(helper && shapes.registered_helper_dies, "helper called after a registered one died");
   RC_CLASSIFY(p.fullgraph, "fullgraph");
 }
 
@@ -52,13 +58,20 @@ RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
   }
 }
 
-RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnes, ()) {
+// Eager-fallback equivalence (fuzz-anchors §6.3 (4)): compiled outputs are bitwise the
+// eager ones of the program whose non-equivalent is_compiling branches are replaced by
+// the branch the oracle predicts (x * 1.5 where Dynamo traces, x * 0.75 where it runs
+// eagerly); with no such branch, the program's own eager outputs.
+RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnesOfThePredictedBranches, ()) {
   Program program = *GenProgram();
   RC_PRE(!program.fullgraph);
+  Tag(program);
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.error.empty());
   RC_ASSERT(!run.compiled.exception.has_value());
-  for (const auto& eager_out : run.eager.outs) {
+  ReferenceRun predicted = RunOnReference(WithBranchesResolved(program, PredictIsCompiling(program)));
+  RC_ASSERT(predicted.error.empty());
+  for (const auto& eager_out : predicted.eager.outs) {
     auto it = std::find_if(run.compiled.outs.begin(), run.compiled.outs.end(),
                            [&](const auto& out) { return out.first == eager_out.first; });
     RC_ASSERT(it != run.compiled.outs.end());
@@ -96,6 +109,53 @@ RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
   RC_ASSERT(FormatPartition(after.partition) == FormatPartition(before.partition));
 }
 
+// Metamorphic: inlining a policy-free callee that cannot break keeps the partition in
+// the classic profile; read backwards, so that it applies to almost every program:
+// statements moved out into such a callee.
+RC_GTEST_PROP(FuzzProperties, InliningACalleeThatCannotBreakKeepsThePartition, ()) {
+  Program inlined = *GenProgram();
+  std::optional<Program> outlined =
+      ExtractAFunction(inlined, *rc::gen::inRange<size_t>(0, 100), *rc::gen::inRange<size_t>(1, 4));
+  RC_PRE(outlined.has_value());
+  RC_ASSERT(FormatPartition(RunOnReference(*outlined).partition) == FormatPartition(RunOnReference(inlined).partition));
+}
+
+// Metamorphic (a candidate of fuzz-anchors §6.3, checked against the oracle first): one
+// more graph break never lowers the number of graphs (fullgraph aside: it turns them
+// into Unsupported).
+RC_GTEST_PROP(FuzzProperties, AddingAGraphBreakNeverLowersTheGraphCount, ()) {
+  Program program = *GenProgram();
+  RC_PRE(!program.fullgraph);
+  Program more = AddGraphBreak(program, *rc::gen::inRange<size_t>(0, 8), *rc::gen::inRange<size_t>(0, 8));
+  RC_ASSERT(PredictPartition(more).graphs.size() >= PredictPartition(program).graphs.size());
+  RC_ASSERT(RunOnReference(more).partition.graphs.size() >= RunOnReference(program).partition.graphs.size());
+}
+
+// Metamorphic: an op replaced by an allow_in_graph function computing it leaves an
+// opaque node in its place: the same graphs once that node is read as the op.
+RC_GTEST_PROP(FuzzProperties, AnOpReplacedByAnAllowedFunctionKeepsItsPlace, ()) {
+  Program program = *GenProgram();
+  std::optional<ReplacedOp> replaced = ReplaceAnOpWithAnAllowedFunction(program, *rc::gen::inRange<size_t>(0, 6));
+  RC_PRE(replaced.has_value());
+  Partition after = RunOnReference(replaced->program).partition;
+  for (auto& graph : after.graphs) std::replace(graph.begin(), graph.end(), replaced->target, OpTarget(replaced->op));
+  RC_ASSERT(FormatPartition(after) == FormatPartition(RunOnReference(program).partition));
+}
+
+// Id reuse (spec §2.4, §2.5): whatever the define / allow / disallow / del / redefine
+// steps, each helper call follows the registry of the id the heap's model gives its
+// function (the oracle's own reading of SEMANTICS §6), on a small fixed call tree.
+RC_GTEST_PROP(FuzzProperties, HelperIdsFollowTheHeapModel, ()) {
+  Program program;
+  const Stmt h0{Stmt::Kind::kCallHelper, OpKind::kMulUp, 0}, h1{Stmt::Kind::kCallHelper, OpKind::kMulUp, 1};
+  program.functions = {Function{Policy::kNone, {Stmt{}, h0, h1, Stmt{}, Stmt{Stmt::Kind::kCall, OpKind::kMulUp, 1}}},
+                       Function{Policy::kNone, {h1, Stmt{}, h0}}};
+  program.helper_steps = *rc::gen::scale(3.0, GenHelperSteps());
+  ReferenceRun run = RunOnReference(program);
+  RC_ASSERT(run.error.empty());
+  RC_ASSERT(FormatPartition(run.partition) == FormatPartition(PredictPartition(program)));
+}
+
 // Metamorphic: with no policy, no break and no disallow, one graph holds every op (none
 // when there is no op).
 RC_GTEST_PROP(FuzzProperties, WithoutBreaksOrPoliciesThereIsAtMostOneGraph, ()) {
@@ -114,7 +174,9 @@ RC_GTEST_PROP(FuzzProperties, TheCanonicalTextRoundTrips, ()) {
 }
 
 // The regression corpus (fuzz/corpus/*.case), replayed before any random program: the
-// reference agrees with the oracle and its compiled outputs with its eager ones.
+// reference agrees with the oracle and with the partition a case states on its
+// `# expect:` line (worked out by hand from the spec), and its compiled outputs with the
+// eager ones of the oracle's branch choices.
 TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
   std::filesystem::path dir = std::filesystem::path(TDC_SOURCE_DIR) / "fuzz" / "corpus";
   int cases = 0;
@@ -129,13 +191,22 @@ TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
     ASSERT_TRUE(program.has_value()) << entry.path() << ": " << error;
     ReferenceRun run = RunOnReference(*program);
     ASSERT_EQ(run.error, "") << entry.path();
-    EXPECT_EQ(FormatPartition(run.partition), FormatPartition(PredictPartition(*program))) << entry.path();
+    const std::string partition = FormatPartition(run.partition);
+    EXPECT_EQ(partition, FormatPartition(PredictPartition(*program))) << entry.path();
+    static const std::regex kExpect(R"(\n# expect: ([^\n]*)\n)");
+    std::smatch expect;
+    std::string all = text.str();
+    if (std::regex_search(all, expect, kExpect)) {
+      EXPECT_EQ(partition, expect[1].str() + " ") << entry.path();
+    }
     if (!program->fullgraph) {
-      EXPECT_EQ(graph::ToJson(run.compiled.outs.at(0).second).dump(), graph::ToJson(run.eager.outs.at(0).second).dump())
+      ReferenceRun predicted = RunOnReference(WithBranchesResolved(*program, PredictIsCompiling(*program)));
+      EXPECT_EQ(graph::ToJson(run.compiled.outs.at(0).second).dump(),
+                graph::ToJson(predicted.eager.outs.at(0).second).dump())
           << entry.path();
     }
   }
-  EXPECT_GE(cases, 4);
+  EXPECT_GE(cases, 8);
 }
 
 // The properties' programs cover the shapes the issue names: each in at least 5% of them
@@ -171,7 +242,7 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
 
 INSTANTIATE_TEST_SUITE_P(Rules, FuzzGate,
                          ::testing::Values("classic-reattribute", "empty-graph", "nonrecursive-run-only",
-                                           "is-compiling-fold"));
+                                           "is-compiling-fold", "allow-finalizer"));
 
 }  // namespace
 }  // namespace tdc::fuzz

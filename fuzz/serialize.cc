@@ -13,6 +13,11 @@ constexpr std::array<std::string_view, static_cast<size_t>(OpKind::kCount)> kOpN
     "mul_up", "mul_down", "add_quarter", "tanh", "sigmoid", "sqrt"};
 constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPolicyNames = {
     "none", "disable", "disable_nonrecursive", "allow_in_graph"};
+constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
+    "def", "allow", "allow_disallow", "del"};
+// Version 2 added helpers (their steps and calls) and kIfCompilingDiffers; a version 1
+// text is a version 2 text without them.
+constexpr std::string_view kHeader = "tdfuzz-program 2";
 
 template <size_t N>
 std::optional<size_t> IndexOf(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -28,32 +33,60 @@ std::string Word(const Stmt& s) {
     case Stmt::Kind::kCall: return fmt::format("call:{}", s.callee);
     case Stmt::Kind::kGraphBreak: return "break";
     case Stmt::Kind::kIfCompiling: return "if";
+    case Stmt::Kind::kIfCompilingDiffers: return "if_differs";
+    case Stmt::Kind::kCallHelper: return fmt::format("helper:{}", s.callee);
     case Stmt::Kind::kCount: break;
   }
   return "?";
 }
 
+// The n in `<prefix>n` when 0 <= n < limit.
+std::optional<int> NumberAfter(const std::string& word, std::string_view prefix, int limit) {
+  if (!word.starts_with(prefix)) return std::nullopt;
+  try {
+    size_t used = 0;
+    int n = std::stoi(word.substr(prefix.size()), &used);
+    if (used == word.size() - prefix.size() && n >= 0 && n < limit) return n;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 std::optional<Stmt> ParseWord(const std::string& word) {
   if (word == "break") return Stmt{Stmt::Kind::kGraphBreak};
   if (word == "if") return Stmt{Stmt::Kind::kIfCompiling};
+  if (word == "if_differs") return Stmt{Stmt::Kind::kIfCompilingDiffers};
+  if (auto h = NumberAfter(word, "helper:", kHelpers)) return Stmt{Stmt::Kind::kCallHelper, OpKind::kMulUp, *h};
   if (word.starts_with("op:")) {
     auto op = IndexOf(kOpNames, std::string_view(word).substr(3));
     if (op) return Stmt{Stmt::Kind::kOp, static_cast<OpKind>(*op)};
   }
-  if (word.starts_with("call:")) {
-    try {
-      return Stmt{Stmt::Kind::kCall, OpKind::kMulUp, std::stoi(word.substr(5))};
-    } catch (const std::exception&) {
-    }
-  }
+  if (auto f = NumberAfter(word, "call:", 1 << 20)) return Stmt{Stmt::Kind::kCall, OpKind::kMulUp, *f};
   return std::nullopt;
+}
+
+// `allow:1` (a step on h1).
+std::optional<HelperStep> ParseStep(const std::string& word) {
+  size_t colon = word.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  auto kind = IndexOf(kStepNames, std::string_view(word).substr(0, colon));
+  auto helper = NumberAfter(word, word.substr(0, colon + 1), kHelpers);
+  if (!kind || !helper) return std::nullopt;
+  return HelperStep{static_cast<HelperStep::Kind>(*kind), *helper};
 }
 
 }  // namespace
 
 std::string Serialize(const Program& p) {
-  std::string out = fmt::format("tdfuzz-program 1\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d}\n",
+  std::string out = fmt::format("{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d}\n", kHeader,
                                 p.fullgraph, p.call_twice, p.disallow_sigmoid);
+  if (!p.helper_steps.empty()) {
+    out += "helpers";
+    for (const HelperStep& step : p.helper_steps) {
+      out += fmt::format(" {}:{}", kStepNames[static_cast<size_t>(step.kind)], step.helper);
+    }
+    out += "\n";
+  }
   for (size_t f = 0; f < p.functions.size(); ++f) {
     out += fmt::format("f{} {}:", f, kPolicyNames[static_cast<size_t>(p.functions[f].policy)]);
     for (const Stmt& s : p.functions[f].body) out += " " + Word(s);
@@ -77,7 +110,16 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
     std::string head;
     if (!(words >> head) || head.starts_with("#")) continue;  // blank lines and comments
     if (number == 1) {
-      if (line != "tdfuzz-program 1") return fail("expected the header `tdfuzz-program 1`");
+      if (line != kHeader && line != "tdfuzz-program 1") return fail(fmt::format("expected the header `{}`", kHeader));
+      continue;
+    }
+    if (head == "helpers") {
+      std::string w;
+      while (words >> w) {
+        std::optional<HelperStep> step = ParseStep(w);
+        if (!step) return fail(fmt::format("unknown helper step `{}`", w));
+        p.helper_steps.push_back(*step);
+      }
       continue;
     }
     if (head == "switches") {

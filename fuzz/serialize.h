@@ -2,10 +2,11 @@
 // line-oriented, one function per line, so that corpus cases stay readable and durable
 // when the generators change (a RapidCheck reproduce string does not).
 //
-//   tdfuzz-program 1
+//   tdfuzz-program 2
 //   switches fullgraph=0 call_twice=1 disallow_sigmoid=0
-//   f0 none: op:mul_up call:1 break if
-//   f1 disable_nonrecursive: op:tanh
+//   helpers def:0 allow_disallow:0 del:0 def:1
+//   f0 none: op:mul_up call:1 break if helper:1
+//   f1 disable_nonrecursive: op:tanh if_differs
 #ifndef TDCONFORM_FUZZ_SERIALIZE_H_
 #define TDCONFORM_FUZZ_SERIALIZE_H_
 

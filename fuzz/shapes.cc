@@ -13,20 +13,47 @@ bool HasBreak(const Program& p, int f) {
   return false;
 }
 
+// Over the steps as printed: a registered binding dies (del, or a def replacing it),
+// then a later def may take its id.
+bool RegisteredHelperDies(const Program& p) {
+  bool registered[kHelpers] = {}, died = false;
+  for (const HelperStep& step : EffectiveHelperSteps(p)) {
+    bool& r = registered[step.helper];
+    if (step.kind == HelperStep::Kind::kDef && died) return true;
+    if (step.kind == HelperStep::Kind::kDef || step.kind == HelperStep::Kind::kDel) {
+      died = died || r;
+      r = false;
+    } else {
+      r = true;
+    }
+  }
+  return false;
+}
+
+bool DisallowsAHelper(const Program& p) {
+  for (const HelperStep& step : EffectiveHelperSteps(p)) {
+    if (step.kind == HelperStep::Kind::kAllowThenDisallow) return true;
+  }
+  return false;
+}
+
 constexpr const char* kNames[] = {"break under an inlined callee", "recursive=False with breaking callees",
-                                  "allow_in_graph", "disallow_in_graph", "is_compiling branch"};
+                                  "allow_in_graph", "disallow_in_graph", "is_compiling branch",
+                                  "registered helper dies, then a def"};
 
 }  // namespace
 
 Shapes ShapesOf(const Program& p) {
   Shapes s;
-  s.disallow = p.disallow_sigmoid;
+  s.disallow = p.disallow_sigmoid || DisallowsAHelper(p);
+  s.registered_helper_dies = RegisteredHelperDies(p);
   for (size_t f = 0; f < p.functions.size(); ++f) {
     const Function& fn = p.functions[f];
     s.allow = s.allow || fn.policy == Policy::kAllowInGraph;
     for (const Stmt& st : fn.body) {
       s.break_in_inlined_callee = s.break_in_inlined_callee || (f > 0 && st.kind == Stmt::Kind::kGraphBreak);
-      s.is_compiling_branch = s.is_compiling_branch || st.kind == Stmt::Kind::kIfCompiling;
+      s.is_compiling_branch = s.is_compiling_branch || st.kind == Stmt::Kind::kIfCompiling ||
+                              st.kind == Stmt::Kind::kIfCompilingDiffers;
       if (fn.policy == Policy::kDisableNonrecursive && st.kind == Stmt::Kind::kCall && HasBreak(p, st.callee)) {
         s.nonrecursive_with_breaking_callee = true;
       }
@@ -38,7 +65,7 @@ Shapes ShapesOf(const Program& p) {
 void ShapeReport::Add(const Program& program) {
   Shapes s = ShapesOf(program);
   bool flags[] = {s.break_in_inlined_callee, s.nonrecursive_with_breaking_callee, s.allow, s.disallow,
-                  s.is_compiling_branch};
+                  s.is_compiling_branch, s.registered_helper_dies};
   ++programs_;
   for (size_t i = 0; i < kShapes; ++i) counts_[i] += flags[i] ? 1 : 0;
 }

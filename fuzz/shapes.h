@@ -15,13 +15,16 @@ struct Shapes {
   bool allow = false;
   bool disallow = false;
   bool is_compiling_branch = false;
+  // A helper allowed (or disallowed) dies and a helper is defined after it: a new
+  // function may reuse the registered id.
+  bool registered_helper_dies = false;
 };
 
 Shapes ShapesOf(const Program& program);
 
 class ShapeReport {
  public:
-  static constexpr size_t kShapes = 5;  // the fields of Shapes, in order
+  static constexpr size_t kShapes = 6;  // the fields of Shapes, in order
   void Add(const Program& program);
   std::string Format() const;
   int programs() const { return programs_; }

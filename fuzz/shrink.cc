@@ -41,6 +41,11 @@ std::vector<Program> Simplifications(const Program& p) {
       out.push_back(q);
     }
   }
+  for (size_t i = 0; i < p.helper_steps.size(); ++i) {
+    Program q = p;
+    q.helper_steps.erase(q.helper_steps.begin() + static_cast<long>(i));
+    out.push_back(q);
+  }
   for (bool Program::*flag : {&Program::fullgraph, &Program::call_twice, &Program::disallow_sigmoid}) {
     if (p.*flag) {
       Program q = p;

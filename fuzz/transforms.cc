@@ -1,31 +1,110 @@
 #include "fuzz/transforms.h"
 
 #include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
 
 namespace tdc::fuzz {
+namespace {
 
-std::optional<Program> InsertWrapper(const Program& program, size_t n) {
-  Program p = program;
-  for (Function& f : p.functions) {
-    for (Stmt& s : f.body) {
-      // Not around an allow_in_graph function: offered as a frame (from eager code) it is
-      // traced, while through a wrapper it is one opaque node (found by this property).
-      if (s.kind != Stmt::Kind::kCall || p.functions[s.callee].policy == Policy::kAllowInGraph || n-- > 0) continue;
-      Function wrapper{Policy::kNone, {Stmt{Stmt::Kind::kCall, OpKind::kMulUp, s.callee}}};
-      s.callee = static_cast<int>(p.functions.size());
-      p.functions.push_back(std::move(wrapper));
-      return p;
+// The `n`-th statement (in function order) for which `pick(function, stmt)` holds.
+template <typename Pick>
+std::optional<std::pair<size_t, size_t>> NthStatement(const Program& p, size_t n, Pick pick) {
+  for (size_t f = 0; f < p.functions.size(); ++f) {
+    for (size_t i = 0; i < p.functions[f].body.size(); ++i) {
+      if (pick(p.functions[f], p.functions[f].body[i]) && n-- == 0) return std::pair{f, i};
     }
   }
   return std::nullopt;
 }
 
+template <typename Pick>
+size_t CountStatements(const Program& p, Pick pick) {
+  size_t n = 0;
+  for (const Function& f : p.functions) n += std::count_if(f.body.begin(), f.body.end(), [&](const Stmt& s) { return pick(f, s); });
+  return n;
+}
+
+}  // namespace
+
+std::optional<Program> InsertWrapper(const Program& program, size_t n) {
+  // Not around an allow_in_graph function: offered as a frame (from eager code) it is
+  // traced, while through a wrapper it is one opaque node (found by this property).
+  auto at = NthStatement(program, n, [&](const Function&, const Stmt& s) {
+    return s.kind == Stmt::Kind::kCall && program.functions[s.callee].policy != Policy::kAllowInGraph;
+  });
+  if (!at) return std::nullopt;
+  Program p = program;
+  Stmt& call = p.functions[at->first].body[at->second];
+  Function wrapper{Policy::kNone, {Stmt{Stmt::Kind::kCall, OpKind::kMulUp, call.callee}}};
+  call.callee = static_cast<int>(p.functions.size());
+  p.functions.push_back(std::move(wrapper));
+  return p;
+}
+
 Program WithoutBreaksOrPolicies(const Program& program) {
   Program p = program;
   p.disallow_sigmoid = false;
+  p.helper_steps.clear();
   for (Function& f : p.functions) {
     f.policy = Policy::kNone;
     std::erase_if(f.body, [](const Stmt& s) { return s.kind == Stmt::Kind::kGraphBreak; });
+  }
+  return p;
+}
+
+std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t length) {
+  // Not out of a disable(recursive=False) body: it runs eagerly, while a function it calls
+  // is offered as a frame.
+  auto extractable = [&](const Function& f, const Stmt& s) {
+    return f.policy != Policy::kDisableNonrecursive &&
+           (s.kind == Stmt::Kind::kIfCompiling || s.kind == Stmt::Kind::kIfCompilingDiffers ||
+            (s.kind == Stmt::Kind::kOp && !(s.op == OpKind::kSigmoid && program.disallow_sigmoid)));
+  };
+  const size_t candidates = CountStatements(program, extractable);
+  if (candidates == 0) return std::nullopt;
+  auto [f, from] = *NthStatement(program, n % candidates, extractable);
+  Program p = program;
+  std::vector<Stmt>& body = p.functions[f].body;
+  size_t to = from + 1;
+  while (to < body.size() && to - from < length && extractable(p.functions[f], body[to])) ++to;
+  Function extracted{Policy::kNone, {body.begin() + static_cast<long>(from), body.begin() + static_cast<long>(to)}};
+  body.erase(body.begin() + static_cast<long>(from + 1), body.begin() + static_cast<long>(to));
+  body[from] = Stmt{Stmt::Kind::kCall, OpKind::kMulUp, static_cast<int>(p.functions.size())};
+  p.functions.push_back(std::move(extracted));
+  return p;
+}
+
+Program AddGraphBreak(const Program& program, size_t f, size_t at) {
+  Program p = program;
+  std::vector<Stmt>& body = p.functions[f % p.functions.size()].body;
+  body.insert(body.begin() + static_cast<long>(at % (body.size() + 1)), Stmt{Stmt::Kind::kGraphBreak});
+  return p;
+}
+
+std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& program, size_t n) {
+  auto at = NthStatement(program, n, [&](const Function& f, const Stmt& s) {
+    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
+           !(s.op == OpKind::kSigmoid && program.disallow_sigmoid);
+  });
+  if (!at) return std::nullopt;
+  ReplacedOp out{program, fmt::format("f{}", program.functions.size()), OpKind::kMulUp};
+  Stmt& s = out.program.functions[at->first].body[at->second];
+  out.op = s.op;
+  out.program.functions.push_back(Function{Policy::kAllowInGraph, {s}});
+  s = Stmt{Stmt::Kind::kCall, OpKind::kMulUp, static_cast<int>(program.functions.size())};
+  return out;
+}
+
+Program WithBranchesResolved(const Program& program, const std::vector<bool>& compiling) {
+  Program p = program;
+  for (size_t f = 0; f < p.functions.size(); ++f) {
+    for (Stmt& s : p.functions[f].body) {
+      if (s.kind == Stmt::Kind::kIfCompilingDiffers) {
+        s = Stmt{Stmt::Kind::kOp, compiling[f] ? OpKind::kMulUp : OpKind::kMulDown};
+      }
+    }
   }
   return p;
 }
