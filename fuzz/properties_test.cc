@@ -102,7 +102,7 @@ RC_GTEST_PROP(FuzzProperties, OneBackendInvocationPerNonEmptyGraph, ()) {
 // nothing in the partition; needs no oracle, so it also catches bugs the oracle shares.
 RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
   Program program = *GenProgram();
-  std::optional<Program> wrapped = InsertWrapper(program, *rc::gen::inRange<size_t>(0, 4));
+  std::optional<Program> wrapped = InsertWrapper(program, *rc::gen::inRange<size_t>(0, 100));
   RC_PRE(wrapped.has_value());
   ReferenceRun before = RunOnReference(program);
   ReferenceRun after = RunOnReference(*wrapped);
@@ -135,7 +135,7 @@ RC_GTEST_PROP(FuzzProperties, AddingAGraphBreakNeverLowersTheGraphCount, ()) {
 // opaque node in its place: the same graphs once that node is read as the op.
 RC_GTEST_PROP(FuzzProperties, AnOpReplacedByAnAllowedFunctionKeepsItsPlace, ()) {
   Program program = *GenProgram();
-  std::optional<ReplacedOp> replaced = ReplaceAnOpWithAnAllowedFunction(program, *rc::gen::inRange<size_t>(0, 6));
+  std::optional<ReplacedOp> replaced = ReplaceAnOpWithAnAllowedFunction(program, *rc::gen::inRange<size_t>(0, 100));
   RC_PRE(replaced.has_value());
   Partition after = RunOnReference(replaced->program).partition;
   for (auto& graph : after.graphs) std::replace(graph.begin(), graph.end(), replaced->target, OpTarget(replaced->op));

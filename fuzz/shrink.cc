@@ -1,6 +1,7 @@
 #include "fuzz/shrink.h"
 
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace tdc::fuzz {
@@ -33,6 +34,16 @@ std::vector<Program> Simplifications(const Program& p) {
     for (size_t i = 0; i < p.functions[f].body.size(); ++i) {
       Program q = p;
       q.functions[f].body.erase(q.functions[f].body.begin() + static_cast<long>(i));
+      out.push_back(DropUnreachable(q));
+    }
+    // A call replaced by its callee's body (fuzz-anchors §6.2, custom shrink 1).
+    for (size_t i = 0; i < p.functions[f].body.size(); ++i) {
+      const Stmt& call = p.functions[f].body[i];
+      if (call.kind != Stmt::Kind::kCall) continue;
+      Program q = p;
+      std::vector<Stmt>& body = q.functions[f].body;
+      std::vector<Stmt> inlined = std::exchange(q.functions[call.callee].body, {});
+      body.insert(body.erase(body.begin() + static_cast<long>(i)), inlined.begin(), inlined.end());
       out.push_back(DropUnreachable(q));
     }
     if (p.functions[f].policy != Policy::kNone) {

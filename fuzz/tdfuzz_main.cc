@@ -36,6 +36,7 @@ struct Options {
   std::string python = ".venv/bin/python";
   std::string replay;
   int shrink = 3;  // disagreements shrunk (each shrink step records a program with torch)
+  std::vector<std::string> disabled_rules;  // --vs-oracle, --replay: Dynamo rules switched off
 };
 
 
@@ -50,24 +51,31 @@ int Replay(const Options& o) {
     fmt::print(stderr, "{}: {}\n", o.replay, error);
     return 2;
   }
-  fmt::print("{}\nreference: {}\noracle:    {}\n", PrintFixture(*program), FormatPartition(RunOnReference(*program).partition),
+  ReferenceRun run = RunOnReference(*program, o.replay, o.disabled_rules);
+  fmt::print("{}\nreference: {}{}\noracle:    {}\n", PrintFixture(*program), run.error, FormatPartition(run.partition),
              FormatPartition(PredictPartition(*program)));
   return 0;
 }
 
+// Each disagreement printed shrunk (statement deletion while it still disagrees), in the
+// canonical text.
 int VsOracle(const Options& o) {
   ShapeReport report;
   int failed = 0;
+  auto disagrees = [&](const Program& p) {
+    ReferenceRun run = RunOnReference(p, "fuzz/program.py", o.disabled_rules);
+    return !run.error.empty() || FormatPartition(run.partition) != FormatPartition(PredictPartition(p));
+  };
   for (int i = 0; i < o.count; ++i) {
     Program program = SampleProgram(o.seed + static_cast<uint64_t>(i));
     report.Add(program);
-    ReferenceRun run = RunOnReference(program);
-    Partition expected = PredictPartition(program);
-    if (!run.error.empty() || FormatPartition(run.partition) != FormatPartition(expected)) {
-      ++failed;
-      fmt::print("seed {}: reference {}{} / oracle {}\n{}\n", o.seed + i, run.error, FormatPartition(run.partition),
-                 FormatPartition(expected), PrintFixture(program));
-    }
+    if (!disagrees(program)) continue;
+    ++failed;
+    Program small = Shrink(program, disagrees);
+    ReferenceRun run = RunOnReference(small, "fuzz/program.py", o.disabled_rules);
+    fmt::print("seed {} (shrunk to {} statements): reference {}{} / oracle {}\n{}\n", o.seed + i,
+               StatementCount(small), run.error, FormatPartition(run.partition),
+               FormatPartition(PredictPartition(small)), Serialize(small));
   }
   fmt::print("{}", report.Format());
   fmt::print("tdfuzz --vs-oracle: {} programs, {} disagreements\n", o.count, failed);
@@ -181,6 +189,7 @@ int main(int argc, char** argv) {
   app.add_option("--out", o.out, "where --vs-torch writes programs and goldens");
   app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)");
   app.add_option("--replay", o.replay, "a .case file (fuzz/corpus): print it and both partitions");
+  app.add_option("--disable-rule", o.disabled_rules, "--vs-oracle, --replay: switch a Dynamo rule off (R-<label>)");
   CLI11_PARSE(app, argc, argv);
   if (o.print) {
     std::cout << tdc::fuzz::PrintFixture(tdc::fuzz::SampleProgram(o.seed));

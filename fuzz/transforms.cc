@@ -8,22 +8,18 @@
 namespace tdc::fuzz {
 namespace {
 
-// The `n`-th statement (in function order) for which `pick(function, stmt)` holds.
+// The `n`-th statement, modulo their number, among those (in function order) for which
+// `pick(function, stmt)` holds; nullopt when there is none.
 template <typename Pick>
-std::optional<std::pair<size_t, size_t>> NthStatement(const Program& p, size_t n, Pick pick) {
+std::optional<std::pair<size_t, size_t>> PickStatement(const Program& p, size_t n, Pick pick) {
+  std::vector<std::pair<size_t, size_t>> picked;
   for (size_t f = 0; f < p.functions.size(); ++f) {
     for (size_t i = 0; i < p.functions[f].body.size(); ++i) {
-      if (pick(p.functions[f], p.functions[f].body[i]) && n-- == 0) return std::pair{f, i};
+      if (pick(p.functions[f], p.functions[f].body[i])) picked.emplace_back(f, i);
     }
   }
-  return std::nullopt;
-}
-
-template <typename Pick>
-size_t CountStatements(const Program& p, Pick pick) {
-  size_t n = 0;
-  for (const Function& f : p.functions) n += std::count_if(f.body.begin(), f.body.end(), [&](const Stmt& s) { return pick(f, s); });
-  return n;
+  if (picked.empty()) return std::nullopt;
+  return picked[n % picked.size()];
 }
 
 }  // namespace
@@ -31,7 +27,7 @@ size_t CountStatements(const Program& p, Pick pick) {
 std::optional<Program> InsertWrapper(const Program& program, size_t n) {
   // Not around an allow_in_graph function: offered as a frame (from eager code) it is
   // traced, while through a wrapper it is one opaque node (found by this property).
-  auto at = NthStatement(program, n, [&](const Function&, const Stmt& s) {
+  auto at = PickStatement(program, n, [&](const Function&, const Stmt& s) {
     return s.kind == Stmt::Kind::kCall && program.functions[s.callee].policy != Policy::kAllowInGraph;
   });
   if (!at) return std::nullopt;
@@ -62,9 +58,9 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
            (s.kind == Stmt::Kind::kIfCompiling || s.kind == Stmt::Kind::kIfCompilingDiffers ||
             (s.kind == Stmt::Kind::kOp && !(s.op == OpKind::kSigmoid && program.disallow_sigmoid)));
   };
-  const size_t candidates = CountStatements(program, extractable);
-  if (candidates == 0) return std::nullopt;
-  auto [f, from] = *NthStatement(program, n % candidates, extractable);
+  auto at = PickStatement(program, n, extractable);
+  if (!at) return std::nullopt;
+  auto [f, from] = *at;
   Program p = program;
   std::vector<Stmt>& body = p.functions[f].body;
   size_t to = from + 1;
@@ -84,16 +80,17 @@ Program AddGraphBreak(const Program& program, size_t f, size_t at) {
 }
 
 std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& program, size_t n) {
-  auto at = NthStatement(program, n, [&](const Function& f, const Stmt& s) {
+  auto replaceable = [&](const Function& f, const Stmt& s) {
     return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
            !(s.op == OpKind::kSigmoid && program.disallow_sigmoid);
-  });
+  };
+  auto at = PickStatement(program, n, replaceable);
   if (!at) return std::nullopt;
-  ReplacedOp out{program, fmt::format("f{}", program.functions.size()), OpKind::kMulUp};
-  Stmt& s = out.program.functions[at->first].body[at->second];
-  out.op = s.op;
-  out.program.functions.push_back(Function{Policy::kAllowInGraph, {s}});
-  s = Stmt{Stmt::Kind::kCall, OpKind::kMulUp, static_cast<int>(program.functions.size())};
+  auto [f, i] = *at;
+  const int allowed = static_cast<int>(program.functions.size());
+  ReplacedOp out{program, fmt::format("f{}", allowed), program.functions[f].body[i].op};
+  out.program.functions[f].body[i] = Stmt{Stmt::Kind::kCall, OpKind::kMulUp, allowed};
+  out.program.functions.push_back(Function{Policy::kAllowInGraph, {program.functions[f].body[i]}});
   return out;
 }
 

@@ -11,9 +11,9 @@
 
 namespace tdc::fuzz {
 
-// The `n`-th call of the program (in function order) of a function that is not
+// The `n`-th call (modulo their number, in function order) of a function that is not
 // allow_in_graph'd goes through a new policy-free function whose body is only that call;
-// nullopt when there are fewer such calls. The partition does not change (a wrapper's own
+// nullopt when there is none. The partition does not change (a wrapper's own
 // segments are empty).
 std::optional<Program> InsertWrapper(const Program& program, size_t n);
 
@@ -32,10 +32,10 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
 // exists).
 Program AddGraphBreak(const Program& program, size_t f, size_t at);
 
-// The `n`-th op that Dynamo would see as an ordinary node where it is traced (not a
-// disallowed sigmoid, not in a disable(recursive=False) function's own body, which runs
-// eagerly but offers its callees) replaced by a call of a new allow_in_graph function
-// computing it. Its node takes the op's place: `target` names it (`f<k>`), `op` the op.
+// The `n`-th op (modulo their number; nullopt when there is none) that Dynamo would see
+// as an ordinary node where it is traced (not a disallowed sigmoid, not in a
+// disable(recursive=False) function's own body, which runs eagerly but offers its
+// callees) replaced by a call of a new allow_in_graph function computing it. Its node takes the op's place: `target` names it (`f<k>`), `op` the op.
 struct ReplacedOp {
   Program program;
   std::string target;
