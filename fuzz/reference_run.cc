@@ -1,5 +1,6 @@
 #include "fuzz/reference_run.h"
 
+#include "reference/aot/aot_lowering.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/runtime/interp/run_program.h"
 
@@ -31,6 +32,7 @@ ReferenceRun RunOnReference(const Program& program, const std::string& display_n
   }
   run.eager = std::get<graph::Outcome>(std::move(eager));
   dynamo::CompileRunOptions options;
+  options.aten = &aot::AotLowering();
   options.disabled_rules = disabled_rules;
   auto compiled = dynamo::RunCompiled(source, display_name, options);
   if (auto* diagnostic = std::get_if<std::string>(&compiled)) {

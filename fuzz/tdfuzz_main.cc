@@ -112,7 +112,6 @@ std::optional<std::vector<compare::Difference>> DiffersFromTorch(const std::stri
   actual.compiled.emplace_back("torch-2.13", run.compiled);
   compare::CompareOptions options;
   options.profile = "torch-2.13";
-  options.masked = *compare::MaskFields("aten");
   return compare::Compare(*golden.golden, actual, options).differences;
 }
 

@@ -42,8 +42,9 @@ std::string FunctionReprOf(const Value& v);
 class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:
   // `recorder` is the oracle's RecordingBackend instance: a graph handed to it is an
-  // invocation (other backends compile without being recorded).
-  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder);
+  // invocation (other backends compile without being recorded). `aten`, when given,
+  // lowers the traced ops: invocations then carry ATen graphs.
+  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten = nullptr);
   ~Dynamo() override;
 
   const Records& records() const { return records_; }
@@ -105,6 +106,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   };
 
   void Explain(std::string text);
+  // The ATen fragment of one traced op (an unsupported one without a lowering).
+  Fragment LowerOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result);
   // Where a frame's code is (`f (file.py:12)`).
   static std::string Where(const runtime::PyFunction& function);
 
@@ -121,6 +124,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
+  // The ATen fragment of an allowed function's node: its body run again as AOT autograd
+  // traces it.
+  Fragment AotTrace(const Value& callee, const CallArgs& args);
   // max / min of two tensors: one torch.maximum / torch.minimum node (R-builtin-rewrites).
   Value TensorExtreme(const Value& callee, CallArgs& args, const char* target);
   std::optional<BreakText> BreakTextOf(const Value& callee, const CallArgs& args);
@@ -156,11 +162,17 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // one (a break's callee, an allowed function's body).
   std::vector<std::unique_ptr<Trace>> contexts_;
   std::vector<Value> is_compiling_fns_;
+  static constexpr size_t kIsDynamoCompiling = 1;  // its index in is_compiling_fns_
   // Interpreter frames (by depth) a trace entered by inlining a compiled function: its
   // tracebacks show torch's polyfill frames above them.
   std::set<size_t> inlined_compiled_;
   std::shared_ptr<const runtime::Program> wrap_inline_program_;  // external_utils.wrap_inline
   Value wrap_inline_;
+  AtenLowering* aten_ = nullptr;
+  // While AotTrace runs an allowed function's body: the recorder of its ops, and the
+  // is_compiling family as AOT autograd's tracing reads it.
+  FragmentRecorder* body_recorder_ = nullptr;
+  bool aot_tracing_ = false;
 };
 
 }  // namespace tdc::dynamo

@@ -94,8 +94,8 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
 
 }  // namespace
 
-Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder)
-    : in_(in), rules_(rules), recorder_(std::move(recorder)) {
+Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten)
+    : in_(in), rules_(rules), recorder_(std::move(recorder)), aten_(aten) {
   Process& p = in.process();
   p.op_observer = this;
   in.set_frame_hook(this);
@@ -105,7 +105,7 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder)
   p.registries.allow_finalizer_deregisters = rules_.on(Rule::kAllowFinalizer);
   const Modules& modules = p.modules();
   is_compiling_fns_ = {modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
-                       modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),
+                       modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),  // kIsDynamoCompiling
                        modules[ModuleId::kTorchDynamo]->GetAttr("is_compiling"),
                        modules[ModuleId::kTorchUtils]->GetAttr("is_compiling")};
 }
@@ -126,6 +126,14 @@ Dynamo::Trace* Dynamo::Tracing() const {
 
 std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
   if (Tracing() != nullptr) return TraceCall(callee, args);
+  if (aot_tracing_) {
+    // AOT autograd's trace: is_compiling() is True, is_dynamo_compiling() False (torch
+    // 2.13.0, probe in SEMANTICS §9).
+    for (size_t i = 0; i < is_compiling_fns_.size(); ++i) {
+      if (callee == is_compiling_fns_[i]) return in_.heap().Bool(i != kIsDynamoCompiling);
+    }
+    return std::nullopt;
+  }
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr) return std::nullopt;
   if (!function->is_native()) return RunFrame(Ref<PyFunction>(function), args);
@@ -145,11 +153,22 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
 }
 
 void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
+  if (!HoldsTensor(result)) return;
   Trace* t = Tracing();
-  if (t == nullptr || !HoldsTensor(result)) return;
+  if (t == nullptr) {
+    if (body_recorder_ != nullptr) body_recorder_->Record(site, as_called, result);
+    return;
+  }
   t->calls_before_first_op.clear();  // the frame has an op now: it will not be skipped
   t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
-                   as_called, result, site.accessor);
+                   as_called, result, LowerOp(site, as_called, result), site.accessor);
+}
+
+Fragment Dynamo::LowerOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
+  if (aten_ == nullptr) return Fragment{{}, {}, "no ATen lowering was given"};
+  std::unique_ptr<FragmentRecorder> recorder = aten_->Start(TensorsOf(as_called));
+  recorder->Record(site, as_called, result);
+  return recorder->Finish(result);
 }
 
 bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const {

@@ -127,7 +127,8 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     Explain(ends + ": empty, not sent to the backend");
     return;
   }
-  graph::Graph graph = t.graph.Finish(live, fullgraph);
+  FinishedGraphs graphs = t.graph.Finish(live, fullgraph);
+  const graph::Graph& graph = graphs.dynamo;
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
     return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
   });
@@ -139,7 +140,8 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   invocation.compile_id =
       rules_.on(Rule::kFrameId) ? t.compile_id : fmt::format("{}/0", records_.invocations.size());
   invocation.recompile = t.recompile;
-  invocation.dynamo_graph = std::move(graph);
+  invocation.dynamo_graph = std::move(graphs.dynamo);
+  invocation.aten_graph = std::move(graphs.aten);
   records_.invocations.push_back(std::move(invocation));
   auto bump = [&](const char* name, int64_t by) {
     Value v = in_.GetAttr(recorder_, name);

@@ -32,6 +32,44 @@ void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
   }
 }
 
+std::vector<const PyTensor*> TensorsOf(const CallArgs& args) {
+  std::vector<const PyTensor*> out;
+  for (const Value& v : args.positional) CollectTensors(v, out);
+  for (const auto& [name, v] : args.keywords) CollectTensors(v, out);
+  return out;
+}
+
+graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of) {
+  using graph::Arg;
+  switch (v->kind()) {
+    case runtime::ObjectKind::kNone: return Arg::None();
+    case runtime::ObjectKind::kBool: return Arg::Bool(DynCast<runtime::PyBool>(v)->value());
+    case runtime::ObjectKind::kInt: return Arg::Int(DynCast<runtime::PyInt>(v)->value());
+    case runtime::ObjectKind::kFloat: return Arg::Float(DynCast<runtime::PyFloat>(v)->value());
+    case runtime::ObjectKind::kStr: return Arg::Str(DynCast<runtime::PyStr>(v)->value());
+    case runtime::ObjectKind::kTensor: return Arg::Ref(ref_of(*DynCast<PyTensor>(v)));
+    case runtime::ObjectKind::kDType: {
+      Arg arg;
+      arg.kind = graph::ValueKind::kDtype;
+      arg.dtype = DynCast<runtime::PyDType>(v)->dtype();
+      return arg;
+    }
+    case runtime::ObjectKind::kTuple:
+    case runtime::ObjectKind::kList: {
+      bool tuple = v->kind() == runtime::ObjectKind::kTuple;
+      const auto& items = tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
+      std::vector<Arg> args;
+      for (const Value& item : items) args.push_back(ArgOf(item, ref_of));
+      return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList, std::move(args));
+    }
+    default: {
+      Arg arg;
+      arg.kind = graph::ValueKind::kRepr;
+      arg.text = std::string(runtime::TypeName(v));
+      return arg;
+    }
+  }
+}
 
 GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}
 
@@ -82,35 +120,7 @@ int64_t GraphBuilder::RefOf(const PyTensor& tensor) {
 }
 
 graph::Arg GraphBuilder::ToArg(const Value& v) {
-  using graph::Arg;
-  switch (v->kind()) {
-    case runtime::ObjectKind::kNone: return Arg::None();
-    case runtime::ObjectKind::kBool: return Arg::Bool(DynCast<runtime::PyBool>(v)->value());
-    case runtime::ObjectKind::kInt: return Arg::Int(DynCast<runtime::PyInt>(v)->value());
-    case runtime::ObjectKind::kFloat: return Arg::Float(DynCast<runtime::PyFloat>(v)->value());
-    case runtime::ObjectKind::kStr: return Arg::Str(DynCast<runtime::PyStr>(v)->value());
-    case runtime::ObjectKind::kTensor: return Arg::Ref(RefOf(*DynCast<PyTensor>(v)));
-    case runtime::ObjectKind::kDType: {
-      Arg arg;
-      arg.kind = graph::ValueKind::kDtype;
-      arg.dtype = DynCast<runtime::PyDType>(v)->dtype();
-      return arg;
-    }
-    case runtime::ObjectKind::kTuple:
-    case runtime::ObjectKind::kList: {
-      bool tuple = v->kind() == runtime::ObjectKind::kTuple;
-      const auto& items = tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
-      std::vector<Arg> args;
-      for (const Value& item : items) args.push_back(ToArg(item));
-      return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList, std::move(args));
-    }
-    default: {
-      Arg arg;
-      arg.kind = graph::ValueKind::kRepr;
-      arg.text = std::string(runtime::TypeName(v));
-      return arg;
-    }
-  }
+  return ArgOf(v, [this](const PyTensor& t) { return RefOf(t); });
 }
 
 void GraphBuilder::Tag(const Value& result, int64_t call_index) {
@@ -121,7 +131,10 @@ void GraphBuilder::Tag(const Value& result, int64_t call_index) {
 }
 
 void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
-                           bool accessor) {
+                           Fragment fragment, bool accessor) {
+  AtenSide side{std::move(fragment), {}, -1, 0};
+  for (const PyTensor* t : TensorsOf(args)) side.inputs.push_back(RefOf(*t));
+  aten_.push_back(std::move(side));
   graph::Node node;
   node.op = op;
   node.target = std::move(target);
@@ -131,6 +144,7 @@ void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs&
   accessors_.push_back(accessor);
   int64_t index = static_cast<int64_t>(calls_.size()) - 1;
   Tag(result, index);
+  size_t aten_tensor_items = 0;  // the fragment's outputs are the tuple's tensors, in order
   if (const auto* tuple = DynCast<runtime::PyTuple>(result)) {
     for (size_t i = 0; i < tuple->items().size(); ++i) {
       if (!runtime::Is<PyTensor>(tuple->items()[i])) continue;
@@ -140,6 +154,7 @@ void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs&
       item.args = {graph::Arg::Ref(index), graph::Arg::Int(static_cast<int64_t>(i))};
       calls_.push_back(std::move(item));
       accessors_.push_back(true);
+      aten_.push_back({{}, {}, index, aten_tensor_items++});
       Tag(tuple->items()[i], static_cast<int64_t>(calls_.size()) - 1);
     }
   }
@@ -167,6 +182,7 @@ void GraphBuilder::Rollback(const Mark& mark) {
   retags_.resize(mark.retags);
   calls_.resize(mark.calls);
   accessors_.resize(mark.calls);
+  aten_.resize(mark.calls);
   for (size_t i = mark.placeholders; i < placeholders_.size(); ++i) inputs_[placeholders_[i]].index = -1;
   placeholders_.resize(mark.placeholders);
 }
@@ -205,7 +221,7 @@ std::vector<bool> GraphBuilder::KeptCalls(const std::vector<int64_t>& outputs) c
   return kept;
 }
 
-graph::Graph GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs) {
+FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs) {
   std::vector<int64_t> outputs;
   for (const Value& v : live) {
     std::vector<const PyTensor*> tensors;
@@ -239,7 +255,10 @@ graph::Graph GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_i
   output.op = graph::NodeOp::kOutput;
   output.args.push_back(graph::Arg::Sequence(graph::ValueKind::kTuple, std::move(refs)));
   g.nodes.push_back(std::move(output));
-  return g;
+  FinishedGraphs out{std::move(g), std::nullopt, ""};
+  graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported);
+  if (out.aten_unsupported.empty()) out.aten = std::move(aten);
+  return out;
 }
 
 }  // namespace tdc::dynamo

@@ -6,9 +6,12 @@
 #define TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "reference/dynamo/aten_lowering.h"
 #include "reference/graph/graph.h"
 #include "reference/runtime/types.h"
 #include "reference/runtime/values.h"
@@ -20,6 +23,18 @@ using runtime::Value;
 
 // The tensors in `v`, nested through tuples, lists and dict values, in order.
 void CollectTensors(const Value& v, std::vector<const runtime::PyTensor*>& out);
+// The tensors of a call's arguments: positional, then keyword values.
+std::vector<const runtime::PyTensor*> TensorsOf(const CallArgs& args);
+// `v` as a node argument (SCHEMA §7): constants as values, a tensor as {"ref": ref_of(it)}.
+graph::Arg ArgOf(const Value& v, const std::function<int64_t(const runtime::PyTensor&)>& ref_of);
+
+// A finished frame's graphs: Dynamo's, and the forward graph AOT autograd hands its
+// compiler (null, with the reason, when a node has no ATen lowering).
+struct FinishedGraphs {
+  graph::Graph dynamo;
+  std::optional<graph::Graph> aten;
+  std::string aten_unsupported;
+};
 
 class GraphBuilder {
  public:
@@ -31,10 +46,11 @@ class GraphBuilder {
   // Every input becomes a placeholder now, in the order added (the fallback when
   // R-placeholder-first-use is off).
   void UseAllInputs();
-  // A call node `target(*args, **kwargs)` whose result is `result`. An `accessor` node
-  // (getitem, getattr) is left out of the graph when nothing uses it. A tuple result
-  // gets an accessor `operator.getitem` node per tensor item, as Dynamo makes them.
-  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
+  // A call node `target(*args, **kwargs)` whose result is `result`, and its ATen
+  // fragment (over TensorsOf(args)). An `accessor` node (getitem, getattr) is left out of
+  // the graph when nothing uses it. A tuple result gets an accessor `operator.getitem`
+  // node per tensor item, as Dynamo makes them.
+  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result, Fragment fragment,
                bool accessor = false);
   // Whether `v` holds a tensor computed by this graph.
   bool HoldsComputed(const Value& v) const;
@@ -55,7 +71,7 @@ class GraphBuilder {
   // The graph: placeholders, call nodes, and an output node of the graph-computed tensors
   // in `live` (deduplicated, in order); with `outputs_inputs`, tensors read from an input
   // are outputs too (fullgraph returns them from the graph, R-graph-outputs).
-  graph::Graph Finish(const std::vector<Value>& live, bool outputs_inputs);
+  FinishedGraphs Finish(const std::vector<Value>& live, bool outputs_inputs);
 
  private:
   graph::Arg ToArg(const Value& v);
@@ -77,6 +93,17 @@ class GraphBuilder {
   std::vector<size_t> placeholders_;  // input indices, in first-use order
   std::vector<graph::Node> calls_;
   std::vector<bool> accessors_;  // per call: dropped unless used
+  // Per call, its ATen side: the fragment and the internal refs of its inputs; a tuple
+  // item's accessor instead names the call and the item (the fragment's output).
+  struct AtenSide {
+    Fragment fragment;
+    std::vector<int64_t> inputs;
+    int64_t item_of = -1;
+    size_t item = 0;
+  };
+  std::vector<AtenSide> aten_;
+  graph::Graph FinishAten(const std::vector<bool>& kept, const std::vector<int64_t>& outputs,
+                          std::string& unsupported) const;
   // Tensors a later node took over (an allowed function returning its input), with the
   // tag they had: a rollback gives it back (found by tdfuzz --vs-torch, seed 10914).
   std::vector<std::pair<Value, runtime::PyTensor::TraceTag>> retags_;

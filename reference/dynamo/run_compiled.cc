@@ -44,7 +44,7 @@ std::variant<Explained, std::string> RunExplained(const std::string& source, con
     Interpreter in(process);
     Ref<PyDict> globals = PrepareFixture(in, display_name);
     Value recorder = globals->GetStr("backend");
-    Dynamo dynamo(in, rules, recorder);
+    Dynamo dynamo(in, rules, recorder, options.aten);
     process.make_compile_wrapper = [&dynamo](const Value& model, CompileCallback callback) -> Value {
       return dynamo.MakeCompileWrapper(model, std::move(callback));
     };

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "reference/dynamo/aten_lowering.h"
 #include "reference/graph/golden.h"
 #include "reference/runtime/heap.h"
 
@@ -19,6 +20,8 @@ struct CompileRunOptions {
   std::vector<std::string> disabled_rules;
   // One allocation decision taken against the heap's model (allocator_divergence, D1).
   runtime::ReuseFlip reuse_flip;
+  // The ATen level (reference/aot's implementation); null: invocations carry no ATen graph.
+  AtenLowering* aten = nullptr;
 };
 
 // The profiles the reference predicts.

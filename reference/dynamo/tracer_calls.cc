@@ -194,7 +194,8 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
   }
   // A new tensor: the node's value is not either input object.
   Value result = in_.heap().NewTensor(DynCast<PyTensor>(picked)->tensor());
-  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result);
+  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result,
+                           LowerOp({false, target}, as_called, result));
   return result;
 }
 
@@ -207,8 +208,31 @@ Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
     result = in_.CallDirect(callee, std::move(args));
   }
   Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),
-                           as_called, result);
+                           as_called, result, AotTrace(callee, as_called));
   return result;
+}
+
+Fragment Dynamo::AotTrace(const Value& callee, const CallArgs& args) {
+  if (aten_ == nullptr) return Fragment{{}, {}, "no ATen lowering was given"};
+  // AOT autograd traces through the body by running it again, with is_compiling() True
+  // (is_dynamo_compiling() False): its ops are the node's fragment.
+  std::unique_ptr<FragmentRecorder> body = aten_->Start(TensorsOf(args));
+  EagerRegion eager(*this, true);
+  struct Restore {
+    Dynamo& d;
+    FragmentRecorder* saved;
+    ~Restore() {
+      d.body_recorder_ = saved;
+      d.aot_tracing_ = false;
+    }
+  } restore{*this, std::exchange(body_recorder_, body.get())};
+  aot_tracing_ = true;
+  try {
+    Value traced = in_.CallDirect(callee, CallArgs(args));
+    return body->Finish(traced);
+  } catch (const runtime::PyError&) {
+    return Fragment{{}, {}, "the allowed function raised while AOT autograd traced it"};
+  }
 }
 
 }  // namespace tdc::dynamo

@@ -7,7 +7,7 @@
 
 namespace tdc::runtime::kernels {
 
-#define TDC_OP(name, Kernel, function, method, python_operator, signature, traits, lowering) \
+#define TDC_OP(name, Kernel, function, method, python_operator, signature, traits) \
   OpValue Kernel(const BoundArgs& args);
 #include "reference/runtime/ops.def"
 #undef TDC_OP

@@ -9,9 +9,9 @@ namespace {
 
 const std::vector<OpInfo>& Table() {
   static const std::vector<OpInfo> table = {
-#define TDC_OP(name, Kernel, function, method, python_operator, signature, traits, lowering) \
+#define TDC_OP(name, Kernel, function, method, python_operator, signature, traits) \
   OpInfo{#name, &kernels::Kernel, function, method, python_operator,                     \
-         ParseSignature(signature), static_cast<uint32_t>(traits), lowering},
+         ParseSignature(signature), static_cast<uint32_t>(traits)},
 #include "reference/runtime/ops.def"
 #undef TDC_OP
   };

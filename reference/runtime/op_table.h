@@ -1,6 +1,7 @@
 // The op table (ops.def) as data: what the interpreter looks up when a program calls
 // `torch.<function>`, `tensor.<method>` or applies a Python operator to a tensor, and
-// what later layers ask of an op (its traits, its Dynamo target, its ATen lowering).
+// what later layers ask of an op (its traits, its Dynamo target; the aot layer keys its
+// lowerings by the op's name).
 #ifndef TDCONFORM_REFERENCE_RUNTIME_OP_TABLE_H_
 #define TDCONFORM_REFERENCE_RUNTIME_OP_TABLE_H_
 
@@ -27,10 +28,6 @@ enum OpTrait : uint32_t {
   kInPlace = 1u << 8,       // mutates its first operand (none yet)
 };
 
-// The ATen lowering slot. The ATen issue replaces this with its lowering function type.
-using AtenLowering = void (*)();
-inline constexpr AtenLowering kNoLowering = nullptr;
-
 using OpKernel = OpValue (*)(const BoundArgs&);
 
 struct OpInfo {
@@ -41,7 +38,6 @@ struct OpInfo {
   std::string_view python_operator;  // "operator.add", or empty
   Signature signature;
   uint32_t traits;
-  AtenLowering lowering;
 
   bool Has(OpTrait t) const { return (traits & t) != 0; }
   // The number of parameters and how many must be given.

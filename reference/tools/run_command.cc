@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "reference/aot/aot_lowering.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
@@ -29,6 +30,7 @@ namespace {
 
 dynamo::CompileRunOptions CompileOptionsFor(const RunOptions& options) {
   dynamo::CompileRunOptions compile_options;
+  compile_options.aten = &aot::AotLowering();
   compile_options.profile = options.profile;
   compile_options.disabled_rules = options.disabled_rules;  // FindRule takes `R-x` or `x`
   compile_options.reuse_flip = options.reuse_flip;

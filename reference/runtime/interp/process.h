@@ -17,6 +17,8 @@
 
 namespace tdc::runtime {
 
+struct OpInfo;
+
 // How a tensor op was called, as an FX node names it: a call_method `add`, or a
 // call_function `torch.add` / `operator.add` / `torch.nn.functional.gelu`.
 struct OpCallSite {
@@ -25,6 +27,8 @@ struct OpCallSite {
   // An accessor of a result (operator.getitem of a tuple, builtins.getattr): its node
   // stays out of the graph unless something uses it.
   bool accessor = false;
+  // The ops.def row the call reached, when one did (not for accessors).
+  const OpInfo* op = nullptr;
 };
 
 // Dynamo's view of the tensor ops a traced frame runs (reference/dynamo implements it):

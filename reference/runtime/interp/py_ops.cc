@@ -284,7 +284,7 @@ bool Truth(Interpreter& in, const Value& v) {
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b) {
   if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
     Value result = TensorOperation(in, op, a, b);
-    NotifyTensorOp(in, {false, TensorOperator(op)}, {{a, b}, {}}, result);
+    NotifyTensorOp(in, {false, TensorOperator(op), false, FindPythonOperator(TensorOperator(op))}, {{a, b}, {}}, result);
     return result;
   }
   std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
@@ -358,7 +358,7 @@ Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, cons
       if (op == lang::CompareOp::kNotEq) return h.True();
     }
     Value result = CallTensorOp(in, *FindPythonOperator(name), Surface::kFunction, {{t, other}, {}});
-    NotifyTensorOp(in, {false, name}, {{a, b}, {}}, result);
+    NotifyTensorOp(in, {false, name, false, FindPythonOperator(name)}, {{a, b}, {}}, result);
     return result;
   }
   if (op == lang::CompareOp::kEq) return h.Bool(a == b || PyEquals(a, b));

@@ -3,7 +3,6 @@
 #include "reference/runtime/interp/interpreter.h"
 
 namespace tdc::runtime {
-namespace {
 
 OpValue ToOpValue(const Value& v) {
   switch (v->kind()) {
@@ -26,6 +25,8 @@ OpValue ToOpValue(const Value& v) {
   throw TorchError("TypeError", std::string("argument of type '") + std::string(TypeName(v)) +
                                     "' is not supported by the reference's ops");
 }
+
+namespace {
 
 // The object of the tensor `result` aliases among the inputs: its _base when it has one.
 Ref<PyTensor> BaseFor(const Tensor& result, const std::vector<Value>& inputs) {
@@ -68,7 +69,9 @@ Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, 
   if (in.process().op_observer == nullptr) return CallTensorOp(in, op, surface, std::move(args));
   CallArgs as_called = args;
   Value result = CallTensorOp(in, op, surface, std::move(args));
-  NotifyTensorOp(in, site, as_called, result);
+  OpCallSite reached = site;
+  reached.op = &op;
+  NotifyTensorOp(in, reached, as_called, result);
   return result;
 }
 

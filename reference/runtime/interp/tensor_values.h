@@ -12,6 +12,8 @@ namespace tdc::runtime {
 
 class Interpreter;
 
+// A call argument as the op table takes it (tensors, numbers, dtypes, sequences of them).
+OpValue ToOpValue(const Value& v);
 // Runs `op` on a Python call's arguments (the receiver first for a method).
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args);
 // CallTensorOp for a call the program made through `site`: the op observer, when there is

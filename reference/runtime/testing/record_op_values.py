@@ -35,8 +35,7 @@ OUT_DIR = RUNTIME / "testdata" / "ops"
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
           "bool": torch.bool}
 NAMES = {v: k for k, v in DTYPES.items()}
-ROW = re.compile(r'^TDC_OP\((\w+), (\w+), "([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)", '
-                 r'(.+), (\w+)\)$')
+ROW = re.compile(r'^TDC_OP\((\w+), (\w+), "([^"]*)", "([^"]*)", "([^"]*)", "([^"]*)", (.+)\)$')
 
 
 def read_table():
