@@ -89,7 +89,7 @@ class Oracle {
   explicit Oracle(const Program& p) : p_(p), ids_(EffectiveHelperSteps(p)), compiling_(p.functions.size(), false) {}
 
   Partition Run() {
-    if (p_.fullgraph && Breaks(0)) return {{}, true};
+    if (p_.fullgraph && Breaks(0)) return {{}, {}, true};
     Frame(0, 0);
     return std::move(out_);
   }
@@ -128,26 +128,41 @@ class Oracle {
     }
   }
 
+  // One graph as the oracle builds it: Dynamo's node targets, and the ATen ops AOT
+  // autograd's forward graph has for them.
+  struct Graph {
+    std::vector<std::string> dynamo, aten;
+  };
+
   // The ops of `body` (function `f`'s statements) traced inline (no break inside, by
   // Breaks).
-  void Inline(int f, const std::vector<Stmt>& body, std::vector<std::string>& graph) {
+  void Inline(int f, const std::vector<Stmt>& body, Graph& graph) {
     compiling_[f] = true;
     for (const Stmt& s : body) {
       switch (s.kind) {
-        case Stmt::Kind::kOp: graph.push_back(OpTarget(s.op)); break;
+        case Stmt::Kind::kOp:
+          graph.dynamo.push_back(OpTarget(s.op));
+          graph.aten.push_back(AtenTarget(s.op));
+          break;
         case Stmt::Kind::kIfCompiling:  // True while tracing: x * 2 (x * 1.5)
-        case Stmt::Kind::kIfCompilingDiffers: graph.push_back("operator.mul"); break;
+        case Stmt::Kind::kIfCompilingDiffers:
+          graph.dynamo.push_back("operator.mul");
+          graph.aten.push_back("aten.mul.Tensor");
+          break;
         case Stmt::Kind::kCall:
-          // An allowed function's body runs when the graph runs, not traced.
+          // An allowed function's body runs when the graph runs, not traced by Dynamo;
+          // AOT autograd traces through it.
           if (p_.functions[s.callee].policy == Policy::kAllowInGraph) {
-            graph.push_back(fmt::format("f{}", s.callee));
+            graph.dynamo.push_back(fmt::format("f{}", s.callee));
+            AotBody(p_.functions[s.callee].body, graph.aten);
           } else {
             Inline(s.callee, p_.functions[s.callee].body, graph);
           }
           break;
         case Stmt::Kind::kCallHelper:
-          graph.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed ? fmt::format("h{}", s.callee)
-                                                                          : std::string("torch.tanh"));
+          graph.dynamo.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed ? fmt::format("h{}", s.callee)
+                                                                                 : std::string("torch.tanh"));
+          graph.aten.push_back("aten.tanh.default");
           break;
         case Stmt::Kind::kGraphBreak:
         case Stmt::Kind::kCount: break;
@@ -155,10 +170,29 @@ class Oracle {
     }
   }
 
-  void Emit(std::vector<std::string>& graph) {
+  // The ATen ops of `body` as AOT autograd traces an allowed function: every call traced
+  // through whatever its policy, graph_break() a no-op, is_compiling() True.
+  void AotBody(const std::vector<Stmt>& body, std::vector<std::string>& aten) const {
+    for (const Stmt& s : body) {
+      switch (s.kind) {
+        case Stmt::Kind::kOp: aten.push_back(AtenTarget(s.op)); break;
+        case Stmt::Kind::kIfCompiling:
+        case Stmt::Kind::kIfCompilingDiffers: aten.push_back("aten.mul.Tensor"); break;
+        case Stmt::Kind::kCall: AotBody(p_.functions[s.callee].body, aten); break;
+        case Stmt::Kind::kCallHelper: aten.push_back("aten.tanh.default"); break;
+        case Stmt::Kind::kGraphBreak:
+        case Stmt::Kind::kCount: break;
+      }
+    }
+  }
+
+  void Emit(Graph& graph) {
     // Empty graphs never reach the backend, but under fullgraph (spec §3.2, SEMANTICS §4.2).
-    if (!graph.empty() || p_.fullgraph) out_.graphs.push_back(std::move(graph));
-    graph.clear();
+    if (!graph.dynamo.empty() || p_.fullgraph) {
+      out_.graphs.push_back(std::move(graph.dynamo));
+      out_.aten_graphs.push_back(std::move(graph.aten));
+    }
+    graph = {};
   }
 
   // Function `f` converted as a top-level frame from statement `from` (a resume function
@@ -166,7 +200,7 @@ class Oracle {
   // then the rest as a resume function.
   void Frame(int f, size_t from) {
     const std::vector<Stmt>& body = p_.functions[f].body;
-    std::vector<std::string> graph;
+    Graph graph;
     compiling_[f] = true;
     for (size_t i = from; i < body.size(); ++i) {
       if (!IsBreak(body[i])) {
@@ -185,7 +219,7 @@ class Oracle {
   // guards).
   void HelperFrame(int helper) {
     if (!converted_helpers_.insert(helper).second) return;
-    std::vector<std::string> graph = {"torch.tanh"};
+    Graph graph{{"torch.tanh"}, {"aten.tanh.default"}};
     Emit(graph);
   }
 
@@ -226,6 +260,12 @@ std::vector<bool> PredictIsCompiling(const Program& program) {
 std::string FormatPartition(const Partition& p) {
   std::string out = p.unsupported ? "Unsupported; " : "";
   for (const auto& g : p.graphs) out += fmt::format("[{}] ", fmt::join(g, " "));
+  return out;
+}
+
+std::string FormatAtenPartition(const Partition& p) {
+  std::string out;
+  for (const auto& g : p.aten_graphs) out += fmt::format("[{}] ", fmt::join(g, " "));
   return out;
 }
 

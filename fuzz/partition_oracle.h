@@ -16,6 +16,8 @@ namespace tdc::fuzz {
 struct Partition {
   // The graphs the backend gets, in order, each as its call nodes' targets.
   std::vector<std::vector<std::string>> graphs;
+  // The same graphs at the ATen level (AOT autograd's forward graphs), each as its ops.
+  std::vector<std::vector<std::string>> aten_graphs;
   // fullgraph=True and the entry's trace meets a graph break: Unsupported, no graph.
   bool unsupported = false;
 };
@@ -30,6 +32,8 @@ std::vector<bool> PredictIsCompiling(const Program& program);
 
 // `[torch.tanh operator.mul] [f2]`, preceded by `Unsupported; ` when it is one.
 std::string FormatPartition(const Partition& partition);
+// `[aten.tanh.default aten.mul.Tensor] [aten.sqrt.default]`.
+std::string FormatAtenPartition(const Partition& partition);
 
 }  // namespace tdc::fuzz
 

@@ -61,8 +61,9 @@ struct Program {
 // left unbound.
 std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
 
-// The FX target an op records under Dynamo (SCHEMA §7.1).
+// The FX target an op records under Dynamo (SCHEMA §7.1), and its ATen op.
 std::string OpTarget(OpKind op);
+std::string AtenTarget(OpKind op);
 // The program as a fixture (fixtures/SCHEMA.md §2 header, D1 lint-clean).
 std::string PrintFixture(const Program& program);
 // Number of statements and helper steps, counting nested ones once.

@@ -56,6 +56,10 @@ RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
     RC_FAIL("partition: reference " + FormatPartition(run.partition) + "vs oracle " + FormatPartition(expected) + "\n" +
             PrintFixture(program));
   }
+  if (FormatAtenPartition(run.partition) != FormatAtenPartition(expected)) {
+    RC_FAIL("ATen graphs: reference " + FormatAtenPartition(run.partition) + "vs oracle " +
+            FormatAtenPartition(expected) + "\n" + PrintFixture(program));
+  }
 }
 
 // Eager-fallback equivalence (fuzz-anchors §6.3 (4)): compiled outputs are bitwise the
@@ -174,7 +178,7 @@ RC_GTEST_PROP(FuzzProperties, TheCanonicalTextRoundTrips, ()) {
 }
 
 // The regression corpus (fuzz/corpus/*.case), replayed before any random program: the
-// reference agrees with the oracle and with the partition a case states on its
+// reference agrees with the oracle (Dynamo and ATen graphs) and with the partition a case states on its
 // `# expect:` line (worked out by hand from the spec), and its compiled outputs with the
 // eager ones of the oracle's branch choices.
 TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
@@ -193,6 +197,7 @@ TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
     ASSERT_EQ(run.error, "") << entry.path();
     const std::string partition = FormatPartition(run.partition);
     EXPECT_EQ(partition, FormatPartition(PredictPartition(*program))) << entry.path();
+    EXPECT_EQ(FormatAtenPartition(run.partition), FormatAtenPartition(PredictPartition(*program))) << entry.path();
     static const std::regex kExpect(R"(\n# expect: ([^\n]*)\n)");
     std::smatch expect;
     std::string all = text.str();

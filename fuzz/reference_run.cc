@@ -6,16 +6,27 @@
 
 namespace tdc::fuzz {
 
+namespace {
+
+std::vector<std::string> CallTargets(const graph::Graph& g) {
+  std::vector<std::string> targets;
+  for (const graph::Node& node : g.nodes) {
+    if (node.op == graph::NodeOp::kCallFunction || node.op == graph::NodeOp::kCallMethod) {
+      targets.push_back(node.target);
+    }
+  }
+  return targets;
+}
+
+}  // namespace
+
 Partition PartitionOf(const graph::CompiledOutcome& compiled) {
   Partition partition;
   for (const graph::Invocation& invocation : compiled.invocations) {
-    std::vector<std::string> targets;
-    for (const graph::Node& node : invocation.dynamo_graph.nodes) {
-      if (node.op == graph::NodeOp::kCallFunction || node.op == graph::NodeOp::kCallMethod) {
-        targets.push_back(node.target);
-      }
-    }
-    partition.graphs.push_back(std::move(targets));
+    partition.graphs.push_back(CallTargets(invocation.dynamo_graph));
+    // A graph without an ATen lowering reads as one `<no ATen graph>` op.
+    partition.aten_graphs.push_back(invocation.aten_graph ? CallTargets(*invocation.aten_graph)
+                                                          : std::vector<std::string>{"<no ATen graph>"});
   }
   partition.unsupported = compiled.exception && compiled.exception->type == "torch._dynamo.exc.Unsupported";
   return partition;
