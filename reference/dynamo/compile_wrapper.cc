@@ -47,12 +47,25 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   }
   always_optimize_.insert(std::get<UserCode>(DynCast<PyFunction>(target)->code).def);
   auto installed = std::make_shared<const CompileCallback>(std::move(callback));
+  // _callback_from_stance, read at each call (spec §2.14): force_eager clears the callback,
+  // eager_on_recompile makes it run-only, fail_on_recompile makes recompiles raise.
+  auto run_only = std::make_shared<const CompileCallback>(CompileCallback{installed->backend, installed->fullgraph, true, false});
+  auto failing = std::make_shared<const CompileCallback>(CompileCallback{installed->backend, installed->fullgraph, false, true});
   Ref<PyFunction> wrapper = apis::MakeLibFunction(
       in_, apis::LibGlobals(in_, "torch._dynamo.eval_frame"), "_TorchDynamoContext.__call__.<locals>.compile_wrapper",
-      [this, installed, target](PyFunction&, CallArgs& args) -> Value {
+      [this, installed, run_only, failing, target](PyFunction&, CallArgs& args) -> Value {
         Process& p = in_.process();
         std::shared_ptr<const CompileCallback> saved = p.eval_frame_callback;
-        p.eval_frame_callback = installed;
+        const bool stances = rules_.on(Rule::kStance);
+        if (stances && p.stance == "force_eager") {
+          p.eval_frame_callback = nullptr;
+        } else if (stances && p.stance == "eager_on_recompile") {
+          p.eval_frame_callback = run_only;
+        } else if (stances && p.stance == "fail_on_recompile") {
+          p.eval_frame_callback = failing;
+        } else {
+          p.eval_frame_callback = installed;
+        }
         struct Restore {
           Process& p;
           std::shared_ptr<const CompileCallback> saved;
@@ -62,6 +75,8 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
       });
   if (Is<PyFunction>(model)) apis::UpdateWrapper(in_, wrapper, model);
   wrapper->SetAttr("_torchdynamo_orig_callable", model);
+  // innermost_fn (torch._dynamo.run, disable of a compiled function) unwraps it.
+  wrapper->SetAttr("_torchdynamo_wrapper_id", in_.heap().Int(static_cast<int64_t>(wrapper->id())));
   wrapper->SetAttr("_torchdynamo_inline", target);
   return wrapper;
 }

@@ -253,6 +253,12 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
                         Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
+  if (callback->run_only && rules_.on(Rule::kRunOnly) && !CacheHit(key, values)) {
+    Explain(fmt::format("{}: run-only callback (torch._dynamo.run, eager_on_recompile), no cached code: runs "
+                        "eagerly",
+                        Where(*function)));
+    return std::nullopt;
+  }
   if (!always_optimize_.contains(code.def) && !HasTensorInFrame(*code.def, function->globals, values)) {
     Explain(fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;

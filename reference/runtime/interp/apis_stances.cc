@@ -112,13 +112,17 @@ void InstallSetStance(Interpreter& in) {
   const Modules& modules = in.process().modules();
   Value contextlib_globals = apis::LibGlobals(in, "torch.utils._contextlib");
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
-  // eval_frame._stance: the process's current stance (a str; torch's is a DynamoStance).
-  auto current = std::make_shared<Value>(in.heap().Intern("default"));
+  // eval_frame._stance: the process's current stance (Process::stance), read by compile
+  // wrappers when called.
+  auto current = [&in]() -> Value { return in.heap().Intern(in.process().stance); };
+  auto set_current = [&in](const Value& stance) {
+    if (const auto* s = DynCast<PyStr>(stance)) in.process().stance = s->value();
+  };
   Ref<PyType> type = LibraryClass(in, "set_stance", "torch._dynamo.decorators");
   type->dict->SetStr("_dynamo_forbidden", in.heap().True());
   PyType* raw = type.get();
   // set_stance.__init__: sets the stance now and remembers the previous one.
-  auto make = [&in, raw, current](CallArgs& args) {
+  auto make = [&in, raw, current, set_current](CallArgs& args) {
     if (args.positional.size() > 1) TooManyPositional(in, "set_stance", 1, args.positional.size());
     RejectUnknownKeywords(in, "set_stance", args, {"stance", "skip_guard_eval_unsafe", "force_backend"});
     Value stance = ArgOrKeyword(args, 0, "stance");
@@ -129,30 +133,30 @@ void InstallSetStance(Interpreter& in) {
     }
     Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
     m->attrs->SetStr("stance", stance);
-    m->attrs->SetStr("prev", *current);
-    *current = stance;
+    m->attrs->SetStr("prev", current());
+    set_current(stance);
     return Value(m);
   };
   type->construct = make;
-  AddMethod(in, type, "__enter__", [&in, current](CallArgs& args) {
-    *current = DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance");
+  AddMethod(in, type, "__enter__", [&in, set_current](CallArgs& args) {
+    set_current(DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance"));
     return in.heap().None();
   });
-  AddMethod(in, type, "__exit__", [&in, current](CallArgs& args) {
-    *current = DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev");
+  AddMethod(in, type, "__exit__", [&in, set_current](CallArgs& args) {
+    set_current(DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev"));
     return in.heap().None();
   });
   AddMethod(in, type, "clone", [make](CallArgs& args) {
     CallArgs again{{DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance")}, {}};
     return make(again);
   });
-  AddMethod(in, type, "__call__", [&in, make, current, contextlib_globals](CallArgs& args) {
+  AddMethod(in, type, "__call__", [&in, make, set_current, contextlib_globals](CallArgs& args) {
     if (args.positional.size() != 2) {
       Raise(in.heap(), ExcType::kTypeError,
             fmt::format("set_stance.__call__() takes 2 positional arguments but {} were given", args.positional.size()));
     }
     Value self = args.positional[0];
-    *current = DynCast<PyInstance>(self)->attrs->GetStr("prev");
+    set_current(DynCast<PyInstance>(self)->attrs->GetStr("prev"));
     Value stance = DynCast<PyInstance>(self)->attrs->GetStr("stance");
     Value wrapper = ContextDecorator(in, contextlib_globals, [make, stance]() {
       CallArgs again{{stance}, {}};
@@ -163,8 +167,11 @@ void InstallSetStance(Interpreter& in) {
   });
   modules[ModuleId::kTorchDynamo]->SetAttr("set_stance", type);
   Value cls = type;
-  modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", apis::MakeLibFunction(in, compiler_globals, "set_stance",
-      [&in, cls](PyFunction&, CallArgs& args) { return in.Call(cls, std::move(args)); }));
+  Ref<PyFunction> compiler_set_stance = apis::MakeLibFunction(in, compiler_globals, "set_stance",
+      [&in, cls](PyFunction&, CallArgs& args) { return in.Call(cls, std::move(args)); });
+  // torch.compiler.set_stance is forbidden itself: tracing it names the function (S31).
+  compiler_set_stance->SetAttr("_dynamo_forbidden", in.heap().True());
+  modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", compiler_set_stance);
 }
 
 void InstallErrorOnGraphBreak(Interpreter& in) {
@@ -251,8 +258,18 @@ void InstallRun(Interpreter& in) {
   auto wrap = [&in, eval_frame](Value fn) {
     fn = InnermostFn(in, fn);
     Value inner = fn;
+    // RunOnlyContext's callback is False for the call's extent: cached code only.
+    auto run_only = std::make_shared<const CompileCallback>(CompileCallback{in.heap().None(), false, true, false});
     Ref<PyFunction> wrapper = apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>._fn",
-        [&in, inner](PyFunction&, CallArgs& args) { return in.Call(inner, std::move(args)); });
+        [&in, inner, run_only](PyFunction&, CallArgs& args) {
+          Process& p = in.process();
+          struct Restore {
+            Process& p;
+            std::shared_ptr<const CompileCallback> saved;
+            ~Restore() { p.eval_frame_callback = std::move(saved); }
+          } restore{p, std::exchange(p.eval_frame_callback, run_only)};
+          return in.Call(inner, std::move(args));
+        });
     apis::UpdateWrapper(in, wrapper, fn);
     wrapper->SetAttr("_torchdynamo_inline", fn);
     wrapper->SetAttr("_torchdynamo_orig_callable", fn);

@@ -45,6 +45,11 @@ class OpObserver {
 struct CompileCallback {
   Value backend;
   bool fullgraph = false;
+  // torch's callback False (torch._dynamo.run, the eager_on_recompile stance): frames run
+  // their cached code, or run normally; nothing new is compiled.
+  bool run_only = false;
+  // The fail_on_recompile stance: a frame that would compile again raises.
+  bool fail_on_recompile = false;
 };
 
 class Process {
@@ -67,6 +72,8 @@ class Process {
   // Set by the compile mode only (reference/dynamo); the eager run leaves them empty.
   OpObserver* op_observer = nullptr;
   std::shared_ptr<const CompileCallback> eval_frame_callback;  // null: frames run normally
+  // torch.compiler.set_stance's current stance (eval_frame._stance.stance).
+  std::string stance = "default";
   // What torch.compile(model, ...) returns when Dynamo is on; null: the model itself
   // (TORCHDYNAMO_DISABLE=1, the eager run).
   std::function<Value(const Value& model, CompileCallback callback)> make_compile_wrapper;
