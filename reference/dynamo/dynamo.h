@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "reference/dynamo/graph_builder.h"
+#include "reference/dynamo/guards.h"
 #include "reference/dynamo/messages.h"
 #include "reference/dynamo/rules.h"
 #include "reference/graph/golden.h"
@@ -65,10 +66,16 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     const lang::Call* resume_at = nullptr;
     auto operator<=>(const CodeKey&) const = default;
   };
+  // One compiled entry of a code's cache: its compile id and the guards of its frame
+  // values (in the frame's argument order).
+  struct CacheEntry {
+    std::string compile_id;
+    std::vector<GuardedValue> guards;
+  };
   struct CodeState {
     int64_t frame_id = -1;  // -1 until first converted (R-frame-id)
     int64_t compiles = 0;
-    std::vector<std::vector<std::string>> cache;  // guards of the compiled entries
+    std::vector<CacheEntry> cache;
     bool skip = false;                            // "no ops traced": run it normally from now on
   };
   // One frame being traced (or, on a cache hit, run again without recording).
@@ -82,7 +89,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     bool record = true;     // false on a cache hit
     std::string compile_id;
     bool recompile = false;
-    std::vector<std::string> guards;
+    std::vector<GuardedValue> guards;
     GraphBuilder graph;
     // The root frame's inlined calls while no op is traced: if the frame ends with none,
     // torch runs it again eagerly and offers these calls' frames (R-no-ops-skip).
@@ -113,8 +120,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // eval_frame.cc
   std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args, bool run_only = false);
-  std::unique_ptr<Trace> NewTrace(const CodeKey& key, const std::vector<Value>& frame_values, std::string code_name,
-                                  bool resume);
+  // A frame's values with their sources (L['x']), in argument order.
+  using Sources = std::vector<std::pair<Value, std::string>>;
+  std::unique_ptr<Trace> NewTrace(const CodeKey& key, const Sources& sources, std::string code_name, bool resume);
+  // The fail_on_recompile stance met a frame that would compile again: RuntimeError with
+  // each cache entry's failing guard (spec §2.14, S29).
+  [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeState& code,
+                                    const std::vector<Value>& values);
   bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const;
   bool HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const;
   void Reset();

@@ -7,6 +7,7 @@
 
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/guards.h"
 #include "reference/lang/ast_fields.h"
 #include "reference/runtime/interp/apis_support.h"
 
@@ -15,31 +16,6 @@ namespace tdc::dynamo {
 using namespace runtime;  // NOLINT: the frame logic reads the runtime's objects throughout
 
 namespace {
-
-// A guard per frame value (SEMANTICS §8.2 R-cache-hit): tensors by dtype, shape and strides, Python
-// constants by value, anything else by identity.
-std::string GuardOf(const Value& v) {
-  if (const auto* t = DynCast<PyTensor>(v)) {
-    const Tensor& tensor = t->tensor();
-    return fmt::format("tensor {} {} {}", static_cast<int>(tensor.dtype), fmt::join(tensor.sizes, ","),
-                       fmt::join(tensor.strides, ","));
-  }
-  switch (v->kind()) {
-    case ObjectKind::kNone:
-    case ObjectKind::kBool:
-    case ObjectKind::kInt:
-    case ObjectKind::kFloat:
-    case ObjectKind::kStr: return fmt::format("{} {}", TypeName(v), Repr(v));
-    case ObjectKind::kTuple:
-    case ObjectKind::kList: {
-      std::string out = std::string(TypeName(v)) + "[";
-      const auto& items = Is<PyTuple>(v) ? DynCast<PyTuple>(v)->items() : DynCast<PyList>(v)->items();
-      for (const Value& item : items) out += GuardOf(item) + ";";
-      return out + "]";
-    }
-    default: return fmt::format("id {}", v->id());
-  }
-}
 
 bool HoldsTensor(const Value& v) {
   std::vector<const PyTensor*> tensors;
@@ -205,18 +181,25 @@ std::string Dynamo::Where(const PyFunction& function) {
 bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const {
   auto code = codes_.find(key);
   if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
-  std::vector<std::string> guards;
-  for (const Value& v : frame_values) guards.push_back(GuardOf(v));
-  return std::find(code->second.cache.begin(), code->second.cache.end(), guards) != code->second.cache.end();
+  return std::any_of(code->second.cache.begin(), code->second.cache.end(), [&](const CacheEntry& entry) {
+    for (size_t i = 0; i < entry.guards.size(); ++i) {
+      if (!GuardFailure(entry.guards[i], frame_values[i]).empty()) return false;
+    }
+    return true;
+  });
 }
 
-std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const std::vector<Value>& frame_values,
-                                                std::string code_name, bool resume) {
+std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
+                                                bool resume) {
   auto t = std::make_unique<Trace>();
   t->key = key;
   t->code_name = std::move(code_name);
   t->resume = resume;
-  for (const Value& v : frame_values) t->guards.push_back(GuardOf(v));
+  std::vector<Value> frame_values;
+  for (const auto& [v, source] : sources) {
+    t->guards.push_back(Guard(v, source));
+    frame_values.push_back(v);
+  }
   if (CacheHit(key, frame_values)) {
     t->record = false;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
@@ -229,6 +212,25 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const std::v
   ++code.compiles;
   Explain(fmt::format("{}: converting as frame {}{}", t->code_name, t->compile_id, t->recompile ? " (recompile)" : ""));
   return t;
+}
+
+void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code, const std::vector<Value>& values) {
+  const auto& user = std::get<UserCode>(function.code);
+  auto program = std::static_pointer_cast<const Program>(user.keep_alive);
+  std::string message = fmt::format(
+      "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', function name: '{}', "
+      "line number: {}\n    triggered by the following guard failure(s):",
+      program->filename, CodeName(program->scopes.Of(user.def)), user.def->span.begin.line);
+  // Newest entry first, each with the first guard it fails.
+  for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
+    for (size_t i = 0; i < entry->guards.size(); ++i) {
+      std::string why = GuardFailure(entry->guards[i], values[i]);
+      if (why.empty()) continue;
+      message += fmt::format("\n    - {}: {}", entry->compile_id, why);
+      break;
+    }
+  }
+  Raise(in_.heap(), ExcType::kRuntimeError, message);
 }
 
 std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args, bool run_only) {
@@ -264,7 +266,10 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     return std::nullopt;
   }
   const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
-  std::unique_ptr<Trace> t = NewTrace(key, values, CodeQualname(scope), false);
+  if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !codes_[key].cache.empty() && !CacheHit(key, values)) {
+    FailOnRecompile(*function, codes_[key], values);
+  }
+  std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false);
   t->callback = callback;
   t->co_name = CodeName(scope);
   t->root_depth = in_.frames().size();

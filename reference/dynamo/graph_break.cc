@@ -121,7 +121,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     for (auto& [function, args] : calls) in_.Call(function, std::move(args));
     return;
   }
-  code.cache.push_back(t.guards);
+  code.cache.push_back({t.compile_id, t.guards});
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");
@@ -208,7 +208,7 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   }
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", old->co_name, root.call->span.begin.line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, old->co_name, root.call->span.begin.line));
-  std::unique_ptr<Trace> t = NewTrace(key, values, name, true);
+  std::unique_ptr<Trace> t = NewTrace(key, sources, name, true);
   t->callback = old->callback;
   t->co_name = old->co_name;
   t->root_depth = old->root_depth;

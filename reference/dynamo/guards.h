@@ -1,0 +1,35 @@
+// The guards of a cache entry (spec §1.2 step 5, SEMANTICS §8.2 R-cache-hit): per frame
+// value, tensors by dtype, rank, sizes and strides, Python constants by value, anything
+// else by identity; and the failure reason torch's guard check gives for a value that
+// fails them (the fail_on_recompile stance's message, spec §2.14).
+#ifndef TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
+#define TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/runtime/tensor.h"
+#include "reference/runtime/values.h"
+
+namespace tdc::dynamo {
+
+struct GuardedValue {
+  std::string name;   // the source as torch's messages name it (L['args'][0] -> args[0])
+  std::string guard;  // what a later value must equal for a cache hit
+  struct TensorMeta {
+    runtime::DType dtype;
+    runtime::Shape sizes, strides;
+  };
+  std::optional<TensorMeta> tensor;  // metadata only: no storage kept alive
+};
+
+// `v` read from `source` (L['x']).
+GuardedValue Guard(const runtime::Value& v, const std::string& source);
+// The first guard of `cached` that `now` fails, as torch words it (`tensor 'x' size
+// mismatch at index 0. expected 4, actual 7`); empty when `now` passes.
+std::string GuardFailure(const GuardedValue& cached, const runtime::Value& now);
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
