@@ -71,7 +71,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   struct CacheEntry {
     std::string compile_id;
     std::vector<GuardedValue> guards;
+    bool grad_enabled = true;  // the global grad-mode guard
   };
+  // torch._dynamo.config.recompile_limit: entries a code may have.
+  static constexpr size_t kRecompileLimit = 8;
   struct CodeState {
     int64_t frame_id = -1;  // -1 until first converted (R-frame-id)
     int64_t compiles = 0;
@@ -90,6 +93,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string compile_id;
     bool recompile = false;
     std::vector<GuardedValue> guards;
+    bool grad_enabled = true;
     GraphBuilder graph;
     // The root frame's inlined calls while no op is traced: if the frame ends with none,
     // torch runs it again eagerly and offers these calls' frames (R-no-ops-skip).

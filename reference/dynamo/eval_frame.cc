@@ -181,7 +181,9 @@ std::string Dynamo::Where(const PyFunction& function) {
 bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const {
   auto code = codes_.find(key);
   if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
+  const bool grad_enabled = in_.process().grad_enabled;
   return std::any_of(code->second.cache.begin(), code->second.cache.end(), [&](const CacheEntry& entry) {
+    if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != grad_enabled) return false;
     for (size_t i = 0; i < entry.guards.size(); ++i) {
       if (!GuardFailure(entry.guards[i], frame_values[i]).empty()) return false;
     }
@@ -195,6 +197,7 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Source
   t->key = key;
   t->code_name = std::move(code_name);
   t->resume = resume;
+  t->grad_enabled = in_.process().grad_enabled;
   std::vector<Value> frame_values;
   for (const auto& [v, source] : sources) {
     t->guards.push_back(Guard(v, source));
@@ -268,6 +271,15 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !codes_[key].cache.empty() && !CacheHit(key, values)) {
     FailOnRecompile(*function, codes_[key], values);
+  }
+  if (codes_[key].cache.size() >= kRecompileLimit && rules_.on(Rule::kRecompileLimit) && !CacheHit(key, values)) {
+    // torch warns that the frame hit config.recompile_limit and runs this call without
+    // the callback: the frames it calls are not converted either (golden
+    // variants/guards__recompile_limit__wrap).
+    Explain(fmt::format("{}: {} cache entries, recompile_limit reached: runs without the callback, its callees too",
+                        Where(*function), kRecompileLimit));
+    EagerRegion eager(*this, true);
+    return in_.CallDirect(function, std::move(args));
   }
   std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false);
   t->callback = callback;
