@@ -72,6 +72,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string compile_id;
     std::vector<GuardedValue> guards;
     bool grad_enabled = true;  // the global grad-mode guard
+    std::vector<GlobalGuard> globals;
   };
   // torch._dynamo.config.recompile_limit: entries a code may have.
   static constexpr size_t kRecompileLimit = 8;
@@ -94,6 +95,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     bool recompile = false;
     std::vector<GuardedValue> guards;
     bool grad_enabled = true;
+    std::vector<GlobalGuard> global_guards;  // the callables it inlined or allowed, by name
     GraphBuilder graph;
     // The root frame's inlined calls while no op is traced: if the frame ends with none,
     // torch runs it again eagerly and offers these calls' frames (R-no-ops-skip).
@@ -140,6 +142,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
+  // The trace read `callee` through the calling frame's globals: guard those names.
+  void GuardGlobalCallee(const Value& callee);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd
   // traces it.
   Fragment AotTrace(const Value& callee, const CallArgs& args);

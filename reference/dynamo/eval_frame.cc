@@ -184,6 +184,10 @@ bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values
   const bool grad_enabled = in_.process().grad_enabled;
   return std::any_of(code->second.cache.begin(), code->second.cache.end(), [&](const CacheEntry& entry) {
     if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != grad_enabled) return false;
+    if (rules_.on(Rule::kGlobalGuard) &&
+        !std::all_of(entry.globals.begin(), entry.globals.end(), [](const GlobalGuard& g) { return g.Holds(); })) {
+      return false;
+    }
     for (size_t i = 0; i < entry.guards.size(); ++i) {
       if (!GuardFailure(entry.guards[i], frame_values[i]).empty()) return false;
     }

@@ -121,7 +121,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     for (auto& [function, args] : calls) in_.Call(function, std::move(args));
     return;
   }
-  code.cache.push_back({t.compile_id, t.guards, t.grad_enabled});
+  code.cache.push_back({t.compile_id, t.guards, t.grad_enabled, t.global_guards});
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");

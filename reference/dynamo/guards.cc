@@ -63,6 +63,20 @@ std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now
 
 }  // namespace
 
+bool GlobalGuard::Holds() const {
+  Value now = globals->GetStr(name);
+  return now && now->id() == id;
+}
+
+std::vector<GlobalGuard> GlobalGuardsOf(const PyDict& globals, const Value& callee) {
+  std::vector<GlobalGuard> out;
+  for (const auto& [key, value] : globals.Items()) {
+    const auto* name = DynCast<PyStr>(key);
+    if (name != nullptr && value == callee) out.push_back({&globals, name->value(), callee->id()});
+  }
+  return out;
+}
+
 GuardedValue Guard(const Value& v, const std::string& source) {
   GuardedValue g{LocalName(source), GuardOf(v), std::nullopt};
   if (const auto* t = DynCast<PyTensor>(v)) g.tensor = GuardedValue::TensorMeta{t->tensor().dtype, t->tensor().sizes,

@@ -24,6 +24,17 @@ struct GuardedValue {
   std::optional<TensorMeta> tensor;  // metadata only: no storage kept alive
 };
 
+// A global name the trace read a callable through: `name` in `globals` must still bind the
+// object with id `id` (torch's ID_MATCH on G['name']: by id, so a reused id passes).
+struct GlobalGuard {
+  const runtime::PyDict* globals;  // a module's namespace, alive for the whole program
+  std::string name;
+  runtime::ObjectId id;
+  bool Holds() const;
+};
+// The guards on the names in `globals` that bind `callee`.
+std::vector<GlobalGuard> GlobalGuardsOf(const runtime::PyDict& globals, const runtime::Value& callee);
+
 // `v` read from `source` (L['x']).
 GuardedValue Guard(const runtime::Value& v, const std::string& source);
 // The first guard of `cached` that `now` fails, as torch words it (`tensor 'x' size

@@ -150,8 +150,17 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   return std::nullopt;
 }
 
+void Dynamo::GuardGlobalCallee(const Value& callee) {
+  const runtime::Frame& caller = *in_.frames().back();
+  if (!caller.globals) return;
+  std::vector<GlobalGuard> guards = GlobalGuardsOf(*caller.globals, callee);
+  std::vector<GlobalGuard>& all = Tracing()->global_guards;
+  all.insert(all.end(), guards.begin(), guards.end());
+}
+
 Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper) {
   Trace& t = *Tracing();
+  GuardGlobalCallee(callee);
   size_t depth = in_.frames().size() - 1;  // the calling frame
   if (through_compile_wrapper) inlined_compiled_.insert(depth + 1);
   struct Forget {
@@ -200,6 +209,7 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 }
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
+  GuardGlobalCallee(callee);
   CallArgs as_called = args;
   Value result;
   {
