@@ -118,17 +118,19 @@ void showValue(const Program& program, std::ostream& os) { os << Serialize(progr
 
 rc::Gen<Program> GenProgram(int max_depth) {
   return rc::gen::apply(
-      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, std::vector<HelperStep> helper_steps) {
+      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, bool new_shape,
+         std::vector<HelperStep> helper_steps) {
         root.policy = Policy::kNone;  // the compiled entry
         Program program;
         Number(root, program);
         program.fullgraph = fullgraph;
         program.call_twice = call_twice;
         program.disallow_sigmoid = disallow_sigmoid;
+        program.new_shape = new_shape;
         program.helper_steps = std::move(helper_steps);
         return program;
       },
-      GenTree(max_depth), Switch(8), Switch(4), Switch(4), GenHelperSteps());
+      GenTree(max_depth), Switch(8), Switch(4), Switch(4), Switch(4), GenHelperSteps());
 }
 
 Program SampleProgram(uint64_t seed, int size) {

@@ -91,6 +91,13 @@ class Oracle {
   Partition Run() {
     if (p_.fullgraph && Breaks(0)) return {{}, {}, true};
     Frame(0, 0);
+    // A second identical call hits every cache entry; a new shape fails every shape guard:
+    // the same frames compile again, but codes marked skipped run without the callback.
+    if (p_.new_shape) {
+      second_call_ = true;
+      converted_helpers_.clear();
+      Frame(0, 0);
+    }
     return std::move(out_);
   }
   const std::vector<bool>& compiling() const { return compiling_; }
@@ -200,6 +207,8 @@ class Oracle {
   // then the rest as a resume function.
   void Frame(int f, size_t from) {
     const std::vector<Stmt>& body = p_.functions[f].body;
+    // A code marked skipped runs with the callback off for its whole extent.
+    if (second_call_ && skipped_.contains({f, from})) return;
     Graph graph;
     compiling_[f] = true;
     for (size_t i = from; i < body.size(); ++i) {
@@ -212,6 +221,9 @@ class Oracle {
       Frame(f, i + 1);  // the resume function
       return;
     }
+    // Reaching the return with no op traced marks the code skipped (SEMANTICS §8.2
+    // R-no-ops-skip); fullgraph sends the empty graph instead.
+    if (graph.dynamo.empty() && !p_.fullgraph) skipped_.insert({f, from});
     Emit(graph);
   }
 
@@ -245,6 +257,8 @@ class Oracle {
   Partition out_;
   std::vector<bool> compiling_;  // per function: is_compiling() in its body
   std::set<int> converted_helpers_;
+  std::set<std::pair<int, size_t>> skipped_;  // codes (function, resume point) marked skipped
+  bool second_call_ = false;                  // the new-shape call
 };
 
 }  // namespace

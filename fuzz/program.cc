@@ -100,11 +100,10 @@ std::string PrintFixture(const Program& program) {
   for (const HelperStep& step : EffectiveHelperSteps(program)) PrintHelperStep(step, out);
   std::string compile = fmt::format("torch.compile(f0, backend=backend{})", program.fullgraph ? ", fullgraph=True" : "");
   out += "\n\nx = torch.linspace(0.5, 2.0, 4)\n";
-  if (program.call_twice) {
-    out += fmt::format("compiled = {}\nout = compiled(x)\nout2 = compiled(x)\n", compile);
-  } else {
-    out += fmt::format("out = {}(x)\n", compile);
-  }
+  if (!program.call_twice && !program.new_shape) return out + fmt::format("out = {}(x)\n", compile);
+  out += fmt::format("compiled = {}\nout = compiled(x)\n", compile);
+  if (program.call_twice) out += "out2 = compiled(x)\n";
+  if (program.new_shape) out += "out3 = compiled(torch.linspace(0.5, 2.0, 6))\n";
   return out;
 }
 

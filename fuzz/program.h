@@ -53,6 +53,9 @@ struct Program {
   std::vector<Function> functions;  // functions[0] is the compiled entry, f0
   bool fullgraph = false;
   bool call_twice = false;
+  // Then called once more with a 6-element input: every code compiled so far recompiles
+  // (its shape guard fails), but codes marked skipped stay skipped.
+  bool new_shape = false;
   bool disallow_sigmoid = false;  // torch._dynamo.disallow_in_graph(torch.sigmoid)
   std::vector<HelperStep> helper_steps;
 };

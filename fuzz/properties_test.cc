@@ -44,6 +44,7 @@ void Tag(const Program& p) {
   RC_CLASSIFY(nested_break, "break in a callee");
   RC_CLASSIFY(helper && shapes.registered_helper_dies, "helper called after a registered one died");
   RC_CLASSIFY(p.fullgraph, "fullgraph");
+  RC_CLASSIFY(p.new_shape, "called again with a new shape");
 }
 
 RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
@@ -236,7 +237,7 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
     return run.error.empty() && FormatPartition(run.partition) != FormatPartition(PredictPartition(p));
   };
   for (uint64_t seed = 1; seed <= 500; ++seed) {
-    Program program = SampleProgram(seed, 40);
+    Program program = SampleProgram(seed);  // tdfuzz's size: enough helper steps to reuse ids
     if (!fails(program)) continue;
     Program small = Shrink(program, fails);
     EXPECT_LE(StatementCount(small), 10u) << PrintFixture(small);

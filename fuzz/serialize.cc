@@ -15,7 +15,8 @@ constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPol
     "none", "disable", "disable_nonrecursive", "allow_in_graph"};
 constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
     "def", "allow", "allow_disallow", "del"};
-// Version 2 added helpers (their steps and calls) and kIfCompilingDiffers; a version 1
+// Version 2 added helpers (their steps and calls), kIfCompilingDiffers and the new_shape
+// switch; a version 1
 // text is a version 2 text without them.
 constexpr std::string_view kHeader = "tdfuzz-program 2";
 
@@ -78,8 +79,8 @@ std::optional<HelperStep> ParseStep(const std::string& word) {
 }  // namespace
 
 std::string Serialize(const Program& p) {
-  std::string out = fmt::format("{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d}\n", kHeader,
-                                p.fullgraph, p.call_twice, p.disallow_sigmoid);
+  std::string out = fmt::format("{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d} new_shape={:d}\n",
+                                kHeader, p.fullgraph, p.call_twice, p.disallow_sigmoid, p.new_shape);
   if (!p.helper_steps.empty()) {
     out += "helpers";
     for (const HelperStep& step : p.helper_steps) {
@@ -127,6 +128,7 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
       while (words >> w) {
         if (w == "fullgraph=1") p.fullgraph = true;
         else if (w == "call_twice=1") p.call_twice = true;
+        else if (w == "new_shape=1") p.new_shape = true;
         else if (w == "disallow_sigmoid=1") p.disallow_sigmoid = true;
         else if (!w.ends_with("=0")) return fail(fmt::format("unknown switch `{}`", w));
       }

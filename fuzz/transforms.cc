@@ -42,6 +42,7 @@ std::optional<Program> InsertWrapper(const Program& program, size_t n) {
 Program WithoutBreaksOrPolicies(const Program& program) {
   Program p = program;
   p.disallow_sigmoid = false;
+  p.new_shape = false;  // a new shape compiles everything again
   p.helper_steps.clear();
   for (Function& f : p.functions) {
     f.policy = Policy::kNone;

@@ -17,8 +17,8 @@ namespace tdc::fuzz {
 // segments are empty).
 std::optional<Program> InsertWrapper(const Program& program, size_t n);
 
-// Every policy none, every graph break, the sigmoid disallow and the helper steps gone:
-// at most one graph.
+// Every policy none, every graph break, the sigmoid disallow, the helper steps and the
+// new-shape call gone: at most one graph.
 Program WithoutBreaksOrPolicies(const Program& program);
 
 // Up to `length` consecutive statements that cannot break (ops but a disallowed
