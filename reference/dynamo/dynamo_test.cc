@@ -109,6 +109,16 @@ TEST(UserTracebackTest, CaretsUnderTheCallUnlessTheyWouldCoverTheWholeLine) {
             "    torch._dynamo.mark_dynamic(x, 0)");
 }
 
+TEST(UserTracebackTest, APositionGoingOnPastTheLineUnderlinesToItsEnd) {
+  // 3.11 extends the carets of a multi-line position to the end of the first line, colon
+  // included (golden set_stance/s31_forbid_in_graph: a with item).
+  TracebackEntry with{"f.py", 19, "g", "    with h(1):", SourceSpan{{19, 9}, {20, 16}}};
+  EXPECT_EQ(FormatUserTraceback({with}),
+            "   File \"f.py\", line 19, in g\n"
+            "    with h(1):\n"
+            "         ^^^^^");
+}
+
 TEST(MessagesTest, GraphBreakKeyAsTorchCountsIt) {
   // counters["graph_break"]'s key in golden graph_break/s05_graph_break_three_graphs.
   EXPECT_EQ(FormatBreak(GraphBreakCallText(std::nullopt, "[]", "{}")),

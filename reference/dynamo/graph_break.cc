@@ -41,7 +41,7 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
     }
     int64_t line = CurrentLine(f);
     std::optional<SourceSpan> where;
-    if (f.call != nullptr) where = f.call->span;
+    if (f.call != nullptr) where = CallPosition(f.stmt, *f.call);
     if (after_call && i + 1 == frames.size() && f.call != nullptr && f.stmt != nullptr) {
       where = SpanAfterCall(*f.stmt, *f.call);
     }

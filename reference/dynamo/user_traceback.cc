@@ -17,12 +17,13 @@ std::string Strip(const std::string& s, size_t& leading) {
   return s.substr(leading, last - leading + 1);
 }
 
-// CPython 3.11 (traceback.StackSummary.format_frame_summary): carets under a one-line
-// position range, left out when they would underline the whole stripped line.
+// CPython 3.11 (traceback.StackSummary.format_frame_summary): carets under the position
+// range, to the end of the line when it goes on past it, left out when they would
+// underline the whole stripped line.
 std::string Carets(const TracebackEntry& e, const std::string& stripped, size_t leading) {
-  if (!e.where || e.where->begin.line != e.line || e.where->end.line != e.line) return "";
+  if (!e.where || e.where->begin.line != e.line || e.where->end.line < e.line) return "";
   size_t begin = static_cast<size_t>(e.where->begin.col);
-  size_t end = static_cast<size_t>(e.where->end.col);
+  size_t end = e.where->end.line == e.line ? static_cast<size_t>(e.where->end.col) : leading + stripped.size();
   if (begin < leading || end <= begin) return "";
   begin -= leading;
   end -= leading;
@@ -61,6 +62,15 @@ class ParentFinder : public lang::FieldVisitor {
 };
 
 }  // namespace
+
+SourceSpan CallPosition(const lang::Stmt* stmt, const lang::Call& call) {
+  if (stmt != nullptr && stmt->kind == lang::NodeKind::kWith) {
+    for (const auto& item : lang::As<lang::With>(*stmt).items) {
+      if (item->context_expr.get() == &call) return {call.span.begin, stmt->span.end};
+    }
+  }
+  return call.span;
+}
 
 SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call) {
   ParentFinder finder(&call);

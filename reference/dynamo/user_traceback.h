@@ -29,6 +29,11 @@ std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries);
 // torch.compile'd function met while tracing (SEMANTICS §4.4).
 std::vector<TracebackEntry> CompiledFunctionPolyfillFrames();
 
+// The position of the instruction running `call` in `stmt`: the call's span, except for a
+// with-item's context expression, whose position runs on through the with statement
+// (carets to the end of the line: golden set_stance/s31_forbid_in_graph).
+SourceSpan CallPosition(const lang::Stmt* stmt, const lang::Call& call);
+
 // Where Dynamo reports a "Skip inlining" break of `call` in `stmt`: the expression whose
 // operand the call is (`wrapped(x) + 1`: golden msg_skip_inlining_disabled), or the call
 // itself when a statement takes its value (`x = f1(x)`: found by tdfuzz --vs-torch).
