@@ -56,6 +56,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   std::optional<Value> OnCall(const Value& callee, CallArgs& args) override;
   void OnReturn(const Frame& frame, const Value& result) override;
+  void OnLoadLocal(const Frame& frame, const std::string& name) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
 
  private:
@@ -94,6 +95,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string compile_id;
     bool recompile = false;
     std::vector<GuardedValue> guards;
+    // The root frame's locals the trace read: only their values are guarded (Dynamo
+    // builds guards as it reads values; R-lazy-guards).
+    std::set<std::string> read_locals;
     bool grad_enabled = true;
     std::vector<GlobalGuard> global_guards;  // the callables it inlined or allowed, by name
     GraphBuilder graph;

@@ -122,6 +122,11 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
   return std::nullopt;
 }
 
+void Dynamo::OnLoadLocal(const Frame& frame, const std::string& name) {
+  Trace* t = Tracing();
+  if (t != nullptr && in_.frames()[t->root_depth] == &frame) t->read_locals.insert(name);
+}
+
 void Dynamo::OnReturn(const Frame& frame, const Value& result) {
   Trace* t = Tracing();
   if (t == nullptr || in_.frames()[t->root_depth] != &frame) return;
@@ -188,10 +193,9 @@ bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values
         !std::all_of(entry.globals.begin(), entry.globals.end(), [](const GlobalGuard& g) { return g.Holds(); })) {
       return false;
     }
-    for (size_t i = 0; i < entry.guards.size(); ++i) {
-      if (!GuardFailure(entry.guards[i], frame_values[i]).empty()) return false;
-    }
-    return true;
+    return std::all_of(entry.guards.begin(), entry.guards.end(), [&](const GuardedValue& g) {
+      return GuardFailure(g, frame_values[g.index]).empty();
+    });
   });
 }
 
@@ -204,7 +208,7 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Source
   t->grad_enabled = in_.process().grad_enabled;
   std::vector<Value> frame_values;
   for (const auto& [v, source] : sources) {
-    t->guards.push_back(Guard(v, source));
+    t->guards.push_back(Guard(v, source, frame_values.size()));
     frame_values.push_back(v);
   }
   if (CacheHit(key, frame_values)) {
@@ -230,8 +234,8 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code, 
       program->filename, CodeName(program->scopes.Of(user.def)), user.def->span.begin.line);
   // Newest entry first, each with the first guard it fails.
   for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
-    for (size_t i = 0; i < entry->guards.size(); ++i) {
-      std::string why = GuardFailure(entry->guards[i], values[i]);
+    for (const GuardedValue& g : entry->guards) {
+      std::string why = GuardFailure(g, values[g.index]);
       if (why.empty()) continue;
       message += fmt::format("\n    - {}: {}", entry->compile_id, why);
       break;

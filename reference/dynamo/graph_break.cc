@@ -121,7 +121,14 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     for (auto& [function, args] : calls) in_.Call(function, std::move(args));
     return;
   }
-  code.cache.push_back({t.compile_id, t.guards, t.grad_enabled, t.global_guards});
+  std::vector<GuardedValue> guards;
+  for (const GuardedValue& g : t.guards) {
+    const std::string local = LocalOf(g);
+    if (!rules_.on(Rule::kLazyGuards) || local.starts_with("___stack") || t.read_locals.contains(local)) {
+      guards.push_back(g);
+    }
+  }
+  code.cache.push_back({t.compile_id, std::move(guards), t.grad_enabled, t.global_guards});
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");

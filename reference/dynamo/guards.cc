@@ -77,8 +77,10 @@ std::vector<GlobalGuard> GlobalGuardsOf(const PyDict& globals, const Value& call
   return out;
 }
 
-GuardedValue Guard(const Value& v, const std::string& source) {
-  GuardedValue g{LocalName(source), GuardOf(v), std::nullopt};
+std::string LocalOf(const GuardedValue& g) { return g.name.substr(0, g.name.find('[')); }
+
+GuardedValue Guard(const Value& v, const std::string& source, size_t index) {
+  GuardedValue g{index, LocalName(source), GuardOf(v), std::nullopt};
   if (const auto* t = DynCast<PyTensor>(v)) g.tensor = GuardedValue::TensorMeta{t->tensor().dtype, t->tensor().sizes,
                                                                                t->tensor().strides};
   return g;

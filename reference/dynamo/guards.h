@@ -15,6 +15,7 @@
 namespace tdc::dynamo {
 
 struct GuardedValue {
+  size_t index = 0;   // its position among the frame's values
   std::string name;   // the source as torch's messages name it (L['args'][0] -> args[0])
   std::string guard;  // what a later value must equal for a cache hit
   struct TensorMeta {
@@ -35,8 +36,11 @@ struct GlobalGuard {
 // The guards on the names in `globals` that bind `callee`.
 std::vector<GlobalGuard> GlobalGuardsOf(const runtime::PyDict& globals, const runtime::Value& callee);
 
-// `v` read from `source` (L['x']).
-GuardedValue Guard(const runtime::Value& v, const std::string& source);
+// `v`, the frame's `index`-th value, read from `source` (L['x']).
+GuardedValue Guard(const runtime::Value& v, const std::string& source, size_t index);
+// The local a guard's value was read from (args[0] -> args), and whether reading it is
+// what guards it: a resume function's ___stack values are always read.
+std::string LocalOf(const GuardedValue& g);
 // The first guard of `cached` that `now` fails, as torch words it (`tensor 'x' size
 // mismatch at index 0. expected 4, actual 7`); empty when `now` passes.
 std::string GuardFailure(const GuardedValue& cached, const runtime::Value& now);

@@ -144,6 +144,7 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
         Raise(heap(), ExcType::kUnboundLocalError,
               fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
       }
+      if (hook_ != nullptr) hook_->OnLoadLocal(f, name);
       return v;
     }
     case NameKind::kCell:

@@ -51,6 +51,11 @@ class FrameHook {
   virtual ~FrameHook() = default;
   virtual std::optional<Value> OnCall(const Value& callee, CallArgs& args) = 0;
   virtual void OnReturn(const Frame& frame, const Value& result) = 0;
+  // `frame` read its local `name` (Dynamo guards only the values a trace reads).
+  virtual void OnLoadLocal(const Frame& frame, const std::string& name) {
+    (void)frame;
+    (void)name;
+  }
 };
 
 class Interpreter {
