@@ -70,10 +70,19 @@ void PrintHelperStep(const HelperStep& step, std::string& out) {
 std::vector<HelperStep> EffectiveHelperSteps(const Program& program) {
   std::vector<HelperStep> steps;
   bool bound[kHelpers] = {};
+  // A death (del, or a def rebinding a helper) not yet observed by a def of an unbound
+  // helper. While one is, other steps wait (are dropped): each freed id is taken by the
+  // very next creation, the one shape SEMANTICS §6.4 finds safe from the inherited heap
+  // layout (several deaths before a creation: tdfuzz --vs-torch seeds 30236, 30952).
+  bool unobserved_death = false;
   for (const HelperStep& step : program.helper_steps) {
     bool& b = bound[step.helper];
     if (step.kind != HelperStep::Kind::kDef && !b) continue;
+    const bool observes = step.kind == HelperStep::Kind::kDef && !b;
+    const bool kills = step.kind == HelperStep::Kind::kDel || (step.kind == HelperStep::Kind::kDef && b);
+    if (unobserved_death && !observes) continue;
     b = step.kind != HelperStep::Kind::kDel;
+    unobserved_death = kills;
     steps.push_back(step);
   }
   for (int h = 0; h < kHelpers; ++h) {

@@ -38,7 +38,8 @@ constexpr int kHelpers = 2;
 
 // One module-level step on helper h<helper>, printed after the functions f<i> are
 // defined. A step on a helper that is not bound at that point is not printed (so any
-// step list is a valid program); every helper still unbound after the steps is defined.
+// step list is a valid program), nor one that would come between a death and the def
+// that takes its id (EffectiveHelperSteps); every helper still unbound is defined.
 struct HelperStep {
   enum class Kind { kDef, kAllow, kAllowThenDisallow, kDel, kCount } kind = Kind::kDef;
   int helper = 0;
@@ -60,8 +61,9 @@ struct Program {
   std::vector<HelperStep> helper_steps;
 };
 
-// The steps as printed: those on an unbound helper dropped, then a kDef for each helper
-// left unbound.
+// The steps as printed: those on an unbound helper dropped, and any but a def of an
+// unbound helper while a death waits for the def that observes it; then a kDef for each
+// helper left unbound.
 std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
 
 // The FX target an op records under Dynamo (SCHEMA §7.1), and its ATen op.
