@@ -118,7 +118,7 @@ void showValue(const Program& program, std::ostream& os) { os << Serialize(progr
 
 rc::Gen<Program> GenProgram(int max_depth) {
   return rc::gen::apply(
-      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, bool new_shape,
+      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, bool new_shape, bool new_constant,
          std::vector<HelperStep> helper_steps) {
         root.policy = Policy::kNone;  // the compiled entry
         Program program;
@@ -127,10 +127,11 @@ rc::Gen<Program> GenProgram(int max_depth) {
         program.call_twice = call_twice;
         program.disallow_sigmoid = disallow_sigmoid;
         program.new_shape = new_shape;
+        program.new_constant = new_constant;
         program.helper_steps = std::move(helper_steps);
         return program;
       },
-      GenTree(max_depth), Switch(8), Switch(4), Switch(4), Switch(4), GenHelperSteps());
+      GenTree(max_depth), Switch(8), Switch(4), Switch(4), Switch(4), Switch(4), GenHelperSteps());
 }
 
 Program SampleProgram(uint64_t seed, int size) {

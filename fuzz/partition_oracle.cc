@@ -98,6 +98,12 @@ class Oracle {
       converted_helpers_.clear();
       Frame(0, 0);
     }
+    // A new K fails the guard of the codes whose trace read it; the others hit an entry.
+    if (p_.new_constant) {
+      second_call_ = true;
+      new_constant_call_ = true;
+      Frame(0, 0);
+    }
     return std::move(out_);
   }
   const std::vector<bool>& compiling() const { return compiling_; }
@@ -139,6 +145,7 @@ class Oracle {
   // autograd's forward graph has for them.
   struct Graph {
     std::vector<std::string> dynamo, aten;
+    bool reads_k = false;  // the trace inlined an `x * K`: its entry guards K
   };
 
   // The ops of `body` (function `f`'s statements) traced inline (no break inside, by
@@ -150,6 +157,7 @@ class Oracle {
         case Stmt::Kind::kOp:
           graph.dynamo.push_back(OpTarget(s.op));
           graph.aten.push_back(AtenTarget(s.op));
+          graph.reads_k = graph.reads_k || s.op == OpKind::kMulGlobal;
           break;
         case Stmt::Kind::kIfCompiling:  // True while tracing: x * 2 (x * 1.5)
         case Stmt::Kind::kIfCompilingDiffers:
@@ -194,8 +202,10 @@ class Oracle {
   }
 
   void Emit(Graph& graph) {
+    // Under a new K, a code whose entry does not guard K runs its cached graph.
+    const bool cache_hit = new_constant_call_ && !graph.reads_k;
     // Empty graphs never reach the backend, but under fullgraph (spec §3.2, SEMANTICS §4.2).
-    if (!graph.dynamo.empty() || p_.fullgraph) {
+    if (!cache_hit && (!graph.dynamo.empty() || p_.fullgraph)) {
       out_.graphs.push_back(std::move(graph.dynamo));
       out_.aten_graphs.push_back(std::move(graph.aten));
     }
@@ -230,7 +240,7 @@ class Oracle {
   // The helper's own frame, converted once: later calls hit the cache (same code, same
   // guards).
   void HelperFrame(int helper) {
-    if (!converted_helpers_.insert(helper).second) return;
+    if (!converted_helpers_.insert(helper).second || new_constant_call_) return;
     Graph graph{{"torch.tanh"}, {"aten.tanh.default"}};
     Emit(graph);
   }
@@ -258,7 +268,8 @@ class Oracle {
   std::vector<bool> compiling_;  // per function: is_compiling() in its body
   std::set<int> converted_helpers_;
   std::set<std::pair<int, size_t>> skipped_;  // codes (function, resume point) marked skipped
-  bool second_call_ = false;                  // the new-shape call
+  bool second_call_ = false;                  // the new-shape or new-constant call
+  bool new_constant_call_ = false;
 };
 
 }  // namespace

@@ -14,8 +14,9 @@
 namespace tdc::fuzz {
 
 // Tensor ops that keep a positive tensor positive and finite, so every program is valid
-// by construction (|v| >= 1e-3 for the sizes generated).
-enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kCount };
+// by construction (|v| >= 1e-3 for the sizes generated). kMulGlobal multiplies by the
+// module global K (1.5, rebound to 1.25 under Program::new_constant).
+enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kMulGlobal, kCount };
 
 // The simplest first: choices shrink towards index 0.
 enum class Policy { kNone, kDisable, kDisableNonrecursive, kAllowInGraph, kCount };
@@ -57,6 +58,10 @@ struct Program {
   // Then called once more with a 6-element input: every code compiled so far recompiles
   // (its shape guard fails), but codes marked skipped stay skipped.
   bool new_shape = false;
+  // Then K is rebound to 1.25 and the entry called once more with the first input: the
+  // codes whose trace read K (inlined an `x * K`; an allowed body is not traced) compile
+  // again, the others hit their entries (spec §1.2 step 5, SEMANTICS R-global-guard).
+  bool new_constant = false;
   bool disallow_sigmoid = false;  // torch._dynamo.disallow_in_graph(torch.sigmoid)
   std::vector<HelperStep> helper_steps;
 };

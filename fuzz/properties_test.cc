@@ -45,6 +45,7 @@ void Tag(const Program& p) {
   RC_CLASSIFY(helper && shapes.registered_helper_dies, "helper called after a registered one died");
   RC_CLASSIFY(p.fullgraph, "fullgraph");
   RC_CLASSIFY(p.new_shape, "called again with a new shape");
+  RC_CLASSIFY(p.new_constant, "called again with a new global constant");
 }
 
 RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
@@ -225,7 +226,7 @@ TEST(FuzzDistribution, EveryShapeWeCareAboutIsAtLeastFivePercent) {
   }
 }
 
-// Proof the fuzzer bites (issue 8): with one of these rules off, comparing the reference
+// Proof the fuzzer bites (issues 8, 10): with one of these rules off, comparing the reference
 // with the independent oracle finds a disagreeing program among the first 500 seeds, and
 // shrinking brings it to at most 10 statements.
 class FuzzGate : public ::testing::TestWithParam<const char*> {};
@@ -248,7 +249,7 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
 
 INSTANTIATE_TEST_SUITE_P(Rules, FuzzGate,
                          ::testing::Values("classic-reattribute", "empty-graph", "nonrecursive-run-only",
-                                           "is-compiling-fold", "allow-finalizer"));
+                                           "is-compiling-fold", "allow-finalizer", "global-guard", "lazy-guards"));
 
 }  // namespace
 }  // namespace tdc::fuzz

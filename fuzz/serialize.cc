@@ -10,15 +10,15 @@ namespace tdc::fuzz {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<size_t>(OpKind::kCount)> kOpNames = {
-    "mul_up", "mul_down", "add_quarter", "tanh", "sigmoid", "sqrt"};
+    "mul_up", "mul_down", "add_quarter", "tanh", "sigmoid", "sqrt", "mul_global"};
 constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPolicyNames = {
     "none", "disable", "disable_nonrecursive", "allow_in_graph"};
 constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
     "def", "allow", "allow_disallow", "del"};
 // Version 2 added helpers (their steps and calls), kIfCompilingDiffers and the new_shape
-// switch; a version 1
-// text is a version 2 text without them.
-constexpr std::string_view kHeader = "tdfuzz-program 2";
+// switch, version 3 the op mul_global and the new_constant switch; an older text is a
+// version 3 text without them.
+constexpr std::string_view kHeader = "tdfuzz-program 3";
 
 template <size_t N>
 std::optional<size_t> IndexOf(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -79,8 +79,9 @@ std::optional<HelperStep> ParseStep(const std::string& word) {
 }  // namespace
 
 std::string Serialize(const Program& p) {
-  std::string out = fmt::format("{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d} new_shape={:d}\n",
-                                kHeader, p.fullgraph, p.call_twice, p.disallow_sigmoid, p.new_shape);
+  std::string out =
+      fmt::format("{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d} new_shape={:d} new_constant={:d}\n",
+                  kHeader, p.fullgraph, p.call_twice, p.disallow_sigmoid, p.new_shape, p.new_constant);
   if (!p.helper_steps.empty()) {
     out += "helpers";
     for (const HelperStep& step : p.helper_steps) {
@@ -111,7 +112,9 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
     std::string head;
     if (!(words >> head) || head.starts_with("#")) continue;  // blank lines and comments
     if (number == 1) {
-      if (line != kHeader && line != "tdfuzz-program 1") return fail(fmt::format("expected the header `{}`", kHeader));
+      if (line != kHeader && line != "tdfuzz-program 2" && line != "tdfuzz-program 1") {
+        return fail(fmt::format("expected the header `{}`", kHeader));
+      }
       continue;
     }
     if (head == "helpers") {
@@ -129,6 +132,7 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
         if (w == "fullgraph=1") p.fullgraph = true;
         else if (w == "call_twice=1") p.call_twice = true;
         else if (w == "new_shape=1") p.new_shape = true;
+        else if (w == "new_constant=1") p.new_constant = true;
         else if (w == "disallow_sigmoid=1") p.disallow_sigmoid = true;
         else if (!w.ends_with("=0")) return fail(fmt::format("unknown switch `{}`", w));
       }

@@ -42,7 +42,8 @@ std::optional<Program> InsertWrapper(const Program& program, size_t n) {
 Program WithoutBreaksOrPolicies(const Program& program) {
   Program p = program;
   p.disallow_sigmoid = false;
-  p.new_shape = false;  // a new shape compiles everything again
+  p.new_shape = false;     // a new shape compiles everything again
+  p.new_constant = false;  // so does a new K, for the code that read it
   p.helper_steps.clear();
   for (Function& f : p.functions) {
     f.policy = Policy::kNone;
@@ -81,9 +82,12 @@ Program AddGraphBreak(const Program& program, size_t f, size_t at) {
 }
 
 std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& program, size_t n) {
+  // Not `x * K` under new_constant: an allowed body is not traced, so its read of K is not
+  // guarded and the new K runs the cached graph.
   auto replaceable = [&](const Function& f, const Stmt& s) {
     return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
-           !(s.op == OpKind::kSigmoid && program.disallow_sigmoid);
+           !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
+           !(s.op == OpKind::kMulGlobal && program.new_constant);
   };
   auto at = PickStatement(program, n, replaceable);
   if (!at) return std::nullopt;

@@ -17,6 +17,8 @@ from conformance.oracle import profiles
 
 RESULT_NAME = re.compile(r"out(_\w+|\d+)?")
 _INPLACE_METHOD = re.compile(r"[A-Za-z0-9]\w*[A-Za-z0-9]_|[A-Za-z]_")
+# Trailing-underscore methods that change autograd's flag, not a tensor's data.
+_FLAG_METHODS = frozenset({"requires_grad_"})
 
 # Dotted names (after import aliases are resolved) that compile without the injected
 # backend or outside torch.compile.
@@ -124,7 +126,8 @@ class _Checker(ast.NodeVisitor):
                 if kw.arg in profiles.PROFILE_KEYS:
                     self.error(kw, f"fixture sets the profile config key '{kw.arg}' "
                                    "(profiles are set by the oracle, SCHEMA.md §3)")
-        if isinstance(node.func, ast.Attribute) and _INPLACE_METHOD.fullmatch(node.func.attr):
+        if isinstance(node.func, ast.Attribute) and _INPLACE_METHOD.fullmatch(node.func.attr) \
+                and node.func.attr not in _FLAG_METHODS:
             self.error(node.func, f"in-place tensor method '{node.func.attr}' "
                                   "(in-place mutation is outside the fixture subset)")
         self.generic_visit(node)

@@ -56,6 +56,7 @@ graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept, const std::
   for (size_t input : placeholders_) {
     graph::Node ph = inputs_[input].placeholder;
     ph.source = std::nullopt;
+    ph.requires_grad = false;  // AOT autograd traces detached inputs
     g.nodes.push_back(std::move(ph));
   }
   int64_t constants = 0;

@@ -57,6 +57,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> OnCall(const Value& callee, CallArgs& args) override;
   void OnReturn(const Frame& frame, const Value& result) override;
   void OnLoadLocal(const Frame& frame, const std::string& name) override;
+  void OnLoadCell(const Frame& frame, const std::string& name, const runtime::PyCell& cell) override;
+  void OnUse(const Value& v) override;
+  void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name, const Value& value) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
 
  private:
@@ -95,11 +98,14 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string compile_id;
     bool recompile = false;
     std::vector<GuardedValue> guards;
-    // The root frame's locals the trace read: only their values are guarded (Dynamo
-    // builds guards as it reads values; R-lazy-guards).
-    std::set<std::string> read_locals;
+    // What the trace read: only those values are guarded (Dynamo builds guards as it reads
+    // values; R-lazy-guards, R-closure-guard).
+    Reads reads;
     bool grad_enabled = true;
-    std::vector<GlobalGuard> global_guards;  // the callables it inlined or allowed, by name
+    std::vector<GlobalGuard> global_guards;  // the module globals it read
+    // Where the closure cells of functions it can read came from, for naming a tensor in
+    // one (L['f'].__closure__[0].cell_contents, G['g'].__closure__[0].cell_contents).
+    std::map<runtime::ObjectId, std::string> cell_sources;
     GraphBuilder graph;
     // The root frame's inlined calls while no op is traced: if the frame ends with none,
     // torch runs it again eagerly and offers these calls' frames (R-no-ops-skip).
@@ -132,22 +138,39 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args, bool run_only = false);
   // A frame's values with their sources (L['x']), in argument order.
   using Sources = std::vector<std::pair<Value, std::string>>;
+  // Records where `v`'s closure cells came from, when it is a function read from `source`.
+  static void NameClosureCells(Trace& t, const Value& v, const std::string& source);
   std::unique_ptr<Trace> NewTrace(const CodeKey& key, const Sources& sources, std::string code_name, bool resume);
   // The fail_on_recompile stance met a frame that would compile again: RuntimeError with
   // each cache entry's failing guard (spec §2.14, S29).
   [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeState& code,
                                     const std::vector<Value>& values);
-  bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const;
+  // Whether an entry of `key`'s cache accepts the frame; the one that does (the most
+  // recently used first) moves to the front, as torch's lookup does.
+  bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
+  // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
+  std::string EntryFailure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
   bool HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const;
   void Reset();
   Trace* Tracing() const;
 
   // tracer_calls.cc
+  // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume
+  // function): anything but a Python constant, and what a tuple or list holds, recursively;
+  // a constant is guarded only once its value is used (probed: an int passed on through
+  // f(*args) to a breaking callee is not guarded, a tensor or a function is).
+  static void Realize(Trace& t, const Value& v);
+  static void RealizeArguments(Trace& t, const CallArgs& args);
+  // Realizes what live locals `names` (with `values`) hold at a break, but a frame value
+  // still in its own local (probed: `y = x` then a break guards x when y is live, not when
+  // only x is; `d = [x]` guards x when d is live).
+  void UseMovedLocals(Trace& t, const std::vector<std::string>& names, const std::vector<Value>& values);
+  // Marks a call's arguments used (OnUse): any call but an inlined one realizes them.
+  void UseArguments(const CallArgs& args);
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
   // The trace read `callee` through the calling frame's globals: guard those names.
-  void GuardGlobalCallee(const Value& callee);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd
   // traces it.
   Fragment AotTrace(const Value& callee, const CallArgs& args);

@@ -124,7 +124,46 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
 
 void Dynamo::OnLoadLocal(const Frame& frame, const std::string& name) {
   Trace* t = Tracing();
-  if (t != nullptr && in_.frames()[t->root_depth] == &frame) t->read_locals.insert(name);
+  if (t != nullptr && in_.frames()[t->root_depth] == &frame) t->reads.locals.insert(name);
+}
+
+void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCell& cell) {
+  Trace* t = Tracing();
+  if (t == nullptr) return;
+  t->reads.cells.insert(cell.id());
+  // A tensor the frame did not receive: an input named by where its cell came from (the
+  // traced frame's own free variable is a local of it, L['name']).
+  auto known = t->cell_sources.find(cell.id());
+  if (known != t->cell_sources.end()) {
+    t->graph.AddInput(cell.contents, known->second);
+  } else if (in_.frames()[t->root_depth] == &frame) {
+    t->graph.AddInput(cell.contents, fmt::format("L['{}']", name));
+  }
+}
+
+void Dynamo::OnUse(const Value& v) {
+  if (Trace* t = Tracing()) t->reads.used.insert(v->id());
+}
+
+void Dynamo::OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
+  Trace* t = Tracing();
+  if (t == nullptr) return;
+  std::string source = fmt::format("G['{}']", name);
+  t->graph.AddInput(value, source);
+  NameClosureCells(*t, value, source);
+  if (!rules_.on(Rule::kGlobalGuard)) return;
+  auto& guards = t->global_guards;
+  if (std::none_of(guards.begin(), guards.end(), [&](const GlobalGuard& g) { return g.name == name && g.globals == &globals; })) {
+    guards.push_back({&globals, name, Guards(value, source, 0)});
+  }
+}
+
+void Dynamo::NameClosureCells(Trace& t, const Value& v, const std::string& source) {
+  const auto* f = DynCast<PyFunction>(v);
+  const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
+  for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
+    t.cell_sources.emplace(closure->items()[i]->id(), fmt::format("{}.__closure__[{}].cell_contents", source, i));
+  }
 }
 
 void Dynamo::OnReturn(const Frame& frame, const Value& result) {
@@ -134,8 +173,9 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
 }
 
 void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
-  if (!HoldsTensor(result)) return;
   Trace* t = Tracing();
+  if (t != nullptr) UseArguments(as_called);
+  if (!HoldsTensor(result)) return;
   if (t == nullptr) {
     if (body_recorder_ != nullptr) body_recorder_->Record(site, as_called, result);
     return;
@@ -183,20 +223,31 @@ std::string Dynamo::Where(const PyFunction& function) {
                      code.def->span.begin.line);
 }
 
-bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) const {
+std::string Dynamo::EntryFailure(const CacheEntry& entry, const std::vector<Value>& frame_values) const {
+  // torch checks the global state (grad mode) before the frame's values.
+  if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != in_.process().grad_enabled) {
+    return "GLOBAL_STATE changed: grad_mode ";
+  }
+  for (const GuardedValue& g : entry.guards) {
+    std::string why = GuardFailure(g, GuardedInput(g, frame_values[g.index]));
+    if (!why.empty()) return why;
+  }
+  for (const GlobalGuard& g : entry.globals) {
+    std::string why = g.Failure();
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
   auto code = codes_.find(key);
   if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
-  const bool grad_enabled = in_.process().grad_enabled;
-  return std::any_of(code->second.cache.begin(), code->second.cache.end(), [&](const CacheEntry& entry) {
-    if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != grad_enabled) return false;
-    if (rules_.on(Rule::kGlobalGuard) &&
-        !std::all_of(entry.globals.begin(), entry.globals.end(), [](const GlobalGuard& g) { return g.Holds(); })) {
-      return false;
-    }
-    return std::all_of(entry.guards.begin(), entry.guards.end(), [&](const GuardedValue& g) {
-      return GuardFailure(g, frame_values[g.index]).empty();
-    });
-  });
+  std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
+  auto hit = std::find_if(cache.rbegin(), cache.rend(),
+                          [&](const CacheEntry& entry) { return EntryFailure(entry, frame_values).empty(); });
+  if (hit == cache.rend()) return false;
+  std::rotate(hit.base() - 1, hit.base(), cache.end());
+  return true;
 }
 
 std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
@@ -208,7 +259,8 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Source
   t->grad_enabled = in_.process().grad_enabled;
   std::vector<Value> frame_values;
   for (const auto& [v, source] : sources) {
-    t->guards.push_back(Guard(v, source, frame_values.size()));
+    for (GuardedValue& g : Guards(v, source, frame_values.size())) t->guards.push_back(std::move(g));
+    NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
   if (CacheHit(key, frame_values)) {
@@ -232,14 +284,9 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code, 
       "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', function name: '{}', "
       "line number: {}\n    triggered by the following guard failure(s):",
       program->filename, CodeName(program->scopes.Of(user.def)), user.def->span.begin.line);
-  // Newest entry first, each with the first guard it fails.
+  // Most recently used entry first, each with the first guard it fails.
   for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
-    for (const GuardedValue& g : entry->guards) {
-      std::string why = GuardFailure(g, values[g.index]);
-      if (why.empty()) continue;
-      message += fmt::format("\n    - {}: {}", entry->compile_id, why);
-      break;
-    }
+    message += fmt::format("\n    - {}: {}", entry->compile_id, EntryFailure(*entry, values));
   }
   Raise(in_.heap(), ExcType::kRuntimeError, message);
 }

@@ -121,20 +121,27 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     for (auto& [function, args] : calls) in_.Call(function, std::move(args));
     return;
   }
-  std::vector<GuardedValue> guards;
-  for (const GuardedValue& g : t.guards) {
-    const std::string local = LocalOf(g);
-    if (!rules_.on(Rule::kLazyGuards) || local.starts_with("___stack") || t.read_locals.contains(local)) {
-      guards.push_back(g);
-    }
+  // fullgraph returns the inputs it outputs from the graph (R-graph-outputs): realized.
+  if (fullgraph) {
+    for (const Value& v : live) Realize(t, v);
   }
-  code.cache.push_back({t.compile_id, std::move(guards), t.grad_enabled, t.global_guards});
+  std::vector<GuardedValue> guards;
+  const bool lazy = rules_.on(Rule::kLazyGuards);
+  const bool cells = rules_.on(Rule::kClosureGuard);
+  auto kept = [&](const GuardedValue& g, bool read) { return (cells || !g.cell) && (!lazy || read); };
+  std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
+               [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
+  std::vector<GlobalGuard> globals = t.global_guards;
+  for (GlobalGuard& global : globals) {
+    std::erase_if(global.guards, [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
+  }
+  code.cache.push_back({t.compile_id, std::move(guards), t.grad_enabled, std::move(globals)});
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");
     return;
   }
-  FinishedGraphs graphs = t.graph.Finish(live, fullgraph);
+  FinishedGraphs graphs = t.graph.Finish(live, fullgraph, t.grad_enabled);
   const graph::Graph& graph = graphs.dynamo;
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
     return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
@@ -158,6 +165,37 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   bump("op_count", ops);
 }
 
+void Dynamo::Realize(Trace& t, const Value& v) {
+  switch (v->kind()) {
+    case ObjectKind::kNone:
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat:
+    case ObjectKind::kStr: return;
+    default: break;
+  }
+  t.reads.used.insert(v->id());
+  if (const std::vector<Value>* items = ItemsOf(v)) {
+    for (const Value& item : *items) Realize(t, item);
+  }
+}
+
+void Dynamo::RealizeArguments(Trace& t, const CallArgs& args) {
+  for (const Value& v : args.positional) Realize(t, v);
+  for (const auto& [name, v] : args.keywords) Realize(t, v);
+}
+
+void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names, const std::vector<Value>& values) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!values[i]) continue;
+    // A frame value still in its own local is passed as it came.
+    bool unmoved = std::any_of(t.guards.begin(), t.guards.end(), [&](const GuardedValue& g) {
+      return g.object == values[i]->id() && !g.cell && g.items.empty() && g.name == names[i];
+    });
+    if (!unmoved) Realize(t, values[i]);
+  }
+}
+
 Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
@@ -172,6 +210,7 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   std::vector<Value> live_values;
   for (const std::string& name : live_names) live_values.push_back(root.fast[root.scope->local_slot.at(name)]);
   live.insert(live.end(), live_values.begin(), live_values.end());
+  UseMovedLocals(t, live_names, live_values);
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, root.call->span.begin.line, false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).

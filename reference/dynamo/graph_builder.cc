@@ -84,7 +84,7 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
     ph.type = "tensor";
     ph.shape = tensor.sizes;
     ph.dtype = tensor.dtype;
-    ph.requires_grad = false;
+    ph.requires_grad = tensor.requires_grad;
     ph.source = source;
     return;
   }
@@ -221,7 +221,7 @@ std::vector<bool> GraphBuilder::KeptCalls(const std::vector<int64_t>& outputs) c
   return kept;
 }
 
-FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs) {
+FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs, bool grad_enabled) {
   std::vector<int64_t> outputs;
   for (const Value& v : live) {
     std::vector<const PyTensor*> tensors;
@@ -256,6 +256,14 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
   output.args.push_back(graph::Arg::Sequence(graph::ValueKind::kTuple, std::move(refs)));
   g.nodes.push_back(std::move(output));
   FinishedGraphs out{std::move(g), std::nullopt, ""};
+  bool training = grad_enabled && std::any_of(placeholders_.begin(), placeholders_.end(), [&](size_t input) {
+                    return inputs_[input].placeholder.requires_grad == true;
+                  });
+  if (training) {
+    out.aten_unsupported = "an input requires grad: AOT autograd's training graph (forward with saved tensors) is "
+                           "not modeled";
+    return out;
+  }
   graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported);
   if (out.aten_unsupported.empty()) out.aten = std::move(aten);
   return out;

@@ -70,8 +70,10 @@ class GraphBuilder {
 
   // The graph: placeholders, call nodes, and an output node of the graph-computed tensors
   // in `live` (deduplicated, in order); with `outputs_inputs`, tensors read from an input
-  // are outputs too (fullgraph returns them from the graph, R-graph-outputs).
-  FinishedGraphs Finish(const std::vector<Value>& live, bool outputs_inputs);
+  // are outputs too (fullgraph returns them from the graph, R-graph-outputs). With
+  // `grad_enabled`, an input that requires grad makes AOT autograd's graph a training
+  // graph, which the reference does not model (its ATen graph is then unsupported).
+  FinishedGraphs Finish(const std::vector<Value>& live, bool outputs_inputs, bool grad_enabled);
 
  private:
   graph::Arg ToArg(const Value& v);

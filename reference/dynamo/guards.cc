@@ -3,18 +3,28 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-
 namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT: guards read the runtime's objects throughout
 
 namespace {
 
+const PyFunction* UserFunction(const Value& v) {
+  const auto* f = DynCast<PyFunction>(v);
+  return f != nullptr && !f->is_native() ? f : nullptr;
+}
+
 std::string GuardOf(const Value& v) {
+  if (!v) return "absent";
   if (const auto* t = DynCast<PyTensor>(v)) {
     const Tensor& tensor = t->tensor();
-    return fmt::format("tensor {} {} {}", static_cast<int>(tensor.dtype), fmt::join(tensor.sizes, ","),
-                       fmt::join(tensor.strides, ","));
+    return fmt::format("tensor {} {} {} {}", static_cast<int>(tensor.dtype), tensor.requires_grad,
+                       fmt::join(tensor.sizes, ","), fmt::join(tensor.strides, ","));
+  }
+  // A function by its code object (torch's ID_MATCH on f.__code__): every function a def
+  // statement makes shares its code (closures too), each def statement has its own.
+  if (const PyFunction* f = UserFunction(v)) {
+    return fmt::format("code {}", static_cast<const void*>(std::get<UserCode>(f->code).def));
   }
   switch (v->kind()) {
     case ObjectKind::kNone:
@@ -22,13 +32,8 @@ std::string GuardOf(const Value& v) {
     case ObjectKind::kInt:
     case ObjectKind::kFloat:
     case ObjectKind::kStr: return fmt::format("{} {}", TypeName(v), Repr(v));
-    case ObjectKind::kTuple:
-    case ObjectKind::kList: {
-      std::string out = std::string(TypeName(v)) + "[";
-      const auto& items = Is<PyTuple>(v) ? DynCast<PyTuple>(v)->items() : DynCast<PyList>(v)->items();
-      for (const Value& item : items) out += GuardOf(item) + ";";
-      return out + "]";
-    }
+    case ObjectKind::kTuple: return fmt::format("tuple of {}", DynCast<PyTuple>(v)->size());
+    case ObjectKind::kList: return fmt::format("list of {}", DynCast<PyList>(v)->items().size());
     default: return fmt::format("id {}", v->id());
   }
 }
@@ -40,10 +45,29 @@ std::string LocalName(const std::string& source) {
   return source.substr(3, close - 3) + source.substr(close + 2);
 }
 
+GuardedValue GuardOne(const Value& v, std::string name, size_t index) {
+  GuardedValue g{index, std::move(name), GuardOf(v), std::nullopt, std::nullopt, 0, {}, v ? v->id() : 0};
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    const Tensor& tensor = t->tensor();
+    g.tensor = GuardedValue::TensorMeta{tensor.dtype, tensor.requires_grad, tensor.sizes, tensor.strides};
+  }
+  return g;
+}
+
+const PyCell* CellOf(const Value& function, size_t cell) {
+  const PyFunction* f = UserFunction(function);
+  const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
+  if (closure == nullptr || cell >= closure->items().size()) return nullptr;
+  return DynCast<PyCell>(closure->items()[cell]);
+}
+
 // TensorCheck's verbose reason (torch/csrc/dynamo/guards.cpp), in its order.
 std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now) {
   if (was.dtype != now.dtype) {
     return fmt::format("dtype mismatch. expected {}, actual {}", TorchTypeName(was.dtype), TorchTypeName(now.dtype));
+  }
+  if (was.requires_grad != now.requires_grad) {
+    return fmt::format("requires_grad mismatch. expected requires_grad={:d}", was.requires_grad);
   }
   if (was.sizes.size() != now.sizes.size()) {
     return fmt::format("rank mismatch. expected {}, actual {}", was.sizes.size(), now.sizes.size());
@@ -61,29 +85,54 @@ std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now
   return "";
 }
 
-}  // namespace
-
-bool GlobalGuard::Holds() const {
-  Value now = globals->GetStr(name);
-  return now && now->id() == id;
+// `g` and, below it, one guard per item of a tuple or list, recursively.
+void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out) {
+  out.push_back(g);
+  const std::vector<Value>* items = ItemsOf(v);
+  for (size_t i = 0; items != nullptr && i < items->size(); ++i) {
+    GuardedValue item = GuardOne((*items)[i], fmt::format("{}[{}]", g.name, i), g.index);
+    item.cell = g.cell;
+    item.cell_id = g.cell_id;
+    item.items = g.items;
+    item.items.push_back(i);
+    AddWithItems((*items)[i], std::move(item), out);
+  }
 }
 
-std::vector<GlobalGuard> GlobalGuardsOf(const PyDict& globals, const Value& callee) {
-  std::vector<GlobalGuard> out;
-  for (const auto& [key, value] : globals.Items()) {
-    const auto* name = DynCast<PyStr>(key);
-    if (name != nullptr && value == callee) out.push_back({&globals, name->value(), callee->id()});
+}  // namespace
+
+const std::vector<Value>* ItemsOf(const Value& v) {
+  if (const auto* t = DynCast<PyTuple>(v)) return &t->items();
+  if (const auto* l = DynCast<PyList>(v)) return &l->items();
+  return nullptr;
+}
+
+std::vector<GuardedValue> Guards(const Value& v, const std::string& source, size_t index) {
+  std::vector<GuardedValue> out;
+  AddWithItems(v, GuardOne(v, LocalName(source), index), out);
+  const PyFunction* f = UserFunction(v);
+  const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
+  for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
+    const auto* cell = DynCast<PyCell>(closure->items()[i]);
+    GuardedValue g = GuardOne(cell->contents, fmt::format("{}.__closure__[{}].cell_contents", out[0].name, i), index);
+    g.cell = i;
+    g.cell_id = cell->id();
+    AddWithItems(cell->contents, std::move(g), out);
   }
   return out;
 }
 
-std::string LocalOf(const GuardedValue& g) { return g.name.substr(0, g.name.find('[')); }
-
-GuardedValue Guard(const Value& v, const std::string& source, size_t index) {
-  GuardedValue g{index, LocalName(source), GuardOf(v), std::nullopt};
-  if (const auto* t = DynCast<PyTensor>(v)) g.tensor = GuardedValue::TensorMeta{t->tensor().dtype, t->tensor().sizes,
-                                                                               t->tensor().strides};
-  return g;
+Value GuardedInput(const GuardedValue& g, const Value& frame_value) {
+  Value v = frame_value;
+  if (g.cell) {
+    const PyCell* cell = CellOf(frame_value, *g.cell);
+    v = cell != nullptr ? cell->contents : Value();
+  }
+  for (size_t i : g.items) {
+    const std::vector<Value>* items = v ? ItemsOf(v) : nullptr;
+    v = items != nullptr && i < items->size() ? (*items)[i] : Value();
+  }
+  return v;
 }
 
 std::string GuardFailure(const GuardedValue& cached, const Value& now) {
@@ -96,6 +145,36 @@ std::string GuardFailure(const GuardedValue& cached, const Value& now) {
   // A constant's guard: torch's line also carries the source line it came from and a user
   // stack (not modeled).
   return fmt::format("{} == {}", cached.name, cached.guard.substr(cached.guard.find(' ') + 1));
+}
+
+std::string LocalOf(const GuardedValue& g) { return g.name.substr(0, g.name.find_first_of("[.")); }
+
+bool Reads::Read(const GuardedValue& g) const {
+  const std::string local = LocalOf(g);
+  if (local.starts_with("___stack")) return true;
+  if (!locals.contains(local) || !ReadCell(g)) return false;
+  // A cell's contents count as used once the cell is read; anything else once used.
+  return (g.cell && g.items.empty()) || used.contains(g.object);
+}
+
+std::string GlobalGuard::Failure() const {
+  Value now = globals->GetStr(name);
+  for (const GuardedValue& g : guards) {
+    std::string why = GuardFailure(g, GuardedInput(g, now));
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+std::vector<GlobalGuard> GlobalGuardsOf(const PyDict& globals, const Value& callee) {
+  std::vector<GlobalGuard> out;
+  for (const auto& [key, value] : globals.Items()) {
+    const auto* name = DynCast<PyStr>(key);
+    if (name != nullptr && value == callee) {
+      out.push_back({&globals, name->value(), Guards(callee, fmt::format("G['{}']", name->value()), 0)});
+    }
+  }
+  return out;
 }
 
 }  // namespace tdc::dynamo

@@ -1,11 +1,13 @@
 // The guards of a cache entry (spec §1.2 step 5, SEMANTICS §8.2 R-cache-hit): per frame
-// value, tensors by dtype, rank, sizes and strides, Python constants by value, anything
-// else by identity; and the failure reason torch's guard check gives for a value that
-// fails them (the fail_on_recompile stance's message, spec §2.14).
+// value, tensors by dtype, requires_grad, rank, sizes and strides, Python constants by
+// type and value, user functions by code object and the closure cells the trace read,
+// anything else by identity; and the failure reason torch's guard check gives for a value
+// that fails them (the fail_on_recompile stance's message, spec §2.14).
 #ifndef TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
 #define TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,30 +22,62 @@ struct GuardedValue {
   std::string guard;  // what a later value must equal for a cache hit
   struct TensorMeta {
     runtime::DType dtype;
+    bool requires_grad;
     runtime::Shape sizes, strides;
   };
   std::optional<TensorMeta> tensor;  // metadata only: no storage kept alive
+  // Set for the contents of the value's closure cell `cell` (f.__closure__[0].cell_contents):
+  // torch guards a cell only when the trace read it (R-closure-guard).
+  std::optional<size_t> cell;
+  runtime::ObjectId cell_id = 0;  // the cell the cached call read
+  // Then the item path inside a tuple or list (args[0]): a container is guarded by type
+  // and length, each item by its own guard, kept only when the trace used that item.
+  std::vector<size_t> items;
+  runtime::ObjectId object = 0;  // the value the cached call had there
 };
 
-// A global name the trace read a callable through: `name` in `globals` must still bind the
-// object with id `id` (torch's ID_MATCH on G['name']: by id, so a reused id passes).
+// The items of a tuple or list; null for anything else.
+const std::vector<runtime::Value>* ItemsOf(const runtime::Value& v);
+
+// `v`, the frame's `index`-th value, read from `source` (L['x']), then one guard per item
+// when it is a tuple or list, per closure cell when it is a user function.
+std::vector<GuardedValue> Guards(const runtime::Value& v, const std::string& source, size_t index);
+// The value `g` checks in a frame whose `index`-th value is `frame_value`: that value, its
+// function's closure cell contents, or an item of either (null when there is none).
+runtime::Value GuardedInput(const GuardedValue& g, const runtime::Value& frame_value);
+// The first guard of `cached` that `now` (a GuardedInput) fails, as torch words it
+// (`tensor 'x' size mismatch at index 0. expected 4, actual 7`); empty when `now` passes.
+std::string GuardFailure(const GuardedValue& cached, const runtime::Value& now);
+
+// The local a guard's value was read from (args[0] -> args, f.__closure__[0]... -> f).
+std::string LocalOf(const GuardedValue& g);
+
+// What a trace read, for keeping only the guards of values it read (R-lazy-guards,
+// R-closure-guard).
+struct Reads {
+  std::set<std::string> locals;          // the root frame's locals
+  std::set<runtime::ObjectId> cells;     // closure cells, by identity, in any traced frame
+  std::set<runtime::ObjectId> used;      // objects used other than by moving them (FrameHook::OnUse)
+  // Whether `g` is kept: its local was read and its value used (a resume function's
+  // ___stack values always are) and, for a cell's contents, the cell was read.
+  bool Read(const GuardedValue& g) const;
+  // Whether `g` is not a cell's contents, or one of a cell the trace read.
+  bool ReadCell(const GuardedValue& g) const { return !g.cell || cells.contains(g.cell_id); }
+};
+
+// A global name the trace read a callable through: `name` in `globals` must still bind an
+// object passing `guards` (torch guards G['g'].__code__ by id for a function, and the cells
+// the trace read; anything else by id: a reused id passes).
 struct GlobalGuard {
   const runtime::PyDict* globals;  // a module's namespace, alive for the whole program
   std::string name;
-  runtime::ObjectId id;
-  bool Holds() const;
+  std::vector<GuardedValue> guards;
+  // The first of `guards` the name's value now fails, as GuardFailure words it; empty when
+  // it passes them all.
+  std::string Failure() const;
 };
 // The guards on the names in `globals` that bind `callee`.
 std::vector<GlobalGuard> GlobalGuardsOf(const runtime::PyDict& globals, const runtime::Value& callee);
-
-// `v`, the frame's `index`-th value, read from `source` (L['x']).
-GuardedValue Guard(const runtime::Value& v, const std::string& source, size_t index);
-// The local a guard's value was read from (args[0] -> args), and whether reading it is
-// what guards it: a resume function's ___stack values are always read.
-std::string LocalOf(const GuardedValue& g);
-// The first guard of `cached` that `now` fails, as torch words it (`tensor 'x' size
-// mismatch at index 0. expected 4, actual 7`); empty when `now` passes.
-std::string GuardFailure(const GuardedValue& cached, const runtime::Value& now);
 
 }  // namespace tdc::dynamo
 

@@ -117,17 +117,27 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
   return std::nullopt;
 }
 
+void Dynamo::UseArguments(const CallArgs& args) {
+  for (const Value& v : args.positional) in_.Use(v);
+  for (const auto& [name, v] : args.keywords) in_.Use(v);
+}
+
 std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
+  in_.Use(callee);  // calling realizes the callee; only an inlined call leaves its arguments lazy
   if (rules_.on(Rule::kForbidden) && Flag(callee, "_dynamo_forbidden")) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));
   }
-  if (std::optional<BreakText> text = BreakTextOf(callee, args)) return Break(*text, callee, args);
+  if (std::optional<BreakText> text = BreakTextOf(callee, args)) {
+    RealizeArguments(*Tracing(), args);
+    return Break(*text, callee, args);
+  }
   if (rules_.on(Rule::kIsCompilingFold)) {
     for (const Value& fn : is_compiling_fns_) {
       if (callee == fn) return in_.heap().True();
     }
   }
+  if (!Is<PyFunction>(callee) || DynCast<PyFunction>(callee)->is_native()) UseArguments(args);
   if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && rules_.on(Rule::kBuiltinRewrites)) {
     bool two_tensors = args.positional.size() == 2 && args.keywords.empty() && Is<PyTensor>(args.positional[0]) &&
                        Is<PyTensor>(args.positional[1]);
@@ -138,6 +148,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
   if (!function->is_native()) {
     if (in_.process().registries.allowed.contains(callee->id()) && rules_.on(Rule::kAllowedNode)) {
+      UseArguments(args);
       Explain(fmt::format("{} is allow_in_graph'd: one call_function node, its body not traced", Where(*function)));
       return AllowedCall(callee, args);
     }
@@ -150,17 +161,8 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   return std::nullopt;
 }
 
-void Dynamo::GuardGlobalCallee(const Value& callee) {
-  const runtime::Frame& caller = *in_.frames().back();
-  if (!caller.globals) return;
-  std::vector<GlobalGuard> guards = GlobalGuardsOf(*caller.globals, callee);
-  std::vector<GlobalGuard>& all = Tracing()->global_guards;
-  all.insert(all.end(), guards.begin(), guards.end());
-}
-
 Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper) {
   Trace& t = *Tracing();
-  GuardGlobalCallee(callee);
   size_t depth = in_.frames().size() - 1;  // the calling frame
   if (through_compile_wrapper) inlined_compiled_.insert(depth + 1);
   struct Forget {
@@ -173,13 +175,18 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   } forget{inlined_compiled_, depth + 1, through_compile_wrapper};
   if (depth != t.root_depth || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
+  Reads reads = t.reads;
   CallArgs saved = args;
   if (t.graph.call_count() == 0) t.calls_before_first_op.emplace_back(function, saved);
   try {
     return in_.CallDirect(function, std::move(args));
   } catch (const Restart&) {
-    // The break inside the callee ends the graph at this call (R-classic-reattribute).
+    // The break inside the callee ends the graph at this call (R-classic-reattribute):
+    // torch traces the frame again, so what the abandoned inlining read is not guarded,
+    // and the call's arguments are realized as any break's are.
     t.graph.Rollback(mark);
+    t.reads = std::move(reads);
+    RealizeArguments(t, saved);
     return RootBreak(callee, std::move(saved));
   }
 }
@@ -209,7 +216,6 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 }
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
-  GuardGlobalCallee(callee);
   CallArgs as_called = args;
   Value result;
   {

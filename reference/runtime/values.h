@@ -272,6 +272,8 @@ class PyTensor final : public Object {
   static constexpr ObjectKind kKind = ObjectKind::kTensor;
   const Tensor& tensor() const { return tensor_; }
   const Ref<PyTensor>& base() const { return base_; }
+  // Tensor.requires_grad_(): the one metadata change made in place.
+  void set_requires_grad(bool requires_grad) { tensor_.requires_grad = requires_grad; }
 
   // Dynamo's note on this tensor while a frame is traced (reference/dynamo): which graph
   // (epoch) and which node or input it is there. Only the tracer reads or writes it.

@@ -82,6 +82,7 @@ std::optional<Value> LookupMethod(Interpreter& in, const Value& object, std::str
 }
 
 Value Interpreter::GetAttr(const Value& object, std::string_view name) {
+  Use(object);
   switch (object->kind()) {
     case ObjectKind::kModule:
       if (Value v = DynCast<PyModule>(object)->GetAttr(name)) return v;
@@ -185,6 +186,7 @@ Value CallOther(Interpreter& in, const Value& callee, CallArgs args) {
 }
 
 std::vector<Value> Interpreter::Iterate(const Value& iterable) {
+  Use(iterable);
   switch (iterable->kind()) {
     case ObjectKind::kList: return DynCast<PyList>(iterable)->items();
     case ObjectKind::kTuple: return DynCast<PyTuple>(iterable)->items();

@@ -149,7 +149,8 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
     }
     case NameKind::kCell:
     case NameKind::kFree: {
-      const Value& v = f.cells.at(f.scope->cell_slot.at(name))->contents;
+      const auto& cell = f.cells.at(f.scope->cell_slot.at(name));
+      const Value& v = cell->contents;
       if (!v) {
         bool free = f.scope->KindOf(name) == NameKind::kFree;
         Raise(heap(), free ? ExcType::kNameError : ExcType::kUnboundLocalError,
@@ -157,11 +158,15 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
                                  "value in enclosing scope", name)
                    : fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
       }
+      if (hook_ != nullptr) hook_->OnLoadCell(f, name, *cell);
       return v;
     }
     case NameKind::kGlobal: break;
   }
-  if (Value v = f.globals->GetStr(name)) return v;
+  if (Value v = f.globals->GetStr(name)) {
+    if (hook_ != nullptr) hook_->OnLoadGlobal(*f.globals, name, v);
+    return v;
+  }
   if (Value v = process_.builtins()->GetAttr(name)) return v;
   Raise(heap(), ExcType::kNameError, fmt::format("name '{}' is not defined", name));
 }

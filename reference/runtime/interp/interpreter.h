@@ -56,6 +56,23 @@ class FrameHook {
     (void)frame;
     (void)name;
   }
+  // `frame` read the contents of closure cell `cell`, its variable `name`.
+  virtual void OnLoadCell(const Frame& frame, const std::string& name, const PyCell& cell) {
+    (void)frame;
+    (void)name;
+    (void)cell;
+  }
+  // The program used `v` other than by moving it (storing it in a local, binding it to a
+  // parameter, returning it, putting it in a list, tuple or dict): an operator, a test, an
+  // attribute, an item, a call of something not a user function. Dynamo guards a frame
+  // value only once it is used (its lazy variables are realized then).
+  virtual void OnUse(const Value& v) { (void)v; }
+  // `frame` read the module global `name` of `globals`, bound to `value`.
+  virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
+    (void)globals;
+    (void)name;
+    (void)value;
+  }
 };
 
 class Interpreter {
@@ -80,6 +97,10 @@ class Interpreter {
   std::vector<Value> Iterate(const Value& iterable);
 
   void set_frame_hook(FrameHook* hook) { hook_ = hook; }
+  // Tells the frame hook the program used `v` (FrameHook::OnUse).
+  void Use(const Value& v) {
+    if (hook_ != nullptr && v) hook_->OnUse(v);
+  }
   // The innermost running frame (null outside any code).
   const Frame* current_frame() const { return frames_.empty() ? nullptr : frames_.back(); }
   // Every running frame, outermost (the module body) first.

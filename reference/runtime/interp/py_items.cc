@@ -60,6 +60,7 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
 }  // namespace
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key) {
+  in.Use(container);
   if (const auto* l = DynCast<PyList>(container)) return l->items()[Index(in, key, l->items().size(), "list")];
   if (const auto* t = DynCast<PyTuple>(container)) return t->items()[Index(in, key, t->size(), "tuple")];
   if (const auto* d = DynCast<PyDict>(container)) {
@@ -79,6 +80,7 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
 
 Value GetSlice(Interpreter& in, const Value& container, const Value& lower, const Value& upper,
                const Value& step) {
+  in.Use(container);
   if (Is<PyStr>(container)) {
     std::vector<Value> chars = in.Iterate(container);
     std::string out;
@@ -105,6 +107,7 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
 }
 
 void SetItem(Interpreter& in, const Value& container, const Value& key, Value value) {
+  in.Use(container);
   if (auto* l = DynCast<PyList>(container)) {
     l->items()[Index(in, key, l->items().size(), "list assignment")] = std::move(value);
     return;

@@ -274,6 +274,7 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
 }  // namespace
 
 bool Truth(Interpreter& in, const Value& v) {
+  in.Use(v);
   try {
     return IsTruthy(v);
   } catch (const TorchError& e) {
@@ -282,6 +283,8 @@ bool Truth(Interpreter& in, const Value& v) {
 }
 
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b) {
+  in.Use(a);
+  in.Use(b);
   if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
     Value result = TensorOperation(in, op, a, b);
     NotifyTensorOp(in, {false, TensorOperator(op), false, FindPythonOperator(TensorOperator(op))}, {{a, b}, {}}, result);
@@ -298,6 +301,8 @@ Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const 
 }
 
 Value InPlaceBinary(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b) {
+  in.Use(a);
+  in.Use(b);
   if (op == lang::BinaryOp::kAdd) {
     if (auto* list = DynCast<PyList>(a)) {  // list.__iadd__ extends in place
       for (Value& v : in.Iterate(b)) list->items().push_back(std::move(v));
@@ -308,6 +313,7 @@ Value InPlaceBinary(Interpreter& in, lang::BinaryOp op, const Value& a, const Va
 }
 
 Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v) {
+  in.Use(v);
   Heap& h = in.heap();
   if (op == lang::UnaryOpKind::kNot) return h.Bool(!Truth(in, v));
   if (Is<PyTensor>(v)) {
@@ -330,6 +336,8 @@ Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v) {
 }
 
 Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, const Value& b) {
+  in.Use(a);
+  in.Use(b);
   Heap& h = in.heap();
   switch (op) {
     case lang::CompareOp::kIs: return h.Bool(a == b);

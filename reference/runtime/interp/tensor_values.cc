@@ -81,6 +81,19 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
   std::vector<std::pair<std::string, OpValue>> keywords;
   for (const auto& [name, v] : args.keywords) keywords.emplace_back(name, ToOpValue(v));
   OpValue result = CallOp(op, surface, std::move(positional), std::move(keywords));
+  // Autograd's flag: a floating result of a differentiable op on a tensor that requires
+  // grad requires grad too, while grad mode is on (factories like zeros_like do not
+  // differentiate their input).
+  auto needs_grad = [](const Value& v) { return Is<PyTensor>(v) && TensorOf(v).requires_grad; };
+  const bool grad = in.process().grad_enabled && !op.Has(kFactory) &&
+                    (std::any_of(args.positional.begin(), args.positional.end(), needs_grad) ||
+                     std::any_of(args.keywords.begin(), args.keywords.end(),
+                                 [&](const auto& keyword) { return needs_grad(keyword.second); }));
+  auto mark = [grad](Tensor& t) { t.requires_grad = grad && IsFloating(t.dtype); };
+  if (result.kind == OpValue::Kind::kTensor) mark(result.tensor);
+  for (OpValue& item : result.items) {
+    if (item.kind == OpValue::Kind::kTensor) mark(item.tensor);
+  }
   switch (result.kind) {
     case OpValue::Kind::kTensor: {
       // contiguous() of a contiguous tensor returns the same object.

@@ -1,6 +1,7 @@
 // torch's tensor surface from the op table: every ops.def row with a function becomes
 // torch.<name> (qualname `_VariableFunctionsClass.<name>`, as torch 2.13.0 names them),
 // every row with a method becomes a method of torch.Tensor (`Tensor.<name>`).
+#include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/tensor_values.h"
@@ -36,6 +37,23 @@ void InstallTorchOps(Interpreter& in) {
                                                         }));
     }
   }
+  // Tensor.requires_grad_(requires_grad=True): sets the flag in place and returns the
+  // tensor; only floating tensors can require grad.
+  tensor_type->dict->SetStr("requires_grad_", MakeBuiltin(in, "Tensor.requires_grad_", [&in](CallArgs& args) {
+    std::vector<Value> bound =
+        apis::BindParams(in, "requires_grad_", {{"self"}, {"requires_grad", true}}, args);
+    auto* tensor = DynCast<PyTensor>(bound[0]);
+    if (tensor == nullptr) {
+      Raise(in.heap(), ExcType::kTypeError, "descriptor 'requires_grad_' requires a 'torch._C.TensorBase' object");
+    }
+    const bool requires_grad = !bound[1] || Truth(in, bound[1]);
+    if (requires_grad && !IsFloating(tensor->tensor().dtype)) {
+      Raise(in.heap(), ExcType::kRuntimeError,
+            "only Tensors of floating point and complex dtype can require gradients");
+    }
+    tensor->set_requires_grad(requires_grad);
+    return bound[0];
+  }));
   struct DTypeName {
     const char* name;
     DType dtype;
