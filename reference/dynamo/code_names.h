@@ -4,6 +4,7 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_CODE_NAMES_H_
 #define TDCONFORM_REFERENCE_DYNAMO_CODE_NAMES_H_
 
+#include <cstdint>
 #include <string>
 
 #include "reference/lang/ast.h"
@@ -16,6 +17,15 @@ inline std::string CodeName(const runtime::Scope& scope) {
   if (scope.is_module) return "<module>";
   if (scope.node->kind == lang::NodeKind::kFunctionDef) return lang::As<lang::FunctionDef>(*scope.node).name;
   return "<lambda>";
+}
+
+// co_firstlineno of a def or lambda: a decorated def's code starts at its first decorator.
+inline int64_t CodeFirstLine(const lang::Node& def) {
+  if (def.kind == lang::NodeKind::kFunctionDef) {
+    const auto& decorators = lang::As<lang::FunctionDef>(def).decorator_list;
+    if (!decorators.empty()) return decorators.front()->span.begin.line;
+  }
+  return def.span.begin.line;
 }
 
 // co_qualname (`f`, `wrap_inline.<locals>.inner`).

@@ -282,8 +282,11 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code, 
   auto program = std::static_pointer_cast<const Program>(user.keep_alive);
   std::string message = fmt::format(
       "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', function name: '{}', "
-      "line number: {}\n    triggered by the following guard failure(s):",
-      program->filename, CodeName(program->scopes.Of(user.def)), user.def->span.begin.line);
+      "line number: {}",
+      program->filename, CodeName(program->scopes.Of(user.def)), CodeFirstLine(*user.def));
+  // A first compile is refused too; its message has no guard to list (golden
+  // guards/reset_clears_caches).
+  if (!code.cache.empty()) message += "\n    triggered by the following guard failure(s):";
   // Most recently used entry first, each with the first guard it fails.
   for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
     message += fmt::format("\n    - {}: {}", entry->compile_id, EntryFailure(*entry, values));
@@ -324,7 +327,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     return std::nullopt;
   }
   const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
-  if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !codes_[key].cache.empty() && !CacheHit(key, values)) {
+  if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !CacheHit(key, values)) {
     FailOnRecompile(*function, codes_[key], values);
   }
   if (codes_[key].cache.size() >= kRecompileLimit && rules_.on(Rule::kRecompileLimit) && !CacheHit(key, values)) {

@@ -115,7 +115,12 @@ void InstallSetStance(Interpreter& in) {
   // eval_frame._stance: the process's current stance (Process::stance), read by compile
   // wrappers when called.
   auto current = [&in]() -> Value { return in.heap().Intern(in.process().stance); };
+  // eval_frame._set_stance: refused while a compile callback is active (eager code a
+  // compiled call runs, such as a disable(recursive=False) body: spec §2.14, S31).
   auto set_current = [&in](const Value& stance) {
+    if (in.process().eval_frame_callback) {
+      Raise(in.heap(), ExcType::kRuntimeError, "attempted to set_stance in a torch.compile region");
+    }
     if (const auto* s = DynCast<PyStr>(stance)) in.process().stance = s->value();
   };
   Ref<PyType> type = LibraryClass(in, "set_stance", "torch._dynamo.decorators");
