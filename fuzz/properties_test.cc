@@ -249,7 +249,7 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
 
 INSTANTIATE_TEST_SUITE_P(Rules, FuzzGate,
                          ::testing::Values("classic-reattribute", "empty-graph", "nonrecursive-run-only",
-                                           "is-compiling-fold", "allow-finalizer", "global-guard", "lazy-guards"));
+                                           "is-compiling-fold", "allow-finalizer", "global-guard"));
 
 }  // namespace
 }  // namespace tdc::fuzz

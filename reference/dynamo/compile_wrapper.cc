@@ -28,6 +28,9 @@ std::string WrapInlineSource() {
 }  // namespace
 
 Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
+  // Each torch.compile makes a new ConvertFrameAssert, whose constructor resets the
+  // duplicate-graph-break checker (convert_frame.py): user stacks are logged again.
+  if (rules_.on(Rule::kGbLogDedup)) logged_locations_.clear();
   Value target = model;
   // torch.compile(disable(fn, recursive=False)) compiles fn: innermost_fn unwraps it.
   if (DisableWrapperOf(model) == DisableWrapper::kNonrecursive && rules_.on(Rule::kCompileUnwrapsNonrecursive)) {

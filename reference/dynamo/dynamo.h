@@ -77,6 +77,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::vector<GuardedValue> guards;
     bool grad_enabled = true;  // the global grad-mode guard
     std::vector<GlobalGuard> globals;
+    // The frame was skipped for these inputs (an inlined callee's step_unsupported()):
+    // a call it accepts runs the frame eagerly, its callees offered to Dynamo.
+    bool runs_eagerly = false;
   };
   // torch._dynamo.config.recompile_limit: entries a code may have.
   static constexpr size_t kRecompileLimit = 8;
@@ -95,6 +98,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string co_name;    // the original function's name, for resume function names
     bool resume = false;
     bool record = true;     // false on a cache hit
+    bool runs_eagerly = false;  // a hit on an entry that runs the frame eagerly
     std::string compile_id;
     bool recompile = false;
     std::vector<GuardedValue> guards;
@@ -107,12 +111,19 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // one (L['f'].__closure__[0].cell_contents, G['g'].__closure__[0].cell_contents).
     std::map<runtime::ObjectId, std::string> cell_sources;
     GraphBuilder graph;
-    // The root frame's inlined calls while no op is traced: if the frame ends with none,
-    // torch runs it again eagerly and offers these calls' frames (R-no-ops-skip).
-    std::vector<std::pair<Value, CallArgs>> calls_before_first_op;
+    // The user functions the root frame called (inlined or allowed): when the frame ends
+    // with no op (R-no-ops-skip) or reaches skip_frame() (R-skip-frame), torch runs it again
+    // eagerly and these calls' frames are offered to Dynamo.
+    std::vector<std::pair<Value, CallArgs>> root_inlined_calls;
+    // The root frame's statement when the first op was traced: a later statement starts
+    // with a non-empty graph, a checkpoint step_unsupported() can compile up to.
+    const lang::Stmt* first_op_stmt = nullptr;
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};
+  // An inlined callee's step_unsupported(): unwinds to the root frame's call site, and the
+  // root frame is skipped.
+  struct SkipRoot {};
   // Code run eagerly inside a traced frame for its extent (a break's callee, an allowed
   // function's body): no op recorded; with `no_callback`, no frame offered either.
   class EagerRegion {
@@ -147,7 +158,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                                     const std::vector<Value>& values);
   // Whether an entry of `key`'s cache accepts the frame; the one that does (the most
   // recently used first) moves to the front, as torch's lookup does.
-  bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
+  const CacheEntry* CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
+  // A cache entry for what `t` read (R-lazy-guards, R-closure-guard).
+  CacheEntry EntryOf(const Trace& t) const;
   // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
   std::string EntryFailure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
   bool HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const;
@@ -167,6 +180,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void UseMovedLocals(Trace& t, const std::vector<std::string>& names, const std::vector<Value>& values);
   // Marks a call's arguments used (OnUse): any call but an inlined one realizes them.
   void UseArguments(const CallArgs& args);
+  // The code a skip_frame() call would skip: co_name and co_firstlineno of the calling frame.
+  std::pair<std::string, int64_t> SkippedFrame() const;
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
@@ -188,8 +203,18 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // graph_break.cc
   Value Break(const BreakText& text, const Value& callee, CallArgs& args);
-  Value RootBreak(const Value& callee, CallArgs args);
-  void LogBreak(const Trace& t, const BreakText& text);
+  // The root frame breaks at a call; with `resumable` off (step_unsupported) the rest of
+  // the frame runs eagerly, no resume function.
+  Value RootBreak(const Value& callee, CallArgs args, bool resumable = true);
+  // The root frame is skipped (skip_frame(), or step_unsupported() with no checkpoint):
+  // the partial graph dropped, the calls it made run again with their frames offered, the
+  // rest eagerly. `mark_skipped`: its code is skipped from now on, as when the root frame
+  // itself reached it (an inlined callee's step_unsupported() leaves it unmarked: the
+  // next call traces it again; golden variant step_unsupported__s08_..._wrap).
+  Value SkipRootFrame(const Value& callee, CallArgs args, bool mark_skipped);
+  // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
+  // (its own reason, not counted).
+  void LogBreak(const Trace& t, const BreakText& text, bool ends_frame);
   // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
   // reports "Skip inlining" from there).
   [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message, bool after_call = false);

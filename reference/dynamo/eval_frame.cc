@@ -180,7 +180,7 @@ void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const
     if (body_recorder_ != nullptr) body_recorder_->Record(site, as_called, result);
     return;
   }
-  t->calls_before_first_op.clear();  // the frame has an op now: it will not be skipped
+  if (t->first_op_stmt == nullptr) t->first_op_stmt = in_.frames()[t->root_depth]->stmt;
   t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
                    as_called, result, LowerOp(site, as_called, result), site.accessor);
 }
@@ -239,15 +239,15 @@ std::string Dynamo::EntryFailure(const CacheEntry& entry, const std::vector<Valu
   return "";
 }
 
-bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
+const Dynamo::CacheEntry* Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
   auto code = codes_.find(key);
-  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
+  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
   std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
   auto hit = std::find_if(cache.rbegin(), cache.rend(),
                           [&](const CacheEntry& entry) { return EntryFailure(entry, frame_values).empty(); });
-  if (hit == cache.rend()) return false;
+  if (hit == cache.rend()) return nullptr;
   std::rotate(hit.base() - 1, hit.base(), cache.end());
-  return true;
+  return &cache.back();
 }
 
 std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
@@ -263,8 +263,9 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Source
     NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
-  if (CacheHit(key, frame_values)) {
+  if (const CacheEntry* hit = CacheHit(key, frame_values)) {
     t->record = false;
+    t->runs_eagerly = hit->runs_eagerly;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
     return t;
   }
@@ -340,6 +341,10 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     return in_.CallDirect(function, std::move(args));
   }
   std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false);
+  if (t->runs_eagerly) {
+    Explain(fmt::format("{}: its entry runs it eagerly, its callees offered to Dynamo", Where(*function)));
+    return in_.CallDirect(function, std::move(args));
+  }
   t->callback = callback;
   t->co_name = CodeName(scope);
   t->root_depth = in_.frames().size();

@@ -55,9 +55,9 @@ void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool af
   Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing(), after_call)));
 }
 
-void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
+void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
   std::string key = FormatBreak(text);
-  if (rules_.on(Rule::kGbCounter)) {
+  if (rules_.on(Rule::kGbCounter) && !ends_frame) {
     auto it = std::find_if(records_.break_counts.begin(), records_.break_counts.end(),
                            [&](const auto& entry) { return entry.first == key; });
     if (it == records_.break_counts.end()) {
@@ -70,12 +70,14 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
   const Frame& innermost = *frames.back();
   graph::GraphBreak record;
   record.location = graph::FileLine{innermost.program->filename, CurrentLine(innermost)};
-  record.reason = BreakReason(IsVariadic(frames[t.root_depth]->call));
+  record.reason = ends_frame ? FrameEndingReason(text.then) : BreakReason(IsVariadic(frames[t.root_depth]->call));
   record.gb_type = text.gb_type;
   record.explanation = text.explanation;
   record.hints = text.hints;
   record.context = text.context;
-  std::string location = fmt::format("{}:{}", record.location->file, record.location->line);
+  // torch's duplicate checker keys on the gb type and the location (a step_unsupported()
+  // record's type is the exception class, apart from any Unsupported's).
+  std::string location = fmt::format("{} {}:{}", text.gb_type, record.location->file, record.location->line);
   if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup)) {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
@@ -87,19 +89,48 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text) {
   records_.graph_breaks.push_back(std::move(record));
 }
 
-Value Dynamo::Break(const BreakText& text, const Value& callee, CallArgs& args) {
+Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& args) {
   Trace& t = *Tracing();
+  const bool at_root = in_.frames().size() - 1 == t.root_depth;
+  // step_unsupported() compiles up to the last checkpoint: the start of a root statement
+  // with the graph already non-empty; with none, the frame is skipped (golden
+  // step_unsupported/s08_step_unsupported_first).
+  const bool checkpoint = t.first_op_stmt != nullptr && t.first_op_stmt != in_.frames()[t.root_depth]->stmt;
+  // An inlined callee has no checkpoint of its own: its step_unsupported() is an empty
+  // checkpoint's, which skips the root frame (golden variants step_unsupported__*__wrap).
+  const bool step = reached.then == BreakText::Then::kStepUnsupported;
+  const BreakText text = step && (!at_root || !checkpoint) ? StepEmptyCheckpointText() : reached;
   if (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) {
-    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text), text.after_call);
+    const bool step = reached.then == BreakText::Then::kStepUnsupported;
+    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : text), text.after_call);
   }
-  if (t.record) LogBreak(t, text);
+  // Reached by the root frame, skip_frame / step_unsupported end the frame: logged with
+  // their own reason, not counted (goldens skip_frame/smoke_skip_frame, step_unsupported/).
+  const bool ends_frame = at_root && text.then != BreakText::Then::kResume;
+  if (t.record) LogBreak(t, text, ends_frame);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
-  if (in_.frames().size() - 1 == t.root_depth) return RootBreak(callee, std::move(args));
+  if (ends_frame && text.then == BreakText::Then::kSkipFrame) return SkipRootFrame(callee, std::move(args), true);
+  if (at_root) return RootBreak(callee, std::move(args), text.then == BreakText::Then::kResume);
+  if (step) throw SkipRoot{};
   if (rules_.on(Rule::kClassicReattribute)) throw Restart{};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
   EagerRegion eager(*this, false);
   return in_.Call(callee, std::move(args));
+}
+
+Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
+  std::vector<GuardedValue> guards;
+  const bool lazy = rules_.on(Rule::kLazyGuards);
+  const bool cells = rules_.on(Rule::kClosureGuard);
+  auto kept = [&](const GuardedValue& g, bool read) { return (cells || !g.cell) && (!lazy || read); };
+  std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
+               [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
+  std::vector<GlobalGuard> globals = t.global_guards;
+  for (GlobalGuard& global : globals) {
+    std::erase_if(global.guards, [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
+  }
+  return {t.compile_id, std::move(guards), t.grad_enabled, std::move(globals)};
 }
 
 void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
@@ -115,7 +146,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
                    "again eagerly, offering the frames it calls");
     // Torch then runs the frame eagerly: the calls the trace inlined are frames of their
     // own, offered to Dynamo (they hold no op either: their values are what they were).
-    std::vector<std::pair<Value, CallArgs>> calls = std::move(t.calls_before_first_op);
+    std::vector<std::pair<Value, CallArgs>> calls = std::move(t.root_inlined_calls);
     t.record = false;
     EagerRegion eager(*this, false);
     for (auto& [function, args] : calls) in_.Call(function, std::move(args));
@@ -125,17 +156,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   if (fullgraph) {
     for (const Value& v : live) Realize(t, v);
   }
-  std::vector<GuardedValue> guards;
-  const bool lazy = rules_.on(Rule::kLazyGuards);
-  const bool cells = rules_.on(Rule::kClosureGuard);
-  auto kept = [&](const GuardedValue& g, bool read) { return (cells || !g.cell) && (!lazy || read); };
-  std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
-               [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
-  std::vector<GlobalGuard> globals = t.global_guards;
-  for (GlobalGuard& global : globals) {
-    std::erase_if(global.guards, [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
-  }
-  code.cache.push_back({t.compile_id, std::move(guards), t.grad_enabled, std::move(globals)});
+  code.cache.push_back(EntryOf(t));
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");
@@ -196,7 +217,29 @@ void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names, con
   }
 }
 
-Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
+Value Dynamo::SkipRootFrame(const Value& callee, CallArgs args, bool mark_skipped) {
+  size_t slot = contexts_.size() - 1;
+  Trace& t = *contexts_[slot];
+  if (mark_skipped) {
+    codes_[t.key].skip = true;
+  } else if (t.record) {
+    // The frame is skipped for inputs like these: an entry whose calls run eagerly.
+    CacheEntry entry = EntryOf(t);
+    entry.runs_eagerly = true;
+    codes_[t.key].cache.push_back(std::move(entry));
+  }
+  t.record = false;  // the partial graph is discarded
+  Explain(fmt::format("the frame is skipped: the partial graph is discarded, the frame runs eagerly{}; the calls "
+                      "it made are run again, offered to Dynamo",
+                      mark_skipped ? " and is skipped from now on" : " this time"));
+  std::vector<std::pair<Value, CallArgs>> calls = std::move(t.root_inlined_calls);
+  contexts_[slot] = nullptr;  // the rest of the frame runs eagerly, its calls offered
+  EagerRegion eager(*this, false);
+  for (auto& [function, call_args] : calls) in_.Call(function, std::move(call_args));
+  return in_.Call(callee, std::move(args));
+}
+
+Value Dynamo::RootBreak(const Value& callee, CallArgs args, bool resumable) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   const Frame& root = *in_.frames()[t.root_depth];
@@ -228,7 +271,7 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   }
 
   bool returned_at_once = ReturnedAtOnce(def, root.stmt, *root.call);
-  if ((returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
+  if (!resumable || (returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
     contexts_[slot] = nullptr;  // the rest runs as it is
     return result;
   }
@@ -255,6 +298,10 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", old->co_name, root.call->span.begin.line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, old->co_name, root.call->span.begin.line));
   std::unique_ptr<Trace> t = NewTrace(key, sources, name, true);
+  if (t->runs_eagerly) {
+    old = nullptr;  // the rest runs eagerly
+    return;
+  }
   t->callback = old->callback;
   t->co_name = old->co_name;
   t->root_depth = old->root_depth;

@@ -13,6 +13,61 @@ BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, cons
           fmt::format("Called `torch._dynamo.graph_break()` with args `{}`, kwargs `{}`", args_repr, kwargs_repr)};
 }
 
+BreakText SkipFrameText(const std::string& msg, const std::string& args_repr, const std::string& kwargs_repr,
+                        const std::string& frame, const std::string& file, int64_t line) {
+  BreakText text{"gb4297",
+                 "Call to `torch._dynamo.skip_frame()`",
+                 fmt::format("User-inserted skip frame. Message: {}", msg),
+                 {"Remove the `torch._dynamo.skip_frame()` call."},
+                 fmt::format("Called `torch._dynamo.skip_frame()` with args `{}`, kwargs `{}`. Skipping frame {} ({} "
+                             "line {}).",
+                             args_repr, kwargs_repr, frame, file, line)};
+  text.then = BreakText::Then::kSkipFrame;
+  return text;
+}
+
+BreakText StepUnsupportedText() {
+  BreakText text{"gb4636",
+                 "Call to `torch._dynamo.step_unsupported()`",
+                 "User-inserted step_unsupported.",
+                 {"Remove the `torch._dynamo.step_unsupported()` call."},
+                 ""};
+  text.then = BreakText::Then::kStepUnsupported;
+  return text;
+}
+
+BreakText StepUnsupportedErrorText() {
+  return {"gb0284",
+          "cannot resume from torch._dynamo.step_unsupported()",
+          "traced torch._dynamo.step_unsupported(), but Dynamo is instructed to error on graph break. This graph "
+          "break is used for debugging only.",
+          {"Remove the torch._dynamo.step_unsupported() call.", "Make sure fullgraph=False and error_on_graph_break=False.",
+           "This is likely to be a Dynamo bug. Please report an issue to PyTorch."},
+          ""};
+}
+
+BreakText StepEmptyCheckpointText() {
+  BreakText text{"gb0275",
+                 "torch._dynamo.step_unsupported() with empty checkpoint",
+                 "traced torch._dynamo.step_unsupported(), but there is no checkpoint to step_graph_break from. This "
+                 "graph break is used for debugging only.",
+                 {"Remove the torch._dynamo.step_unsupported() call.",
+                  "Include at least one checkpoint: (1) include at least 2 ops and (2) make sure there is some line of "
+                  "code that is not in a try/with block, and has an empty Python stack.",
+                  "This is likely to be a Dynamo bug. Please report an issue to PyTorch."},
+                 ""};
+  text.then = BreakText::Then::kSkipFrame;
+  return text;
+}
+
+std::string FrameEndingReason(BreakText::Then then) {
+  return then == BreakText::Then::kSkipFrame
+             ? "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph "
+               "break encountered:"
+             : "Encountered graph break that we cannot resume from. Compiling up to the previous resumable state, "
+               "then skipping the rest of the function. Graph break encountered:";
+}
+
 BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason) {
   return {"gb0098",
           "Skip calling `torch.compiler.disable()`d function",

@@ -4,6 +4,7 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_MESSAGES_H_
 #define TDCONFORM_REFERENCE_DYNAMO_MESSAGES_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@ struct BreakText {
   std::string context;
   // Dynamo raises it from the instruction after the call (its traceback's position).
   bool after_call = false;
+  // What the frame reaching it does (spec §2.7, §2.8): resume after the call, skip the
+  // whole frame (skip_frame), or compile what was traced and run the rest eagerly
+  // (step_unsupported). Reached in an inlined callee, either is an ordinary break at the
+  // root frame's call site (classic).
+  enum class Then { kResume, kSkipFrame, kStepUnsupported } then = Then::kResume;
 };
 
 // torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
@@ -26,6 +32,19 @@ struct BreakText {
 // VariableTracker reprs (`[ConstantVariable(str: 'x')]`, `{'msg': ...}`).
 BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, const std::string& args_repr,
                              const std::string& kwargs_repr);
+// torch._dynamo.skip_frame(msg): `frame` is the code reaching it (co_name) defined at
+// `file`:`line` (co_firstlineno; a resume function's is its break's line).
+BreakText SkipFrameText(const std::string& msg, const std::string& args_repr, const std::string& kwargs_repr,
+                        const std::string& frame, const std::string& file, int64_t line);
+// torch._dynamo.step_unsupported(); `ErrorOnStepText`: the Unsupported it is under fullgraph.
+BreakText StepUnsupportedText();
+BreakText StepUnsupportedErrorText();
+// step_unsupported() with no checkpoint before it (no statement of the frame began with an
+// op already traced): the frame is skipped instead.
+BreakText StepEmptyCheckpointText();
+// A record's `reason` when the root frame itself reaches skip_frame / step_unsupported.
+std::string FrameEndingReason(BreakText::Then then);
+
 // A call of a torch.compiler.disable'd function (recursive); `function_repr` is the
 // wrapped function's repr with its address normalized, `reason` the disable reason.
 BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason);

@@ -4,6 +4,7 @@
 // tensor ops are recorded by OnTensorOp as they run.
 #include <fmt/format.h>
 
+#include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/py_ops.h"
@@ -68,6 +69,14 @@ Dynamo::DisableWrapper Dynamo::DisableWrapperOf(const Value& callee) {
                                                                                    : DisableWrapper::kNonrecursive;
 }
 
+std::pair<std::string, int64_t> Dynamo::SkippedFrame() const {
+  const Trace& t = *Tracing();
+  const Frame& f = *in_.frames().back();
+  // A resume function is a code of its own, starting at its break's line.
+  if (in_.frames()[t.root_depth] == &f && t.resume) return {t.code_name, t.key.resume_at->span.begin.line};
+  return {CodeName(*f.scope), CodeFirstLine(*std::get<UserCode>(f.function->code).def)};
+}
+
 std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs& args) {
   Process& p = in_.process();
   const Value graph_break = p.modules()[ModuleId::kTorchDynamo]->GetAttr("graph_break");
@@ -77,6 +86,21 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
       if (k == "msg" && Is<PyStr>(v)) msg = DynCast<PyStr>(v)->value();
     }
     return GraphBreakCallText(msg, VariableList(args.positional), VariableDict(args.keywords));
+  }
+  const Value skip_frame = p.modules()[ModuleId::kTorchDynamo]->GetAttr("skip_frame");
+  if (callee == skip_frame && rules_.on(Rule::kSkipFrame)) {
+    std::string msg;
+    for (const auto& [k, v] : args.keywords) {
+      if (k == "msg" && Is<PyStr>(v)) msg = DynCast<PyStr>(v)->value();
+    }
+    if (!args.positional.empty() && Is<PyStr>(args.positional[0])) msg = DynCast<PyStr>(args.positional[0])->value();
+    auto [name, line] = SkippedFrame();
+    return SkipFrameText(msg, VariableList(args.positional), VariableDict(args.keywords), name,
+                         in_.frames().back()->program->filename, line);
+  }
+  if (callee == p.modules()[ModuleId::kTorchDynamo]->GetAttr("step_unsupported") &&
+      rules_.on(Rule::kStepUnsupported)) {
+    return StepUnsupportedText();
   }
   if (p.registries.disallowed.contains(callee->id()) && callee != graph_break && rules_.on(Rule::kDisallowedBreak)) {
     if (const auto* b = DynCast<PyBuiltin>(callee)) {
@@ -176,18 +200,26 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   if (depth != t.root_depth || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
   Reads reads = t.reads;
+  const size_t global_guards = t.global_guards.size();
   CallArgs saved = args;
-  if (t.graph.call_count() == 0) t.calls_before_first_op.emplace_back(function, saved);
+  t.root_inlined_calls.emplace_back(function, saved);
+  // The inlining is abandoned (torch traces the frame again): what it read (values,
+  // globals) is not guarded, and the call's arguments are realized as any break's are.
+  auto abandon = [&] {
+    t.graph.Rollback(mark);
+    t.reads = std::move(reads);
+    t.global_guards.resize(global_guards);
+    RealizeArguments(t, saved);
+  };
   try {
     return in_.CallDirect(function, std::move(args));
   } catch (const Restart&) {
-    // The break inside the callee ends the graph at this call (R-classic-reattribute):
-    // torch traces the frame again, so what the abandoned inlining read is not guarded,
-    // and the call's arguments are realized as any break's are.
-    t.graph.Rollback(mark);
-    t.reads = std::move(reads);
-    RealizeArguments(t, saved);
+    abandon();  // the break inside the callee ends the graph at this call (R-classic-reattribute)
     return RootBreak(callee, std::move(saved));
+  } catch (const SkipRoot&) {
+    abandon();
+    t.root_inlined_calls.pop_back();  // this call runs again below, as the frame's rest does
+    return SkipRootFrame(callee, std::move(saved), false);
   }
 }
 
@@ -217,6 +249,7 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
   CallArgs as_called = args;
+  if (in_.frames().size() - 1 == Tracing()->root_depth) Tracing()->root_inlined_calls.emplace_back(callee, args);
   Value result;
   {
     // The body runs inside the graph: no frame of it is offered to Dynamo.
