@@ -18,6 +18,7 @@
 #include "reference/dynamo/graph_builder.h"
 #include "reference/dynamo/guards.h"
 #include "reference/dynamo/messages.h"
+#include "reference/dynamo/resumability.h"
 #include "reference/dynamo/rules.h"
 #include "reference/graph/golden.h"
 #include "reference/runtime/interp/interpreter.h"
@@ -59,6 +60,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnLoadLocal(const Frame& frame, const std::string& name) override;
   void OnLoadCell(const Frame& frame, const std::string& name, const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
+  void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name, const Value& value) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
 
@@ -115,9 +117,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // with no op (R-no-ops-skip) or reaches skip_frame() (R-skip-frame), torch runs it again
     // eagerly and these calls' frames are offered to Dynamo.
     std::vector<std::pair<Value, CallArgs>> root_inlined_calls;
-    // The root frame's statement when the first op was traced: a later statement starts
-    // with a non-empty graph, a checkpoint step_unsupported() can compile up to.
-    const lang::Stmt* first_op_stmt = nullptr;
+    // The last checkpoint (resumability.h): a root statement begun with the graph
+    // non-empty, outside try / for / with; a step graph break compiles up to it.
+    struct Checkpoint {
+      const lang::Stmt* stmt;
+      GraphBuilder::Mark mark;
+      std::vector<Value> fast;  // the root frame's locals then
+      size_t calls;             // root_inlined_calls then
+    };
+    std::optional<Checkpoint> checkpoint;
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};
@@ -203,9 +211,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // graph_break.cc
   Value Break(const BreakText& text, const Value& callee, CallArgs& args);
-  // The root frame breaks at a call; with `resumable` off (step_unsupported) the rest of
-  // the frame runs eagerly, no resume function.
-  Value RootBreak(const Value& callee, CallArgs args, bool resumable = true);
+  Value RootBreak(const Value& callee, CallArgs args);
+  // A step graph break (R-step-graph-break): the graph up to the last checkpoint is
+  // compiled and the rest of the frame from there runs eagerly, its calls offered.
+  Value StepBreak(const Value& callee, CallArgs args);
+  const Resumability& ResumabilityOf(const lang::Node& def);
   // The root frame is skipped (skip_frame(), or step_unsupported() with no checkpoint):
   // the partial graph dropped, the calls it made run again with their frames offered, the
   // rest eagerly. `mark_skipped`: its code is skipped from now on, as when the root frame
@@ -229,6 +239,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::map<CodeKey, CodeState> codes_;
   int64_t next_frame_id_ = 0;
   std::set<std::string> logged_locations_;
+  std::map<const lang::Node*, Resumability> resumability_;
   std::unordered_set<const lang::Node*> always_optimize_;
   // The running compiled frames, innermost last; null marks a region run eagerly inside
   // one (a break's callee, an allowed function's body).

@@ -180,7 +180,6 @@ void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const
     if (body_recorder_ != nullptr) body_recorder_->Record(site, as_called, result);
     return;
   }
-  if (t->first_op_stmt == nullptr) t->first_op_stmt = in_.frames()[t->root_depth]->stmt;
   t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
                    as_called, result, LowerOp(site, as_called, result), site.accessor);
 }

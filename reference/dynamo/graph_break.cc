@@ -77,7 +77,8 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
   record.context = text.context;
   // torch's duplicate checker keys on the gb type and the location (a step_unsupported()
   // record's type is the exception class, apart from any Unsupported's).
-  std::string location = fmt::format("{} {}:{}", text.gb_type, record.location->file, record.location->line);
+  std::string location = fmt::format("{} {}:{}", text.duplicate_type.empty() ? text.gb_type : text.duplicate_type,
+                                     record.location->file, record.location->line);
   if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup)) {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
@@ -91,31 +92,81 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
 
 Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& args) {
   Trace& t = *Tracing();
+  const Frame& root = *in_.frames()[t.root_depth];
   const bool at_root = in_.frames().size() - 1 == t.root_depth;
-  // step_unsupported() compiles up to the last checkpoint: the start of a root statement
-  // with the graph already non-empty; with none, the frame is skipped (golden
-  // step_unsupported/s08_step_unsupported_first).
-  const bool checkpoint = t.first_op_stmt != nullptr && t.first_op_stmt != in_.frames()[t.root_depth]->stmt;
-  // An inlined callee has no checkpoint of its own: its step_unsupported() is an empty
-  // checkpoint's, which skips the root frame (golden variants step_unsupported__*__wrap).
   const bool step = reached.then == BreakText::Then::kStepUnsupported;
-  const BreakText text = step && (!at_root || !checkpoint) ? StepEmptyCheckpointText() : reached;
   if (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) {
-    const bool step = reached.then == BreakText::Then::kStepUnsupported;
-    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : text), text.after_call);
+    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : reached),
+                      reached.after_call);
   }
-  // Reached by the root frame, skip_frame / step_unsupported end the frame: logged with
-  // their own reason, not counted (goldens skip_frame/smoke_skip_frame, step_unsupported/).
-  const bool ends_frame = at_root && text.then != BreakText::Then::kResume;
+  // What the frame does (spec §3.3): a break inside a try block steps back to the last
+  // checkpoint, or skips the frame without one; one with a loop's backward jump ahead
+  // skips it (R-step-graph-break). step_unsupported() steps back too; reached in an
+  // inlined callee it is an empty checkpoint's, which skips the root frame.
+  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
+  const Resumability& shape = ResumabilityOf(def);
+  const bool can_step = at_root && t.checkpoint.has_value();
+  BreakText text = reached;
+  BreakText::Then then = reached.then;
+  if (at_root && reached.then == BreakText::Then::kResume && rules_.on(Rule::kStepGraphBreak)) {
+    if (shape.InTry(root.stmt)) {
+      then = can_step ? BreakText::Then::kStepUnsupported : BreakText::Then::kSkipFrame;
+    } else if (shape.BackedgeAfter(root.stmt)) {
+      then = BreakText::Then::kSkipFrame;
+      auto [name, line] = SkippedFrame();
+      text = LoopBreakText(text, name, root.program->filename, line);
+    }
+  }
+  if (step && !can_step) {
+    text = StepEmptyCheckpointText();
+    then = BreakText::Then::kSkipFrame;
+  }
+  // Reached by the root frame, a break that ends the frame is logged with its own reason
+  // and not counted (goldens skip_frame/, step_unsupported/, graph_break/break_in_*).
+  const bool ends_frame = at_root && then != BreakText::Then::kResume;
+  text.then = then;
   if (t.record) LogBreak(t, text, ends_frame);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
-  if (ends_frame && text.then == BreakText::Then::kSkipFrame) return SkipRootFrame(callee, std::move(args), true);
-  if (at_root) return RootBreak(callee, std::move(args), text.then == BreakText::Then::kResume);
+  if (ends_frame && then == BreakText::Then::kSkipFrame) return SkipRootFrame(callee, std::move(args), true);
+  if (ends_frame) return StepBreak(callee, std::move(args));
+  if (at_root) return RootBreak(callee, std::move(args));
   if (step) throw SkipRoot{};
   if (rules_.on(Rule::kClassicReattribute)) throw Restart{};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
   EagerRegion eager(*this, false);
+  return in_.Call(callee, std::move(args));
+}
+
+const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
+  return resumability_.try_emplace(&def, def).first->second;
+}
+
+void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
+  Trace* t = Tracing();
+  if (t == nullptr || !t->record || in_.frames()[t->root_depth] != &frame || t->graph.call_count() == 0) return;
+  if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
+  t->checkpoint = Trace::Checkpoint{&stmt, t->graph.mark(), frame.fast, t->root_inlined_calls.size()};
+}
+
+Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
+  size_t slot = contexts_.size() - 1;
+  Trace& t = *contexts_[slot];
+  const Trace::Checkpoint checkpoint = *t.checkpoint;
+  const Frame& root = *in_.frames()[t.root_depth];
+  const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(root.function->code).def);
+  t.graph.Rollback(checkpoint.mark);
+  std::vector<Value> live;
+  for (const std::string& name : LiveLocalsBefore(*root.scope, def, *checkpoint.stmt)) {
+    live.push_back(checkpoint.fast[root.scope->local_slot.at(name)]);
+  }
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, checkpoint.stmt->span.begin.line, false);
+  Explain("the rest of the frame from the checkpoint runs eagerly, its calls offered to Dynamo");
+  std::vector<std::pair<Value, CallArgs>> calls(std::make_move_iterator(t.root_inlined_calls.begin() + checkpoint.calls),
+                                                std::make_move_iterator(t.root_inlined_calls.end()));
+  contexts_[slot] = nullptr;
+  EagerRegion eager(*this, false);
+  for (auto& [function, call_args] : calls) in_.Call(function, std::move(call_args));
   return in_.Call(callee, std::move(args));
 }
 
@@ -239,7 +290,7 @@ Value Dynamo::SkipRootFrame(const Value& callee, CallArgs args, bool mark_skippe
   return in_.Call(callee, std::move(args));
 }
 
-Value Dynamo::RootBreak(const Value& callee, CallArgs args, bool resumable) {
+Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   const Frame& root = *in_.frames()[t.root_depth];
@@ -271,7 +322,7 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args, bool resumable) {
   }
 
   bool returned_at_once = ReturnedAtOnce(def, root.stmt, *root.call);
-  if (!resumable || (returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
+  if ((returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
     contexts_[slot] = nullptr;  // the rest runs as it is
     return result;
   }

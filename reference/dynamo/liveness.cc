@@ -169,6 +169,22 @@ bool ReturnedAtOnce(const Node& def, const Stmt* stmt, const Call& call) {
   return stmt->kind == NodeKind::kReturn && As<Return>(*stmt).value.get() == &call;
 }
 
+namespace {
+
+std::vector<std::string> InVarnamesOrder(const runtime::Scope& scope, const Names& live) {
+  std::vector<std::string> ordered;
+  for (const std::string& name : scope.varnames) {
+    if (live.count(name) && scope.local_slot.count(name)) ordered.push_back(name);
+  }
+  return ordered;
+}
+
+}  // namespace
+
+std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const FunctionDef& def, const Stmt& stmt) {
+  return InVarnamesOrder(scope, LiveBefore(stmt, LiveAfter(def.body, stmt, {}).value_or(Names{})));
+}
+
 std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def, const Stmt* stmt,
                                              const Call& call) {
   Names live;
@@ -179,11 +195,7 @@ std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const 
     rest.Walk(As<Lambda>(def).body.get());
     live = rest.reads;
   }
-  std::vector<std::string> ordered;
-  for (const std::string& name : scope.varnames) {
-    if (live.count(name) && scope.local_slot.count(name)) ordered.push_back(name);
-  }
-  return ordered;
+  return InVarnamesOrder(scope, live);
 }
 
 }  // namespace tdc::dynamo

@@ -18,6 +18,11 @@ namespace tdc::dynamo {
 std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const lang::Node& def,
                                              const lang::Stmt* stmt, const lang::Call& call);
 
+// The fast locals of `scope` (the function `def`) live when statement `stmt` begins (a
+// step graph break's checkpoint), in co_varnames order.
+std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const lang::FunctionDef& def,
+                                          const lang::Stmt& stmt);
+
 // Whether `call`'s value is what the frame returns at once (`return f(x)`, a lambda's
 // body): no resume function follows it (spec §3.3).
 bool ReturnedAtOnce(const lang::Node& def, const lang::Stmt* stmt, const lang::Call& call);

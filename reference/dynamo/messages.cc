@@ -60,6 +60,26 @@ BreakText StepEmptyCheckpointText() {
   return text;
 }
 
+namespace {
+
+std::string Link(const std::string& gb_id) {
+  return fmt::format("https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html", gb_id);
+}
+
+}  // namespace
+
+BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file, int64_t line) {
+  original.context += fmt::format(
+      "\n\n For more details about this graph break, please visit: {}\n\n*** While handling this graph break, "
+      "another graph break occurred: ***\n\ngraph break in loop\n  Explanation: torch.compile detected a graph "
+      "break in a for/while loop. Skipping the frame and falling back to eager, as graph breaks in loops are not "
+      "supported.\n  Hint: This graph break may have been caused by an earlier graph break. Resolving the earlier "
+      "graph break may resolve this one.\n\n  Developer debug context: frame skipped: {} ({} line {})",
+      Link(original.gb_id), frame, file, line);
+  original.duplicate_type = "graph break in loop";
+  return original;
+}
+
 std::string FrameEndingReason(BreakText::Then then) {
   return then == BreakText::Then::kSkipFrame
              ? "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph "
@@ -137,11 +157,7 @@ std::string FormatBreak(const BreakText& text) {
   std::string out = fmt::format("{}\n  Explanation: {}", text.gb_type, text.explanation);
   for (const std::string& hint : text.hints) out += fmt::format("\n  Hint: {}", hint);
   out += fmt::format("\n\n  Developer debug context: {}\n", text.context);
-  out += fmt::format(
-      "\n For more details about this graph break, please visit: "
-      "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html",
-      text.gb_id);
-  return out;
+  return out + "\n For more details about this graph break, please visit: " + Link(text.gb_id);
 }
 
 std::string BreakReason(bool variadic_call) {

@@ -25,6 +25,9 @@ struct BreakText {
   // (step_unsupported). Reached in an inlined callee, either is an ordinary break at the
   // root frame's call site (classic).
   enum class Then { kResume, kSkipFrame, kStepUnsupported } then = Then::kResume;
+  // The gb type torch's duplicate-break checker keys on when it is not gb_type (the
+  // exception raised last: "graph break in loop" for a break in a loop).
+  std::string duplicate_type;
 };
 
 // torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
@@ -42,6 +45,9 @@ BreakText StepUnsupportedErrorText();
 // step_unsupported() with no checkpoint before it (no statement of the frame began with an
 // op already traced): the frame is skipped instead.
 BreakText StepEmptyCheckpointText();
+// `original`, a break met with a loop's backward jump ahead: Dynamo's "graph break in
+// loop" is chained to it (the frame `frame` at `file`:`line` is skipped).
+BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file, int64_t line);
 // A record's `reason` when the root frame itself reaches skip_frame / step_unsupported.
 std::string FrameEndingReason(BreakText::Then then);
 

@@ -35,6 +35,7 @@ Interpreter::Flow Interpreter::ExecBlock(Frame& f, const StmtList& body, Value& 
 Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
   f.line = st.span.begin.line;
   f.stmt = &st;
+  if (hook_ != nullptr) hook_->OnStatement(f, st);
   switch (st.kind) {
     case NodeKind::kExprStmt:
       Eval(f, *As<ExprStmt>(st).value);  // the value dies here, as POP_TOP drops it

@@ -67,6 +67,11 @@ class FrameHook {
   // attribute, an item, a call of something not a user function. Dynamo guards a frame
   // value only once it is used (its lazy variables are realized then).
   virtual void OnUse(const Value& v) { (void)v; }
+  // `frame` begins executing statement `stmt`.
+  virtual void OnStatement(const Frame& frame, const lang::Stmt& stmt) {
+    (void)frame;
+    (void)stmt;
+  }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
     (void)globals;

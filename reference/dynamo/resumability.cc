@@ -1,0 +1,59 @@
+#include "reference/dynamo/resumability.h"
+
+#include <algorithm>
+
+namespace tdc::dynamo {
+
+using lang::As;
+using lang::NodeKind;
+
+Resumability::Resumability(const lang::Node& def) {
+  if (def.kind == NodeKind::kFunctionDef) Walk(As<lang::FunctionDef>(def).body, false, false);
+}
+
+void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint) {
+  for (const auto& owned : body) {
+    const lang::Stmt* s = owned.get();
+    order_.push_back(s);
+    if (in_try) in_try_.insert(s);
+    if (no_checkpoint) no_checkpoint_.insert(s);
+    switch (s->kind) {
+      case NodeKind::kIf:
+        Walk(As<lang::If>(*s).body, in_try, no_checkpoint);
+        Walk(As<lang::If>(*s).orelse, in_try, no_checkpoint);
+        break;
+      case NodeKind::kWhile:
+        Walk(As<lang::While>(*s).body, in_try, no_checkpoint);
+        order_.push_back(nullptr);
+        Walk(As<lang::While>(*s).orelse, in_try, no_checkpoint);
+        break;
+      case NodeKind::kFor:
+        Walk(As<lang::For>(*s).body, in_try, true);
+        order_.push_back(nullptr);
+        Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint);
+        break;
+      case NodeKind::kWith: Walk(As<lang::With>(*s).body, in_try, true); break;
+      case NodeKind::kTry: {
+        const auto& t = As<lang::Try>(*s);
+        Walk(t.body, true, true);
+        for (const auto& handler : t.handlers) Walk(handler->body, true, true);
+        Walk(t.orelse, true, true);
+        Walk(t.finalbody, true, true);
+        break;
+      }
+      default: break;  // a nested def's body is another code's
+    }
+  }
+}
+
+bool Resumability::BackedgeAfter(const lang::Stmt* stmt) const {
+  auto at = std::find(order_.begin(), order_.end(), stmt);
+  if (at == order_.end()) return false;
+  for (auto it = at + 1; it != order_.end(); ++it) {
+    if (*it == nullptr) return true;
+    if ((*it)->kind == NodeKind::kReturn) return false;
+  }
+  return false;
+}
+
+}  // namespace tdc::dynamo

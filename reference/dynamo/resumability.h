@@ -1,0 +1,38 @@
+// Where in a frame a graph break can resume, read off the function's statements the way
+// torch 2.13.0 reads its bytecode (symbolic_convert.py, spec §3.3): a break inside a try
+// statement cannot resume (should_compile_partial_graph); a break with a loop's backward
+// jump ahead of it, before the first return, skips the frame (maybe_has_backedge); a
+// checkpoint, which step graph breaks compile up to, is the start of a statement with an
+// empty Python stack outside any try block (not inside a for loop, whose iterator is on
+// the stack, nor a with block, whose __exit__ is).
+#ifndef TDCONFORM_REFERENCE_DYNAMO_RESUMABILITY_H_
+#define TDCONFORM_REFERENCE_DYNAMO_RESUMABILITY_H_
+
+#include <set>
+#include <vector>
+
+#include "reference/lang/ast.h"
+
+namespace tdc::dynamo {
+
+class Resumability {
+ public:
+  // `def`: a FunctionDef or a Lambda (no statements: every break resumes).
+  explicit Resumability(const lang::Node& def);
+
+  bool InTry(const lang::Stmt* stmt) const { return in_try_.contains(stmt); }
+  bool IsCheckpoint(const lang::Stmt* stmt) const { return stmt != nullptr && !no_checkpoint_.contains(stmt); }
+  // Whether a backward jump follows `stmt` in code order before any return.
+  bool BackedgeAfter(const lang::Stmt* stmt) const;
+
+ private:
+  // Statements and loop ends in code order; a loop end (its backward jump) is null.
+  void Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint);
+
+  std::vector<const lang::Stmt*> order_;
+  std::set<const lang::Stmt*> in_try_, no_checkpoint_;
+};
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_RESUMABILITY_H_
