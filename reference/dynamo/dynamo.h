@@ -61,6 +61,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnLoadCell(const Frame& frame, const std::string& name, const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
+  void OnGradModeSet(bool enabled) override;
   void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name, const Value& value) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
 
@@ -216,6 +217,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // compiled and the rest of the frame from there runs eagerly, its calls offered.
   Value StepBreak(const Value& callee, CallArgs args);
   const Resumability& ResumabilityOf(const lang::Node& def);
+  // A `torch._C._set_grad_enabled(enabled)` node (R-grad-mode-context): no ATen node.
+  void AddGradModeNode(Trace& t, bool enabled);
   // The root frame is skipped (skip_frame(), or step_unsupported() with no checkpoint):
   // the partial graph dropped, the calls it made run again with their frames offered, the
   // rest eagerly. `mark_skipped`: its code is skipped from now on, as when the root frame

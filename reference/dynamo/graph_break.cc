@@ -138,6 +138,17 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   return in_.Call(callee, std::move(args));
 }
 
+void Dynamo::OnGradModeSet(bool enabled) {
+  Trace* t = Tracing();
+  if (t != nullptr && t->record) AddGradModeNode(*t, enabled);
+}
+
+void Dynamo::AddGradModeNode(Trace& t, bool enabled) {
+  if (!rules_.on(Rule::kGradModeContext)) return;
+  t.graph.AddCall(graph::NodeOp::kCallFunction, "torch._C._set_grad_enabled", CallArgs{{in_.heap().Bool(enabled)}, {}},
+                  in_.heap().None(), Fragment{});
+}
+
 const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
   return resumability_.try_emplace(&def, def).first->second;
 }
@@ -305,6 +316,9 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   for (const std::string& name : live_names) live_values.push_back(root.fast[root.scope->local_slot.at(name)]);
   live.insert(live.end(), live_values.begin(), live_values.end());
   UseMovedLocals(t, live_names, live_values);
+  // The graph leaves grad mode as the frame found it: the break's call and the resume
+  // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
+  if (t.record && in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, root.call->span.begin.line, false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
@@ -348,7 +362,12 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   }
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", old->co_name, root.call->span.begin.line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, old->co_name, root.call->span.begin.line));
+  // The resume function is called under the frame's own grad mode and enters the with
+  // blocks still open (its first node sets grad mode again).
+  const bool inside = in_.process().grad_enabled;
+  in_.process().grad_enabled = old->grad_enabled;
   std::unique_ptr<Trace> t = NewTrace(key, sources, name, true);
+  in_.process().grad_enabled = inside;
   if (t->runs_eagerly) {
     old = nullptr;  // the rest runs eagerly
     return;
@@ -357,6 +376,7 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   t->co_name = old->co_name;
   t->root_depth = old->root_depth;
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+  if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   old = std::move(t);
 }

@@ -201,12 +201,15 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   GraphBuilder::Mark mark = t.graph.mark();
   Reads reads = t.reads;
   const size_t global_guards = t.global_guards.size();
+  const bool grad_enabled = in_.process().grad_enabled;
   CallArgs saved = args;
   t.root_inlined_calls.emplace_back(function, saved);
   // The inlining is abandoned (torch traces the frame again): what it read (values,
-  // globals) is not guarded, and the call's arguments are realized as any break's are.
+  // globals) is not guarded, grad mode is what it was (the unwinding skipped the callee's
+  // with-block exits), and the call's arguments are realized as any break's are.
   auto abandon = [&] {
     t.graph.Rollback(mark);
+    in_.process().grad_enabled = grad_enabled;
     t.reads = std::move(reads);
     t.global_guards.resize(global_guards);
     RealizeArguments(t, saved);

@@ -60,11 +60,11 @@ void InstallGradMode(Interpreter& in) {
     bool enabled = mode.enabled;
     AddMethod(in, type, "__enter__", [&in, enabled](CallArgs& args) {
       DynCast<PyInstance>(args.positional[0])->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
-      in.process().grad_enabled = enabled;
+      in.SetGradEnabled(enabled);
       return in.heap().None();
     });
     AddMethod(in, type, "__exit__", [&in](CallArgs& args) {
-      in.process().grad_enabled = Truth(in, DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev"));
+      in.SetGradEnabled(Truth(in, DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev")));
       return in.heap().None();
     });
     PyType* raw = type.get();

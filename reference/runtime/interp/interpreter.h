@@ -67,6 +67,8 @@ class FrameHook {
   // attribute, an item, a call of something not a user function. Dynamo guards a frame
   // value only once it is used (its lazy variables are realized then).
   virtual void OnUse(const Value& v) { (void)v; }
+  // Grad mode was set to `enabled` (torch.no_grad / enable_grad entered or left).
+  virtual void OnGradModeSet(bool enabled) { (void)enabled; }
   // `frame` begins executing statement `stmt`.
   virtual void OnStatement(const Frame& frame, const lang::Stmt& stmt) {
     (void)frame;
@@ -102,6 +104,11 @@ class Interpreter {
   std::vector<Value> Iterate(const Value& iterable);
 
   void set_frame_hook(FrameHook* hook) { hook_ = hook; }
+  // torch._C._set_grad_enabled: sets the process's grad mode and tells the frame hook.
+  void SetGradEnabled(bool enabled) {
+    process_.grad_enabled = enabled;
+    if (hook_ != nullptr) hook_->OnGradModeSet(enabled);
+  }
   // Tells the frame hook the program used `v` (FrameHook::OnUse).
   void Use(const Value& v) {
     if (hook_ != nullptr && v) hook_->OnUse(v);
