@@ -95,7 +95,12 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   const Frame& root = *in_.frames()[t.root_depth];
   const bool at_root = in_.frames().size() - 1 == t.root_depth;
   const bool step = reached.then == BreakText::Then::kStepUnsupported;
-  if (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) {
+  // fullgraph=True, or the error_on_graph_break flag where the break is traced (the
+  // reference runs the traced code's with blocks, so the process flag is that one;
+  // R-error-on-graph-break): a break is Unsupported.
+  const bool error = (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
+                     (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak));
+  if (error) {
     RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : reached),
                       reached.after_call);
   }
@@ -197,7 +202,10 @@ Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
 
 void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
   if (!t.record) return;
-  bool fullgraph = t.callback->fullgraph;
+  // error_on_graph_break, true where the frame's graph ends, makes it one graph as fullgraph
+  // does: an empty graph still reaches the backend (golden version/empty_graph_backend_call).
+  const bool fullgraph = t.callback->fullgraph ||
+                         (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak));
   bool empty = t.graph.call_count() == 0;
   CodeState& code = codes_[t.key];
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name, line,

@@ -195,6 +195,7 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     } else {
       stack->items().push_back(in.heap().None());
     }
+    in.process().error_on_graph_break = IsTruthy(*flag);
     return in.heap().None();
   });
   AddMethod(in, type, "__exit__", [&in, flag](CallArgs& args) {
@@ -204,6 +205,7 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     Value prev = stack->items().back();
     stack->items().pop_back();
     if (!Is<PyNone>(prev)) *flag = prev;
+    in.process().error_on_graph_break = IsTruthy(*flag);
     return in.heap().None();
   });
   // __call__ = wrap_dunder_call_ctx_manager: an `inner` function, deliberately not

@@ -66,6 +66,9 @@ class Process {
 
   // torch's thread-local grad mode (torch.is_grad_enabled(); no_grad/enable_grad set it).
   bool grad_enabled = true;
+  // torch._dynamo.error_on_graph_break's flag (the C-level one its context manager sets):
+  // a graph break traced while it is true is an error (spec §2.17).
+  bool error_on_graph_break = false;
   // Dynamo's allowed / disallowed / nonstrict_trace callable ids (registries.h).
   DynamoRegistries registries;
 
