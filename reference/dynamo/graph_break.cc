@@ -83,6 +83,8 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
+      // torch's own frames (external_utils' wrappers) are not in a user stack.
+      if (f.program->filename.starts_with("<torch>")) continue;
       stack.push_back({f.program->filename, CurrentLine(f), CodeName(*f.scope)});
     }
     record.user_stack = std::move(stack);

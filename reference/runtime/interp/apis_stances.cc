@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "reference/runtime/interp/library.h"
+#include "reference/runtime/interp/run_program.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/stdlib_modules_support.h"
 
@@ -179,9 +180,35 @@ void InstallSetStance(Interpreter& in) {
   modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", compiler_set_stance);
 }
 
+namespace {
+
+std::string WrapDunderCallSource() {
+  return std::string(206, '\n') +
+         "def wrap_dunder_call_ctx_manager(self, func):\n"
+         "\n\n\n\n\n"
+         "    def inner(*args, **kwargs):\n"
+         "        with self:\n"
+         "            return func(*args, **kwargs)\n"
+         "\n"
+         "    return inner\n";
+}
+
+// Runs a library module's source (kept alive by the program the function holds) and
+// returns its function `name`.
+Value RunLibrarySource(Interpreter& in, const std::string& source, const std::string& filename,
+                       const std::string& module, const std::string& name) {
+  auto parsed = ParseProgram(source, filename);
+  auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
+  Ref<PyDict> globals = in.heap().NewDict();
+  globals->SetStr("__name__", in.heap().Intern(module));
+  in.RunModule(program, globals);
+  return globals->GetStr(name);
+}
+
+}  // namespace
+
 void InstallErrorOnGraphBreak(Interpreter& in) {
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
-  Value external_utils = apis::LibGlobals(in, "torch._dynamo.external_utils");
   // The C-level error_on_graph_break flag (None until first set: `_get_error_on_graph_break`).
   auto flag = std::make_shared<Value>(in.heap().False());
   Ref<PyType> type = LibraryClass(in, "ErrorOnGraphBreakDecoratorContextManager", "torch._dynamo.decorators");
@@ -209,17 +236,18 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     return in.heap().None();
   });
   // __call__ = wrap_dunder_call_ctx_manager: an `inner` function, deliberately not
-  // functools.wraps'd.
-  AddMethod(in, type, "__call__", [&in, external_utils](CallArgs& args) {
+  // functools.wraps'd, whose frame Dynamo traces (spec S37: a decorated callee has one
+  // frame more). Its source, at its lines of torch/_dynamo/external_utils.py, is run once.
+  auto wrap = std::make_shared<Value>();
+  AddMethod(in, type, "__call__", [&in, wrap](CallArgs& args) {
     if (args.positional.size() != 2 || !args.keywords.empty()) {
       Raise(in.heap(), ExcType::kTypeError,
             fmt::format("wrap_dunder_call_ctx_manager() takes 2 positional arguments but {} were given",
                         args.positional.size()));
     }
-    Value self = args.positional[0];
-    Value fn = args.positional[1];
-    return Value(apis::MakeLibFunction(in, external_utils, "wrap_dunder_call_ctx_manager.<locals>.inner",
-        [&in, self, fn](PyFunction&, CallArgs& call) { return CallWithin(in, self, fn, std::move(call)); }));
+    if (!*wrap) *wrap = RunLibrarySource(in, WrapDunderCallSource(), "<torch>/_dynamo/external_utils.py",
+                                         "torch._dynamo.external_utils", "wrap_dunder_call_ctx_manager");
+    return in.Call(*wrap, std::move(args));
   });
   Ref<PyType> cls = type;
   in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("error_on_graph_break",
