@@ -39,12 +39,8 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   const auto* function = DynCast<PyFunction>(target);
   if (function == nullptr || function->is_native()) {
     if (!wrap_inline_) {
-      auto parsed = ParseProgram(WrapInlineSource(), "<torch>/_dynamo/external_utils.py");
-      wrap_inline_program_ = std::get<std::shared_ptr<const Program>>(std::move(parsed));
-      Ref<PyDict> globals = in_.heap().NewDict();
-      globals->SetStr("__name__", in_.heap().Intern("torch._dynamo.external_utils"));
-      in_.RunModule(wrap_inline_program_, globals);
-      wrap_inline_ = globals->GetStr("wrap_inline");
+      wrap_inline_ = RunLibrarySource(in_, WrapInlineSource(), "<torch>/_dynamo/external_utils.py",
+                                      "torch._dynamo.external_utils", "wrap_inline");
     }
     target = in_.CallDirect(wrap_inline_, CallArgs{{target}, {}});
   }

@@ -252,8 +252,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Interpreter frames (by depth) a trace entered by inlining a compiled function: its
   // tracebacks show torch's polyfill frames above them.
   std::set<size_t> inlined_compiled_;
-  std::shared_ptr<const runtime::Program> wrap_inline_program_;  // external_utils.wrap_inline
-  Value wrap_inline_;
+  Value wrap_inline_;  // external_utils.wrap_inline
   AtenLowering* aten_ = nullptr;
   // While AotTrace runs an allowed function's body: the recorder of its ops, and the
   // is_compiling family as AOT autograd's tracing reads it.

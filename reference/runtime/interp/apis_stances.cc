@@ -193,18 +193,6 @@ std::string WrapDunderCallSource() {
          "    return inner\n";
 }
 
-// Runs a library module's source (kept alive by the program the function holds) and
-// returns its function `name`.
-Value RunLibrarySource(Interpreter& in, const std::string& source, const std::string& filename,
-                       const std::string& module, const std::string& name) {
-  auto parsed = ParseProgram(source, filename);
-  auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
-  Ref<PyDict> globals = in.heap().NewDict();
-  globals->SetStr("__name__", in.heap().Intern(module));
-  in.RunModule(program, globals);
-  return globals->GetStr(name);
-}
-
 }  // namespace
 
 void InstallErrorOnGraphBreak(Interpreter& in) {

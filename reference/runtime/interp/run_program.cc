@@ -40,6 +40,15 @@ std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std
   return program;
 }
 
+Value RunLibrarySource(Interpreter& in, const std::string& source, const std::string& filename,
+                       const std::string& module, const std::string& name) {
+  auto program = std::get<std::shared_ptr<const Program>>(ParseProgram(source, filename));
+  Ref<PyDict> globals = in.heap().NewDict();
+  globals->SetStr("__name__", in.heap().Intern(module));
+  in.RunModule(program, globals);
+  return globals->GetStr(name);
+}
+
 Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name) {
   InstallBuiltins(in);
   InstallTorchOps(in);

@@ -28,6 +28,13 @@ std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
 std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std::string& source,
                                                                        const std::string& display_name);
 
+// Runs the source of a module of torch's the runtime models as Python (external_utils'
+// wrappers: their frames are traced like user code, at their lines in `filename`) with
+// `__name__` = `module`, and returns its global `name`; the functions it defines keep the
+// parsed program alive.
+Value RunLibrarySource(Interpreter& in, const std::string& source, const std::string& filename,
+                       const std::string& module, const std::string& name);
+
 // Installs the eager libraries and returns the module's globals as run_path makes them,
 // `backend` (the oracle's RecordingBackend) included.
 Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name);
