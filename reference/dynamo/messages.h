@@ -27,7 +27,7 @@ struct BreakText {
   enum class Then { kResume, kSkipFrame, kStepUnsupported } then = Then::kResume;
   // The gb type torch's duplicate-break checker keys on when it is not gb_type (the
   // exception raised last: "graph break in loop" for a break in a loop).
-  std::string duplicate_type;
+  std::string duplicate_type = {};
 };
 
 // torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
