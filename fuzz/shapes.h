@@ -18,13 +18,15 @@ struct Shapes {
   // A helper allowed (or disallowed) dies and a helper is defined after it: a new
   // function may reuse the registered id.
   bool registered_helper_dies = false;
+  // K is rebound before a last call and some op reads it (issue 10: global guards).
+  bool rebinds_a_read_global = false;
 };
 
 Shapes ShapesOf(const Program& program);
 
 class ShapeReport {
  public:
-  static constexpr size_t kShapes = 6;  // the fields of Shapes, in order
+  static constexpr size_t kShapes = 7;  // the fields of Shapes, in order
   void Add(const Program& program);
   std::string Format() const;
   int programs() const { return programs_; }
