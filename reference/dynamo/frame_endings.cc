@@ -1,0 +1,78 @@
+// How a traced frame ends when a graph break cannot resume (spec §2.7, §2.8, §3.3; issue 11):
+// the checkpoints a step graph break compiles up to, skipping the frame, stepping back to a
+// checkpoint; and the grad-mode nodes with blocks add around breaks.
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/liveness.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
+  return resumability_.try_emplace(&def, def).first->second;
+}
+
+void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
+  Trace* t = Tracing();
+  if (t == nullptr || !t->record || in_.frames()[t->root_depth] != &frame || t->graph.call_count() == 0) return;
+  if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
+  t->checkpoint = Trace::Checkpoint{&stmt, t->graph.mark(), frame.fast, t->root_inlined_calls.size()};
+}
+
+Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
+  size_t slot = contexts_.size() - 1;
+  Trace& t = *contexts_[slot];
+  const Trace::Checkpoint checkpoint = *t.checkpoint;
+  const Frame& root = *in_.frames()[t.root_depth];
+  const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(root.function->code).def);
+  t.graph.Rollback(checkpoint.mark);
+  std::vector<Value> live;
+  for (const std::string& name : LiveLocalsBefore(*root.scope, def, *checkpoint.stmt)) {
+    live.push_back(checkpoint.fast[root.scope->local_slot.at(name)]);
+  }
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, checkpoint.stmt->span.begin.line, false);
+  Explain("the rest of the frame from the checkpoint runs eagerly, its calls offered to Dynamo");
+  std::vector<std::pair<Value, CallArgs>> calls(std::make_move_iterator(t.root_inlined_calls.begin() + checkpoint.calls),
+                                                std::make_move_iterator(t.root_inlined_calls.end()));
+  contexts_[slot] = nullptr;
+  EagerRegion eager(*this, false);
+  for (auto& [function, call_args] : calls) in_.Call(function, std::move(call_args));
+  return in_.Call(callee, std::move(args));
+}
+
+Value Dynamo::SkipRootFrame(const Value& callee, CallArgs args, bool mark_skipped) {
+  size_t slot = contexts_.size() - 1;
+  Trace& t = *contexts_[slot];
+  if (mark_skipped) {
+    codes_[t.key].skip = true;
+  } else if (t.record) {
+    // The frame is skipped for inputs like these: an entry whose calls run eagerly.
+    CacheEntry entry = EntryOf(t);
+    entry.runs_eagerly = true;
+    codes_[t.key].cache.push_back(std::move(entry));
+  }
+  t.record = false;  // the partial graph is discarded
+  Explain(fmt::format("the frame is skipped: the partial graph is discarded, the frame runs eagerly{}; the calls "
+                      "it made are run again, offered to Dynamo",
+                      mark_skipped ? " and is skipped from now on" : " this time"));
+  std::vector<std::pair<Value, CallArgs>> calls = std::move(t.root_inlined_calls);
+  contexts_[slot] = nullptr;  // the rest of the frame runs eagerly, its calls offered
+  EagerRegion eager(*this, false);
+  for (auto& [function, call_args] : calls) in_.Call(function, std::move(call_args));
+  return in_.Call(callee, std::move(args));
+}
+
+void Dynamo::OnGradModeSet(bool enabled) {
+  Trace* t = Tracing();
+  if (t != nullptr && t->record) AddGradModeNode(*t, enabled);
+}
+
+void Dynamo::AddGradModeNode(Trace& t, bool enabled) {
+  if (!rules_.on(Rule::kGradModeContext)) return;
+  t.graph.AddCall(graph::NodeOp::kCallFunction, "torch._C._set_grad_enabled", CallArgs{{in_.heap().Bool(enabled)}, {}},
+                  in_.heap().None(), Fragment{});
+}
+
+}  // namespace tdc::dynamo
