@@ -33,6 +33,17 @@ inline std::string CodeQualname(const runtime::Scope& scope) {
   return scope.is_module ? "<module>" : scope.qualname;
 }
 
+// co_qualname of a resume function named `name` made from a code whose co_qualname is
+// `qualname`: the last component is replaced (`wrap_dunder_call_ctx_manager.<locals>.
+// torch_dynamo_resume_in_inner_at_215`, golden error_on_graph_break/s37_nested).
+inline std::string ResumeQualname(const std::string& qualname, const std::string& name) {
+  size_t dot = qualname.rfind('.');
+  return dot == std::string::npos ? name : qualname.substr(0, dot + 1) + name;
+}
+
+// co_name from a co_qualname.
+inline std::string NameOfQualname(const std::string& qualname) { return qualname.substr(qualname.rfind('.') + 1); }
+
 }  // namespace tdc::dynamo
 
 #endif  // TDCONFORM_REFERENCE_DYNAMO_CODE_NAMES_H_

@@ -71,6 +71,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   struct CodeKey {
     const lang::Node* def = nullptr;
     const lang::Call* resume_at = nullptr;
+    // A resume function's code also depends on the context managers open at its break and
+    // their target values (torch's ContinueExecutionCache keys on stack_ctx_vars).
+    std::string open_contexts;
     auto operator<=>(const CodeKey&) const = default;
   };
   // One compiled entry of a code's cache: its compile id and the guards of its frame

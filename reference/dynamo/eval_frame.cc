@@ -131,6 +131,7 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
   Trace* t = Tracing();
   if (t == nullptr) return;
   t->reads.cells.insert(cell.id());
+  if (in_.frames()[t->root_depth] == &frame) t->reads.locals.insert(name);
   // A tensor the frame did not receive: an input named by where its cell came from (the
   // traced frame's own free variable is a local of it, L['name']).
   auto known = t->cell_sources.find(cell.id());
@@ -308,6 +309,16 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     return in_.CallDirect(function, std::move(args));
   }
   std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
+  const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
+  // The frame's free variables are locals of it too (f_locals): guarded by what they hold,
+  // once read and used (torch guards ___check_obj_id(L['func'].__code__) for a closure's
+  // function it calls; golden variants/error_on_graph_break__s36_error_on_graph_break__wrap).
+  if (const auto* closure = DynCast<PyTuple>(function->closure); closure != nullptr && rules_.on(Rule::kClosureGuard)) {
+    for (size_t i = 0; i < closure->items().size() && i < scope.freevars.size(); ++i) {
+      const auto* cell = DynCast<PyCell>(closure->items()[i]);
+      if (cell != nullptr && cell->contents) sources.emplace_back(cell->contents, fmt::format("L['{}']", scope.freevars[i]));
+    }
+  }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
   if (run_only && !CacheHit(key, values)) {
@@ -326,7 +337,6 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     Explain(fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;
   }
-  const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !CacheHit(key, values)) {
     FailOnRecompile(*function, codes_[key], values);
   }

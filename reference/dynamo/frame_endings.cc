@@ -71,7 +71,7 @@ void Dynamo::OnGradModeSet(bool enabled) {
 
 void Dynamo::AddGradModeNode(Trace& t, bool enabled) {
   if (!rules_.on(Rule::kGradModeContext)) return;
-  t.graph.AddCall(graph::NodeOp::kCallFunction, "torch._C._set_grad_enabled", CallArgs{{in_.heap().Bool(enabled)}, {}},
+  t.graph.AddCall(graph::NodeOp::kCallFunction, std::string(kSetGradEnabled), CallArgs{{in_.heap().Bool(enabled)}, {}},
                   in_.heap().None(), Fragment{});
 }
 

@@ -161,10 +161,12 @@ Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
 
 void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
   if (!t.record) return;
-  // error_on_graph_break, true where the frame's graph ends, makes it one graph as fullgraph
-  // does: an empty graph still reaches the backend (golden version/empty_graph_backend_call).
-  const bool fullgraph = t.callback->fullgraph ||
-                         (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak));
+  // error_on_graph_break, true where the frame returns, makes it one graph as fullgraph does:
+  // an empty graph still reaches the backend (golden version/empty_graph_backend_call). At a
+  // break the flag plays no part (torch's compile_subgraph; golden
+  // error_on_graph_break/s39_nested_deep, whose empty break graph under True is not sent).
+  const bool fullgraph = t.callback->fullgraph || (at_return && in_.process().error_on_graph_break &&
+                                                   rules_.on(Rule::kErrorOnGraphBreak));
   bool empty = t.graph.call_count() == 0;
   CodeState& code = codes_[t.key];
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name, line,
@@ -196,6 +198,13 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
     return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
   });
+  // Nothing to compile without an op or an output (torch's compile_and_call_fx_graph): a
+  // flagged frame returning a constant (golden error_on_graph_break/
+  // s41_nested_compile_error_on_graph_break).
+  if (ops == 0 && graph.nodes.back().args.front().items.empty() && rules_.on(Rule::kEmptyGraph)) {
+    Explain(ends + ": no op and no output, nothing compiled");
+    return;
+  }
   Explain(fmt::format("{}: {} op(s) sent to the backend", ends, ops));
   if (t.callback->backend != recorder_) return;
   graph::Invocation invocation;
@@ -280,7 +289,8 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
     throw;
   }
 
-  bool returned_at_once = ReturnedAtOnce(def, root.stmt, *root.call);
+  bool returned_at_once =
+      ReturnedAtOnce(def, root.stmt, *root.call) && !(root.stmt && ResumabilityOf(def).ReturnLeavesBlocks(root.stmt));
   if ((returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
     contexts_[slot] = nullptr;  // the rest runs as it is
     return result;
@@ -291,9 +301,28 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
   return result;
 }
 
+namespace {
+
+// The context managers whose with blocks are open at a break (their __exit__ waits on the
+// stack) with their target values: `no_grad`, `ErrorOnGraphBreakDecoratorContextManager(True)`
+// (golden variants/error_on_graph_break__s37_nested__wrap: two resume codes for one line).
+std::string OpenContexts(const std::vector<Value>& stack) {
+  std::string out;
+  for (const Value& v : stack) {
+    const auto* exit = DynCast<PyMethod>(v);
+    const auto* manager = exit != nullptr ? DynCast<PyInstance>(exit->self) : nullptr;
+    if (manager == nullptr) continue;
+    Value target = manager->attrs->GetStr("error_on_graph_break");
+    out += fmt::format("{}({}) ", manager->type->name, target ? (IsTruthy(target) ? "True" : "False") : "");
+  }
+  return out;
+}
+
+}  // namespace
+
 void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stack, const std::vector<std::string>& live) {
   std::unique_ptr<Trace>& old = contexts_[slot];
-  CodeKey key{old->key.def, root.call};
+  CodeKey key{old->key.def, root.call, OpenContexts(stack)};
   std::vector<std::pair<Value, std::string>> sources;
   for (size_t i = 0; i < stack.size(); ++i) sources.emplace_back(stack[i], fmt::format("L['___stack{}']", i));
   for (const std::string& name : live) {
@@ -311,7 +340,7 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   // blocks still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
   in_.process().grad_enabled = old->grad_enabled;
-  std::unique_ptr<Trace> t = NewTrace(key, sources, name, true);
+  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(old->code_name, name), true);
   in_.process().grad_enabled = inside;
   if (t->runs_eagerly) {
     old = nullptr;  // the rest runs eagerly

@@ -221,6 +221,33 @@ std::vector<bool> GraphBuilder::KeptCalls(const std::vector<int64_t>& outputs) c
   return kept;
 }
 
+// torch 2.13.0's OutputGraph.cleanup_graph, step for step: walking adjacent nodes from the
+// grad mode the graph ends in (each node flips it), a `_set_grad_enabled(m)` that flips the
+// tracked mode followed at once by one flipping it back is erased with it. What an exit and
+// the next block's entry leave between two ops goes (golden
+// graph_break/s52_nested_sequential_try_with_graph_break).
+std::vector<bool> GraphBuilder::ErasedGradModePairs() const {
+  std::vector<bool> erased(calls_.size(), false);
+  auto mode_set = [&](size_t i) -> std::optional<bool> {
+    if (calls_[i].target != kSetGradEnabled || erased[i]) return std::nullopt;
+    return calls_[i].args.front().boolean;
+  };
+  std::optional<bool> grad_enabled;
+  for (size_t i = calls_.size(); i-- > 0 && !grad_enabled;) {
+    if (calls_[i].target == kSetGradEnabled) grad_enabled = calls_[i].args.front().boolean;
+  }
+  for (size_t i = 0; grad_enabled && i + 1 < calls_.size(); ++i) {
+    std::optional<bool> first = mode_set(i);
+    if (first != !*grad_enabled) continue;
+    grad_enabled = first;
+    std::optional<bool> second = mode_set(i + 1);
+    if (second != !*grad_enabled) continue;
+    grad_enabled = second;
+    erased[i] = erased[i + 1] = true;
+  }
+  return erased;
+}
+
 FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs, bool grad_enabled) {
   std::vector<int64_t> outputs;
   for (const Value& v : live) {
@@ -235,6 +262,8 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
     }
   }
   std::vector<bool> kept = KeptCalls(outputs);
+  std::vector<bool> erased = ErasedGradModePairs();
+  for (size_t i = 0; i < kept.size(); ++i) kept[i] = kept[i] && !erased[i];
   std::vector<int64_t> call_index(calls_.size(), -1);
   int64_t next = 0;
   for (size_t i = 0; i < calls_.size(); ++i) {

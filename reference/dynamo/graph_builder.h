@@ -18,6 +18,9 @@
 
 namespace tdc::dynamo {
 
+// The target of the grad-mode nodes with blocks add (spec §3.1).
+inline constexpr std::string_view kSetGradEnabled = "torch._C._set_grad_enabled";
+
 using runtime::CallArgs;
 using runtime::Value;
 
@@ -84,6 +87,8 @@ class GraphBuilder {
   graph::Arg Remap(graph::Arg arg, const std::vector<int64_t>& call_index) const;
   // The calls Finish keeps: every non-accessor, and accessors something kept uses.
   std::vector<bool> KeptCalls(const std::vector<int64_t>& outputs) const;
+  // The `_set_grad_enabled` pairs torch's cleanup_graph erases (spec §3.1).
+  std::vector<bool> ErasedGradModePairs() const;
 
   uint64_t epoch_;
   struct Input {

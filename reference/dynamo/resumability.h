@@ -24,6 +24,10 @@ class Resumability {
   bool IsCheckpoint(const lang::Stmt* stmt) const { return stmt != nullptr && !no_checkpoint_.contains(stmt); }
   // Whether a backward jump follows `stmt` in code order before any return.
   bool BackedgeAfter(const lang::Stmt* stmt) const;
+  // Whether a return at `stmt` leaves through block-exit code (a with block's __exit__, a
+  // for loop's iterator pop) rather than straight after its value's call: a break at that
+  // call then still needs a resume function (golden error_on_graph_break/s39_nested_deep).
+  bool ReturnLeavesBlocks(const lang::Stmt* stmt) const { return !IsCheckpoint(stmt); }
 
  private:
   // Statements and loop ends in code order; a loop end (its backward jump) is null.

@@ -73,7 +73,7 @@ std::pair<std::string, int64_t> Dynamo::SkippedFrame() const {
   const Trace& t = *Tracing();
   const Frame& f = *in_.frames().back();
   // A resume function is a code of its own, starting at its break's line.
-  if (in_.frames()[t.root_depth] == &f && t.resume) return {t.code_name, t.key.resume_at->span.begin.line};
+  if (in_.frames()[t.root_depth] == &f && t.resume) return {NameOfQualname(t.code_name), t.key.resume_at->span.begin.line};
   return {CodeName(*f.scope), CodeFirstLine(*std::get<UserCode>(f.function->code).def)};
 }
 
@@ -201,15 +201,14 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   GraphBuilder::Mark mark = t.graph.mark();
   Reads reads = t.reads;
   const size_t global_guards = t.global_guards.size();
-  const bool grad_enabled = in_.process().grad_enabled;
   CallArgs saved = args;
   t.root_inlined_calls.emplace_back(function, saved);
   // The inlining is abandoned (torch traces the frame again): what it read (values,
-  // globals) is not guarded, grad mode is what it was (the unwinding skipped the callee's
-  // with-block exits), and the call's arguments are realized as any break's are.
+  // globals) is not guarded (the unwinding ran the callee's with-block exits, so grad mode
+  // and error_on_graph_break are what they were), and the call's arguments are realized as
+  // any break's are.
   auto abandon = [&] {
     t.graph.Rollback(mark);
-    in_.process().grad_enabled = grad_enabled;
     t.reads = std::move(reads);
     t.global_guards.resize(global_guards);
     RealizeArguments(t, saved);

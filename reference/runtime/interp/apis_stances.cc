@@ -49,6 +49,50 @@ Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::functio
   return wrapper;
 }
 
+// torch.set_grad_enabled(mode): sets grad mode when made (a function or a context manager);
+// __enter__ sets `mode` again, __exit__ restores the mode it found. (Its decorator form is
+// not modeled.)
+void InstallSetGradEnabled(Interpreter& in) {
+  Ref<PyType> type = LibraryClass(in, "set_grad_enabled", "torch.autograd.grad_mode");
+  PyType* raw = type.get();
+  type->construct = [&in, raw](CallArgs& args) {
+    if (!args.keywords.empty() && (args.keywords.size() > 1 || args.keywords[0].first != "mode")) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("set_grad_enabled.__init__() got an unexpected keyword argument '{}'", args.keywords.back().first));
+    }
+    const size_t given = args.positional.size() + args.keywords.size();
+    if (given == 0) {
+      Raise(in.heap(), ExcType::kTypeError, "set_grad_enabled.__init__() missing 1 required positional argument: 'mode'");
+    }
+    if (given > 1) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("set_grad_enabled.__init__() takes 2 positional arguments but {} were given", given + 1));
+    }
+    Value mode = args.positional.empty() ? args.keywords[0].second : args.positional[0];
+    if (!Is<PyBool>(mode)) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {}", TypeName(mode)));
+    }
+    Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
+    m->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
+    m->attrs->SetStr("mode", mode);
+    in.SetGradEnabled(IsTruthy(mode));
+    return Value(m);
+  };
+  auto attr = [](const CallArgs& args, const char* name) {
+    return IsTruthy(DynCast<PyInstance>(args.positional[0])->attrs->GetStr(name));
+  };
+  AddMethod(in, type, "__enter__", [&in, attr](CallArgs& args) {
+    in.SetGradEnabled(attr(args, "mode"));
+    return in.heap().None();
+  });
+  AddMethod(in, type, "__exit__", [&in, attr](CallArgs& args) {
+    in.SetGradEnabled(attr(args, "prev"));
+    return in.heap().None();
+  });
+  in.process().modules()[ModuleId::kTorch]->SetAttr("set_grad_enabled", type);
+}
+
 void InstallGradMode(Interpreter& in) {
   PyModule& torch = *in.process().modules()[ModuleId::kTorch];
   Value contextlib_globals = apis::LibGlobals(in, "torch.utils._contextlib");
@@ -100,6 +144,7 @@ void InstallGradMode(Interpreter& in) {
     };
     torch.SetAttr(mode.name, type);
   }
+  InstallSetGradEnabled(in);
   torch.SetAttr("is_grad_enabled", MakeBuiltin(in, "is_grad_enabled", [&in](CallArgs& args) {
     if (!args.positional.empty() || !args.keywords.empty()) {
       Raise(in.heap(), ExcType::kTypeError, "is_grad_enabled() takes no arguments");

@@ -187,6 +187,14 @@ Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, V
   Value exit = GetAttr(manager, "__exit__");
   Value entered = Call(GetAttr(manager, "__enter__"), {});
   manager.Reset();
+  // __exit__ waits on the frame's stack while the block runs, as CPython's BEFORE_WITH
+  // leaves it (a resume function inside the block names it ___stack0).
+  struct OnStack {
+    Frame& f;
+    size_t depth;
+    ~OnStack() { f.stack.resize(depth); }
+  } on_stack{f, f.stack.size()};
+  f.stack.push_back(exit);
   if (w.optional_vars) Assign(f, *w.optional_vars, std::move(entered));
   entered.Reset();
   Flow flow;
@@ -197,8 +205,20 @@ Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, V
     Value suppress = Call(exit, {{TypeOf(*this, exception), exception, heap().None()}, {}});
     if (!Truth(*this, suppress)) throw;
     return Flow::kNext;
+  } catch (...) {
+    // Dynamo abandoning the frame (a restart, a skipped root): the block is left, so its
+    // state (grad mode, error_on_graph_break) is restored before the frame runs again
+    // (golden error_on_graph_break/s39_nested_deep). The abandoning stays what propagates.
+    try {
+      Call(exit, {{heap().None(), heap().None(), heap().None()}, {}});
+    } catch (const PyError&) {
+    }
+    throw;
   }
   Call(exit, {{heap().None(), heap().None(), heap().None()}, {}});
+  // A return leaves through the block's exit code, which CPython 3.11 places at the with
+  // statement's line (the outermost block's, unwinding from the innermost).
+  if (flow == Flow::kReturn) f.line = st.span.begin.line;
   return flow;
 }
 

@@ -104,10 +104,12 @@ class Interpreter {
   std::vector<Value> Iterate(const Value& iterable);
 
   void set_frame_hook(FrameHook* hook) { hook_ = hook; }
-  // torch._C._set_grad_enabled: sets the process's grad mode and tells the frame hook.
+  // torch._C._set_grad_enabled: sets the process's grad mode and tells the frame hook when
+  // it changes (Dynamo's GradModeVariable records a node only then).
   void SetGradEnabled(bool enabled) {
+    const bool changed = process_.grad_enabled != enabled;
     process_.grad_enabled = enabled;
-    if (hook_ != nullptr) hook_->OnGradModeSet(enabled);
+    if (hook_ != nullptr && changed) hook_->OnGradModeSet(enabled);
   }
   // Tells the frame hook the program used `v` (FrameHook::OnUse).
   void Use(const Value& v) {
