@@ -85,7 +85,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::vector<GlobalGuard> globals;
     // The frame was skipped for these inputs (an inlined callee's step_unsupported()):
     // a call it accepts runs the frame eagerly, its callees offered to Dynamo.
-    bool runs_eagerly = false;
   };
   // torch._dynamo.config.recompile_limit: entries a code may have.
   static constexpr size_t kRecompileLimit = 8;
@@ -93,7 +92,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     int64_t frame_id = -1;  // -1 until first converted (R-frame-id)
     int64_t compiles = 0;
     std::vector<CacheEntry> cache;
-    bool skip = false;                            // "no ops traced": run it normally from now on
+    // Marked skipped: "no ops traced" runs the code without the callback from now on
+    // (callees too); a skip_frame() or another frame-skipping break runs it eagerly with the
+    // callback on, its callees offered (probed on torch 2.13.0: a new shape recompiles them).
+    enum class Skip { kNone, kNoOps, kSkipFrame } skip = Skip::kNone;
   };
   // One frame being traced (or, on a cache hit, run again without recording).
   struct Trace {
@@ -104,7 +106,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::string co_name;    // the original function's name, for resume function names
     bool resume = false;
     bool record = true;     // false on a cache hit
-    bool runs_eagerly = false;  // a hit on an entry that runs the frame eagerly
     std::string compile_id;
     bool recompile = false;
     std::vector<GuardedValue> guards;
@@ -133,9 +134,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};
-  // An inlined callee's step_unsupported(): unwinds to the root frame's call site, and the
-  // root frame is skipped.
-  struct SkipRoot {};
   // Code run eagerly inside a traced frame for its extent (a break's callee, an allowed
   // function's body): no op recorded; with `no_callback`, no frame offered either.
   class EagerRegion {
@@ -227,7 +225,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // rest eagerly. `mark_skipped`: its code is skipped from now on, as when the root frame
   // itself reached it (an inlined callee's step_unsupported() leaves it unmarked: the
   // next call traces it again; golden variant step_unsupported__s08_..._wrap).
-  Value SkipRootFrame(const Value& callee, CallArgs args, bool mark_skipped);
+  Value SkipRootFrame(const Value& callee, CallArgs args);
   // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
   // (its own reason, not counted).
   void LogBreak(const Trace& t, const BreakText& text, bool ends_frame);

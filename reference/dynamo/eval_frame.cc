@@ -265,7 +265,6 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Source
   }
   if (const CacheEntry* hit = CacheHit(key, frame_values)) {
     t->record = false;
-    t->runs_eagerly = hit->runs_eagerly;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
     return t;
   }
@@ -300,12 +299,16 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   if (!callback) return std::nullopt;
   const auto& code = std::get<UserCode>(function->code);
   CodeKey key{code.def, nullptr};
-  if (codes_[key].skip) {
+  if (codes_[key].skip == CodeState::Skip::kNoOps) {
     // A skipped code runs with the callback off for its whole extent: the frames it
     // calls are not offered either (golden graph_break/no_ops_frame_skipped, wrap).
     Explain(fmt::format("{}: skipped (it traced no op before): runs without the callback, its callees too",
                         Where(*function)));
     EagerRegion eager(*this, true);
+    return in_.CallDirect(function, std::move(args));
+  }
+  if (codes_[key].skip == CodeState::Skip::kSkipFrame) {
+    Explain(fmt::format("{}: skipped (a frame-skipping break): runs eagerly, its callees offered", Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
   std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
@@ -350,10 +353,6 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     return in_.CallDirect(function, std::move(args));
   }
   std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false);
-  if (t->runs_eagerly) {
-    Explain(fmt::format("{}: its entry runs it eagerly, its callees offered to Dynamo", Where(*function)));
-    return in_.CallDirect(function, std::move(args));
-  }
   t->callback = callback;
   t->co_name = CodeName(scope);
   t->root_depth = in_.frames().size();

@@ -16,7 +16,8 @@ const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
 
 void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   Trace* t = Tracing();
-  if (t == nullptr || !t->record || in_.frames()[t->root_depth] != &frame || t->graph.call_count() == 0) return;
+  // torch speculates only once the graph has two calls (is_non_empty_graph: count_calls() > 1).
+  if (t == nullptr || !t->record || in_.frames()[t->root_depth] != &frame || t->graph.call_count() < 2) return;
   if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
   t->checkpoint = Trace::Checkpoint{&stmt, t->graph.mark(), frame.fast, t->root_inlined_calls.size()};
 }
@@ -42,21 +43,13 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   return in_.Call(callee, std::move(args));
 }
 
-Value Dynamo::SkipRootFrame(const Value& callee, CallArgs args, bool mark_skipped) {
+Value Dynamo::SkipRootFrame(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
-  if (mark_skipped) {
-    codes_[t.key].skip = true;
-  } else if (t.record) {
-    // The frame is skipped for inputs like these: an entry whose calls run eagerly.
-    CacheEntry entry = EntryOf(t);
-    entry.runs_eagerly = true;
-    codes_[t.key].cache.push_back(std::move(entry));
-  }
+  codes_[t.key].skip = CodeState::Skip::kSkipFrame;
   t.record = false;  // the partial graph is discarded
-  Explain(fmt::format("the frame is skipped: the partial graph is discarded, the frame runs eagerly{}; the calls "
-                      "it made are run again, offered to Dynamo",
-                      mark_skipped ? " and is skipped from now on" : " this time"));
+  Explain("the frame is skipped: the partial graph is discarded, the frame runs eagerly and is skipped from now on; "
+          "the calls it made are run again, offered to Dynamo");
   std::vector<std::pair<Value, CallArgs>> calls = std::move(t.root_inlined_calls);
   contexts_[slot] = nullptr;  // the rest of the frame runs eagerly, its calls offered
   EagerRegion eager(*this, false);

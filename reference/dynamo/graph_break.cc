@@ -109,7 +109,9 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   // What the frame does (spec §3.3): a break inside a try block steps back to the last
   // checkpoint, or skips the frame without one; one with a loop's backward jump ahead
   // skips it (R-step-graph-break). step_unsupported() steps back too; reached in an
-  // inlined callee it is an empty checkpoint's, which skips the root frame.
+  // inlined callee (whose translator never speculates) it is an empty checkpoint's, whose
+  // frame skip the inlining drops: the root breaks at the call as for any callee's break
+  // (probed on torch 2.13.0; golden step_unsupported/in_inlined_callee).
   const lang::Node& def = *std::get<UserCode>(root.function->code).def;
   const Resumability& shape = ResumabilityOf(def);
   const bool can_step = at_root && t.checkpoint.has_value();
@@ -135,10 +137,9 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   if (t.record) LogBreak(t, text, ends_frame);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
-  if (ends_frame && then == BreakText::Then::kSkipFrame) return SkipRootFrame(callee, std::move(args), true);
+  if (ends_frame && then == BreakText::Then::kSkipFrame) return SkipRootFrame(callee, std::move(args));
   if (ends_frame) return StepBreak(callee, std::move(args));
   if (at_root) return RootBreak(callee, std::move(args));
-  if (step) throw SkipRoot{};
   if (rules_.on(Rule::kClassicReattribute)) throw Restart{};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
   EagerRegion eager(*this, false);
@@ -172,7 +173,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name, line,
                                  at_return ? "return" : "graph break");
   if (at_return && empty && !fullgraph && rules_.on(Rule::kNoOpsSkip)) {
-    code.skip = true;  // "No ops traced for the FX graph": the frame is skipped from now on
+    code.skip = CodeState::Skip::kNoOps;  // "No ops traced for the FX graph": the frame is skipped from now on
     Explain(ends + ": no op traced, nothing compiled; the code is skipped from now on, and this call runs "
                    "again eagerly, offering the frames it calls");
     // Torch then runs the frame eagerly: the calls the trace inlined are frames of their
@@ -330,7 +331,7 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
-  if (codes_[key].skip || !HasTensorInFrame(*key.def, root.function->globals, values)) {
+  if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, root.function->globals, values)) {
     old = nullptr;
     return;
   }
@@ -342,10 +343,6 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
   in_.process().grad_enabled = old->grad_enabled;
   std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(old->code_name, name), true);
   in_.process().grad_enabled = inside;
-  if (t->runs_eagerly) {
-    old = nullptr;  // the rest runs eagerly
-    return;
-  }
   t->callback = old->callback;
   t->co_name = old->co_name;
   t->root_depth = old->root_depth;

@@ -218,10 +218,6 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   } catch (const Restart&) {
     abandon();  // the break inside the callee ends the graph at this call (R-classic-reattribute)
     return RootBreak(callee, std::move(saved));
-  } catch (const SkipRoot&) {
-    abandon();
-    t.root_inlined_calls.pop_back();  // this call runs again below, as the frame's rest does
-    return SkipRootFrame(callee, std::move(saved), false);
   }
 }
 
