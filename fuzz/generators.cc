@@ -49,18 +49,30 @@ rc::Gen<Policy> GenPolicy() {
 
 rc::Gen<Tree> GenTree(int depth);
 
+// A construct whose break cannot resume (issue 11), the simplest first: a loop without a
+// break, a break in a try block, skip_frame(), step_unsupported(), a break in a loop.
+constexpr Stmt::Kind kFrameEndings[] = {Stmt::Kind::kLoop, Stmt::Kind::kTryBreak, Stmt::Kind::kSkipFrame,
+                                         Stmt::Kind::kStepUnsupported, Stmt::Kind::kLoopBreak};
+
+rc::Gen<TreeStmt> GenFrameEnding() {
+  return rc::gen::apply([](int k, OpKind op) { return Leaf(kFrameEndings[k], op); },
+                        Index(static_cast<int>(std::size(kFrameEndings))), GenOp());
+}
+
 rc::Gen<TreeStmt> GenStmt(int depth) {
   // Ops most often (0-5), then breaks (6, 7), is_compiling branches (8 equivalent, 9
-  // not), a helper call (10), and calls (11-14) where the tree may grow.
-  int kinds = depth > 0 ? 15 : 11;
+  // not), a helper call (10), a construct that cannot resume (11), and calls (12-15)
+  // where the tree may grow.
+  int kinds = depth > 0 ? 16 : 12;
   return rc::gen::mapcat(Index(kinds), [depth](int k) -> rc::Gen<TreeStmt> {
-    if (k >= 11) {
+    if (k >= 12) {
       return rc::gen::map(rc::gen::lazy([depth] { return GenTree(depth - 1); }), [](Tree t) {
         TreeStmt call = Leaf(Stmt::Kind::kCall);
         call.callee = std::make_shared<Tree>(std::move(t));
         return call;
       });
     }
+    if (k == 11) return GenFrameEnding();
     if (k == 10) {
       return rc::gen::map(Index(kHelpers), [](int h) { return Leaf(Stmt::Kind::kCallHelper, OpKind::kMulUp, h); });
     }

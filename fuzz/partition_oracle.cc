@@ -86,13 +86,15 @@ class IdModel {
 
 class Oracle {
  public:
-  explicit Oracle(const Program& p) : p_(p), ids_(EffectiveHelperSteps(p)), compiling_(p.functions.size(), false) {}
+  explicit Oracle(const Program& p) : p_(p), ids_(EffectiveHelperSteps(p)) {
+    for (const Function& f : p.functions) compiling_.emplace_back(f.body.size(), false);
+  }
 
   Partition Run() {
     if (p_.fullgraph && Breaks(0)) return {{}, {}, true};
     Frame(0, 0);
     // A second identical call hits every cache entry; a new shape fails every shape guard:
-    // the same frames compile again, but codes marked skipped run without the callback.
+    // the same frames compile again, but codes marked skipped are not traced.
     if (p_.new_shape) {
       second_call_ = true;
       converted_helpers_.clear();
@@ -106,15 +108,14 @@ class Oracle {
     }
     return std::move(out_);
   }
-  const std::vector<bool>& compiling() const { return compiling_; }
+  const std::vector<std::vector<bool>>& compiling() const { return compiling_; }
 
  private:
-  bool IsBreakingOp(const Stmt& s) const {
-    return s.kind == Stmt::Kind::kOp && s.op == OpKind::kSigmoid && p_.disallow_sigmoid;
-  }
+  bool IsBreakingOp(OpKind op) const { return op == OpKind::kSigmoid && p_.disallow_sigmoid; }
 
   // Whether tracing function `f` inline meets a graph break anywhere (spec §3.3: such a
-  // call breaks its caller's graph at the call site in the classic profile).
+  // call breaks its caller's graph at the call site in the classic profile; so do
+  // skip_frame() and step_unsupported() there, whose frame skip the inlining drops).
   bool Breaks(int f) const {
     for (const Stmt& s : p_.functions[f].body) {
       if (IsBreak(s)) return true;
@@ -133,14 +134,18 @@ class Oracle {
   }
   bool IsBreak(const Stmt& s) const {
     switch (s.kind) {
-      case Stmt::Kind::kGraphBreak: return true;
-      case Stmt::Kind::kOp: return IsBreakingOp(s);
+      case Stmt::Kind::kGraphBreak:
+      case Stmt::Kind::kSkipFrame:
+      case Stmt::Kind::kStepUnsupported:
+      case Stmt::Kind::kTryBreak:
+      case Stmt::Kind::kLoopBreak: return true;
+      case Stmt::Kind::kOp:
+      case Stmt::Kind::kLoop: return IsBreakingOp(s.op);
       case Stmt::Kind::kCall: return CallBreaks(s.callee);
       case Stmt::Kind::kCallHelper: return ids_.RegistryOf(s.callee) == Registry::kDisallowed;
       default: return false;
     }
   }
-
   // One graph as the oracle builds it: Dynamo's node targets, and the ATen ops AOT
   // autograd's forward graph has for them.
   struct Graph {
@@ -148,55 +153,64 @@ class Oracle {
     bool reads_k = false;  // the trace inlined an `x * K`: its entry guards K
   };
 
-  // The ops of `body` (function `f`'s statements) traced inline (no break inside, by
-  // Breaks).
-  void Inline(int f, const std::vector<Stmt>& body, Graph& graph) {
-    compiling_[f] = true;
-    for (const Stmt& s : body) {
-      switch (s.kind) {
-        case Stmt::Kind::kOp:
-          graph.dynamo.push_back(OpTarget(s.op));
-          graph.aten.push_back(AtenTarget(s.op));
-          graph.reads_k = graph.reads_k || s.op == OpKind::kMulGlobal;
-          break;
-        case Stmt::Kind::kIfCompiling:  // True while tracing: x * 2 (x * 1.5)
-        case Stmt::Kind::kIfCompilingDiffers:
-          graph.dynamo.push_back("operator.mul");
-          graph.aten.push_back("aten.mul.Tensor");
-          break;
-        case Stmt::Kind::kCall:
-          // An allowed function's body runs when the graph runs, not traced by Dynamo;
-          // AOT autograd traces through it.
-          if (p_.functions[s.callee].policy == Policy::kAllowInGraph) {
-            graph.dynamo.push_back(fmt::format("f{}", s.callee));
-            AotBody(p_.functions[s.callee].body, graph.aten);
-          } else {
-            Inline(s.callee, p_.functions[s.callee].body, graph);
-          }
-          break;
-        case Stmt::Kind::kCallHelper:
-          graph.dynamo.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed ? fmt::format("h{}", s.callee)
-                                                                                 : std::string("torch.tanh"));
-          graph.aten.push_back("aten.tanh.default");
-          break;
-        case Stmt::Kind::kGraphBreak:
-        case Stmt::Kind::kCount: break;
-      }
+  void AddOp(OpKind op, Graph& graph) {
+    graph.dynamo.push_back(OpTarget(op));
+    graph.aten.push_back(AtenTarget(op));
+    graph.reads_k = graph.reads_k || op == OpKind::kMulGlobal;
+  }
+
+  // Statement `i` of function `f` traced inline (no break in it, by IsBreak).
+  void Inline(int f, size_t i, Graph& graph) {
+    const Stmt& s = p_.functions[f].body[i];
+    compiling_[f][i] = true;
+    switch (s.kind) {
+      case Stmt::Kind::kOp: AddOp(s.op, graph); break;
+      case Stmt::Kind::kLoop:  // unrolled
+        AddOp(s.op, graph);
+        AddOp(s.op, graph);
+        break;
+      case Stmt::Kind::kIfCompiling:  // True while tracing: x * 2 (x * 1.5)
+      case Stmt::Kind::kIfCompilingDiffers:
+        graph.dynamo.push_back("operator.mul");
+        graph.aten.push_back("aten.mul.Tensor");
+        break;
+      case Stmt::Kind::kCall:
+        // An allowed function's body runs when the graph runs, not traced by Dynamo;
+        // AOT autograd traces through it.
+        if (p_.functions[s.callee].policy == Policy::kAllowInGraph) {
+          graph.dynamo.push_back(fmt::format("f{}", s.callee));
+          AotBody(p_.functions[s.callee].body, graph.aten);
+        } else {
+          for (size_t j = 0; j < p_.functions[s.callee].body.size(); ++j) Inline(s.callee, j, graph);
+        }
+        break;
+      case Stmt::Kind::kCallHelper:
+        graph.dynamo.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed ? fmt::format("h{}", s.callee)
+                                                                               : std::string("torch.tanh"));
+        graph.aten.push_back("aten.tanh.default");
+        break;
+      default: break;  // breaks: not traced inline
     }
   }
 
   // The ATen ops of `body` as AOT autograd traces an allowed function: every call traced
-  // through whatever its policy, graph_break() a no-op, is_compiling() True.
+  // through whatever its policy, graph_break(), skip_frame() and step_unsupported()
+  // no-ops, is_compiling() True, loops unrolled.
   void AotBody(const std::vector<Stmt>& body, std::vector<std::string>& aten) const {
     for (const Stmt& s : body) {
       switch (s.kind) {
-        case Stmt::Kind::kOp: aten.push_back(AtenTarget(s.op)); break;
+        case Stmt::Kind::kOp:
+        case Stmt::Kind::kTryBreak: aten.push_back(AtenTarget(s.op)); break;
+        case Stmt::Kind::kLoop:
+        case Stmt::Kind::kLoopBreak:
+          aten.push_back(AtenTarget(s.op));
+          aten.push_back(AtenTarget(s.op));
+          break;
         case Stmt::Kind::kIfCompiling:
         case Stmt::Kind::kIfCompilingDiffers: aten.push_back("aten.mul.Tensor"); break;
         case Stmt::Kind::kCall: AotBody(p_.functions[s.callee].body, aten); break;
         case Stmt::Kind::kCallHelper: aten.push_back("aten.tanh.default"); break;
-        case Stmt::Kind::kGraphBreak:
-        case Stmt::Kind::kCount: break;
+        default: break;
       }
     }
   }
@@ -213,21 +227,34 @@ class Oracle {
   }
 
   // Function `f` converted as a top-level frame from statement `from` (a resume function
-  // when `from` > 0): its graph up to the first break, then the break's call run eagerly,
-  // then the rest as a resume function.
+  // when `from` > 0): its graph up to the first break, then, for a break that resumes,
+  // the break's call run eagerly and the rest as a resume function.
   void Frame(int f, size_t from) {
     const std::vector<Stmt>& body = p_.functions[f].body;
-    // A code marked skipped runs with the callback off for its whole extent.
-    if (second_call_ && skipped_.contains({f, from})) return;
+    if (second_call_ && skipped_.contains({f, from})) return;  // the callback is off for it
+    if (second_call_ && frame_skipped_.contains({f, from})) return EagerRun(f, from);
     Graph graph;
-    compiling_[f] = true;
+    // Dynamo's checkpoint: a statement's start with two calls in the graph (spec §2.8).
+    std::optional<std::pair<size_t, Graph>> checkpoint;
     for (size_t i = from; i < body.size(); ++i) {
-      if (!IsBreak(body[i])) {
-        Inline(f, {body[i]}, graph);
+      const Stmt& s = body[i];
+      if (graph.dynamo.size() >= 2) checkpoint = {i, graph};
+      if (!IsBreak(s)) {
+        Inline(f, i, graph);
         continue;
       }
+      // A break inside a loop has the loop's backward jump ahead (torch's
+      // maybe_has_backedge): the frame is skipped.
+      switch (s.kind) {
+        case Stmt::Kind::kSkipFrame:
+        case Stmt::Kind::kLoop:
+        case Stmt::Kind::kLoopBreak: return SkipFrame(f, from);
+        case Stmt::Kind::kStepUnsupported:
+        case Stmt::Kind::kTryBreak: return StepBack(f, from, checkpoint);
+        default: break;
+      }
       Emit(graph);
-      Offer(body[i]);
+      Offer(s);
       Frame(f, i + 1);  // the resume function
       return;
     }
@@ -235,6 +262,30 @@ class Oracle {
     // R-no-ops-skip); fullgraph sends the empty graph instead.
     if (graph.dynamo.empty() && !p_.fullgraph) skipped_.insert({f, from});
     Emit(graph);
+  }
+
+  // The frame is skipped (R-skip-frame): no graph, the code marked, and it runs eagerly.
+  void SkipFrame(int f, size_t from) {
+    frame_skipped_.insert({f, from});
+    EagerRun(f, from);
+  }
+
+  // A break that cannot resume (R-step-unsupported, R-step-graph-break): the graph up to
+  // the last checkpoint is compiled and the rest runs eagerly; without one the frame is
+  // skipped.
+  void StepBack(int f, size_t from, std::optional<std::pair<size_t, Graph>>& checkpoint) {
+    if (!checkpoint) return SkipFrame(f, from);
+    Emit(checkpoint->second);
+    EagerRun(f, checkpoint->first);
+  }
+
+  // Statements `from`... of `f` run eagerly with the callback on: calls are offered.
+  void EagerRun(int f, size_t from) {
+    const std::vector<Stmt>& body = p_.functions[f].body;
+    for (size_t i = from; i < body.size(); ++i) {
+      compiling_[f][i] = false;
+      Offer(body[i]);
+    }
   }
 
   // The helper's own frame, converted once: later calls hit the cache (same code, same
@@ -265,10 +316,11 @@ class Oracle {
   const Program& p_;
   IdModel ids_;
   Partition out_;
-  std::vector<bool> compiling_;  // per function: is_compiling() in its body
+  std::vector<std::vector<bool>> compiling_;  // per statement: is_compiling() there
   std::set<int> converted_helpers_;
-  std::set<std::pair<int, size_t>> skipped_;  // codes (function, resume point) marked skipped
-  bool second_call_ = false;                  // the new-shape or new-constant call
+  std::set<std::pair<int, size_t>> skipped_;        // codes (function, resume point) that traced no op
+  std::set<std::pair<int, size_t>> frame_skipped_;  // codes a frame-skipping break skipped
+  bool second_call_ = false;                        // the new-shape or new-constant call
   bool new_constant_call_ = false;
 };
 
@@ -276,7 +328,7 @@ class Oracle {
 
 Partition PredictPartition(const Program& program) { return Oracle(program).Run(); }
 
-std::vector<bool> PredictIsCompiling(const Program& program) {
+std::vector<std::vector<bool>> PredictIsCompiling(const Program& program) {
   Oracle oracle(program);
   oracle.Run();
   return oracle.compiling();

@@ -24,11 +24,12 @@ struct Partition {
 
 Partition PredictPartition(const Program& program);
 
-// Per function of the program: what `torch.compiler.is_compiling()` returns in its body
-// on the entry's first call (True while Dynamo traces it, False where it runs eagerly: a
-// disabled function's body, an allowed function's body run by the graph; SEMANTICS §8.4).
-// Under fullgraph with a break nothing runs: all False.
-std::vector<bool> PredictIsCompiling(const Program& program);
+// Per statement of each function: what `torch.compiler.is_compiling()` returns there on
+// the entry's first call (True while Dynamo traces it, False where it runs eagerly: a
+// disabled function's body, an allowed function's body run by the graph, a skipped frame,
+// the rest of a frame after a step back; SEMANTICS §8.4). Under fullgraph with a break
+// nothing runs: all False.
+std::vector<std::vector<bool>> PredictIsCompiling(const Program& program);
 
 // `[torch.tanh operator.mul] [f2]`, preceded by `Unsupported; ` when it is one.
 std::string FormatPartition(const Partition& partition);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tdc::fuzz {
 namespace {
 
@@ -48,6 +50,19 @@ void PrintStmt(const Stmt& s, std::string& out) {
                          kOps[static_cast<int>(OpKind::kMulUp)].python, kOps[static_cast<int>(OpKind::kMulDown)].python);
       return;
     case Stmt::Kind::kCallHelper: out += fmt::format("    x = h{}(x)\n", s.callee); return;
+    case Stmt::Kind::kSkipFrame: out += "    torch._dynamo.skip_frame()\n"; return;
+    case Stmt::Kind::kStepUnsupported: out += "    torch._dynamo.step_unsupported()\n"; return;
+    case Stmt::Kind::kTryBreak:
+      out += fmt::format("    try:\n        x = {}\n        torch._dynamo.graph_break()\n    except RuntimeError:\n        pass\n",
+                         kOps[static_cast<int>(s.op)].python);
+      return;
+    case Stmt::Kind::kLoop:
+      out += fmt::format("    for _ in range(2):\n        x = {}\n", kOps[static_cast<int>(s.op)].python);
+      return;
+    case Stmt::Kind::kLoopBreak:
+      out += fmt::format("    for _ in range(2):\n        x = {}\n        torch._dynamo.graph_break()\n",
+                         kOps[static_cast<int>(s.op)].python);
+      return;
     case Stmt::Kind::kCount: return;
   }
 }
@@ -90,6 +105,13 @@ std::vector<HelperStep> EffectiveHelperSteps(const Program& program) {
     if (!bound[h]) steps.push_back({HelperStep::Kind::kDef, h});
   }
   return steps;
+}
+
+bool CanEndItsFrame(const Function& f) {
+  return std::any_of(f.body.begin(), f.body.end(), [](const Stmt& s) {
+    return s.kind == Stmt::Kind::kSkipFrame || s.kind == Stmt::Kind::kStepUnsupported ||
+           s.kind == Stmt::Kind::kTryBreak || s.kind == Stmt::Kind::kLoop || s.kind == Stmt::Kind::kLoopBreak;
+  });
 }
 
 std::string OpTarget(OpKind op) { return kOps[static_cast<int>(op)].target; }

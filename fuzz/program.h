@@ -29,9 +29,15 @@ struct Stmt {
     kIfCompiling,         // equivalent branches: x * 2 while compiling, x + x otherwise
     kIfCompilingDiffers,  // different branches: x * 1.5 while compiling, x * 0.75 otherwise
     kCallHelper,
+    // Frames that cannot resume (issue 11, spec §2.7, §2.8, §3.3):
+    kSkipFrame,        // torch._dynamo.skip_frame()
+    kStepUnsupported,  // torch._dynamo.step_unsupported()
+    kTryBreak,         // try: x = <op>; graph_break() / except RuntimeError: pass
+    kLoop,             // for _ in range(2): x = <op>
+    kLoopBreak,        // for _ in range(2): x = <op>; graph_break()
     kCount
   } kind = Kind::kOp;
-  OpKind op = OpKind::kMulUp;
+  OpKind op = OpKind::kMulUp;  // kOp, and the op inside kTryBreak, kLoop, kLoopBreak
   int callee = 0;  // kCall: index into Program::functions; kCallHelper: the helper's number
 };
 
@@ -70,6 +76,12 @@ struct Program {
 // unbound helper while a death waits for the def that observes it; then a kDef for each
 // helper left unbound.
 std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
+
+// Whether a statement of `f` can end its frame without a resume function (issue 11): a
+// skip_frame(), a step_unsupported(), a break in a try block or a loop (a loop's op may be
+// the disallowed sigmoid). Offered again from the eager rest, calls there compile as
+// frames of their own, so moving statements in or out of such a function changes graphs.
+bool CanEndItsFrame(const Function& f);
 
 // The FX target an op records under Dynamo (SCHEMA §7.1), and its ATen op.
 std::string OpTarget(OpKind op);

@@ -16,9 +16,14 @@ constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPol
 constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
     "def", "allow", "allow_disallow", "del"};
 // Version 2 added helpers (their steps and calls), kIfCompilingDiffers and the new_shape
-// switch, version 3 the op mul_global and the new_constant switch; an older text is a
-// version 3 text without them.
-constexpr std::string_view kHeader = "tdfuzz-program 3";
+// switch, version 3 the op mul_global and the new_constant switch, version 4 the frames
+// that cannot resume (skip_frame, step_unsupported, try_break:<op>, loop:<op>,
+// loop_break:<op>); an older text is a version 4 text without them.
+constexpr std::string_view kHeader = "tdfuzz-program 4";
+// The statements holding an op: `<name>:<op>`.
+constexpr std::array<std::pair<Stmt::Kind, std::string_view>, 4> kOpStatements = {
+    {{Stmt::Kind::kOp, "op"}, {Stmt::Kind::kTryBreak, "try_break"}, {Stmt::Kind::kLoop, "loop"},
+     {Stmt::Kind::kLoopBreak, "loop_break"}}};
 
 template <size_t N>
 std::optional<size_t> IndexOf(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -30,7 +35,16 @@ std::optional<size_t> IndexOf(const std::array<std::string_view, N>& names, std:
 
 std::string Word(const Stmt& s) {
   switch (s.kind) {
-    case Stmt::Kind::kOp: return fmt::format("op:{}", kOpNames[static_cast<size_t>(s.op)]);
+    case Stmt::Kind::kOp:
+    case Stmt::Kind::kTryBreak:
+    case Stmt::Kind::kLoop:
+    case Stmt::Kind::kLoopBreak:
+      for (const auto& [kind, name] : kOpStatements) {
+        if (kind == s.kind) return fmt::format("{}:{}", name, kOpNames[static_cast<size_t>(s.op)]);
+      }
+      break;
+    case Stmt::Kind::kSkipFrame: return "skip_frame";
+    case Stmt::Kind::kStepUnsupported: return "step_unsupported";
     case Stmt::Kind::kCall: return fmt::format("call:{}", s.callee);
     case Stmt::Kind::kGraphBreak: return "break";
     case Stmt::Kind::kIfCompiling: return "if";
@@ -58,9 +72,12 @@ std::optional<Stmt> ParseWord(const std::string& word) {
   if (word == "if") return Stmt{Stmt::Kind::kIfCompiling};
   if (word == "if_differs") return Stmt{Stmt::Kind::kIfCompilingDiffers};
   if (auto h = NumberAfter(word, "helper:", kHelpers)) return Stmt{Stmt::Kind::kCallHelper, OpKind::kMulUp, *h};
-  if (word.starts_with("op:")) {
-    auto op = IndexOf(kOpNames, std::string_view(word).substr(3));
-    if (op) return Stmt{Stmt::Kind::kOp, static_cast<OpKind>(*op)};
+  if (word == "skip_frame") return Stmt{Stmt::Kind::kSkipFrame};
+  if (word == "step_unsupported") return Stmt{Stmt::Kind::kStepUnsupported};
+  for (const auto& [kind, name] : kOpStatements) {
+    if (!word.starts_with(name) || word.size() <= name.size() || word[name.size()] != ':') continue;
+    auto op = IndexOf(kOpNames, std::string_view(word).substr(name.size() + 1));
+    if (op) return Stmt{kind, static_cast<OpKind>(*op)};
   }
   if (auto f = NumberAfter(word, "call:", 1 << 20)) return Stmt{Stmt::Kind::kCall, OpKind::kMulUp, *f};
   return std::nullopt;
@@ -112,7 +129,7 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
     std::string head;
     if (!(words >> head) || head.starts_with("#")) continue;  // blank lines and comments
     if (number == 1) {
-      if (line != kHeader && line != "tdfuzz-program 2" && line != "tdfuzz-program 1") {
+      if (line != kHeader && line != "tdfuzz-program 3" && line != "tdfuzz-program 2" && line != "tdfuzz-program 1") {
         return fail(fmt::format("expected the header `{}`", kHeader));
       }
       continue;

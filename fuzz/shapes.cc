@@ -39,7 +39,8 @@ bool DisallowsAHelper(const Program& p) {
 
 constexpr const char* kNames[] = {"break under an inlined callee", "recursive=False with breaking callees",
                                   "allow_in_graph", "disallow_in_graph", "is_compiling branch",
-                                  "registered helper dies, then a def", "rebinds K, which an op reads"};
+                                  "registered helper dies, then a def", "rebinds K, which an op reads",
+                                  "skip_frame or step_unsupported", "break in a try block or a loop"};
 
 }  // namespace
 
@@ -54,6 +55,9 @@ Shapes ShapesOf(const Program& p) {
       s.break_in_inlined_callee = s.break_in_inlined_callee || (f > 0 && st.kind == Stmt::Kind::kGraphBreak);
       s.is_compiling_branch = s.is_compiling_branch || st.kind == Stmt::Kind::kIfCompiling ||
                               st.kind == Stmt::Kind::kIfCompilingDiffers;
+      s.skip_or_step = s.skip_or_step || st.kind == Stmt::Kind::kSkipFrame || st.kind == Stmt::Kind::kStepUnsupported;
+      s.break_in_try_or_loop =
+          s.break_in_try_or_loop || st.kind == Stmt::Kind::kTryBreak || st.kind == Stmt::Kind::kLoopBreak;
       s.rebinds_a_read_global = s.rebinds_a_read_global ||
                                 (p.new_constant && st.kind == Stmt::Kind::kOp && st.op == OpKind::kMulGlobal);
       if (fn.policy == Policy::kDisableNonrecursive && st.kind == Stmt::Kind::kCall && HasBreak(p, st.callee)) {
@@ -67,7 +71,8 @@ Shapes ShapesOf(const Program& p) {
 void ShapeReport::Add(const Program& program) {
   Shapes s = ShapesOf(program);
   bool flags[] = {s.break_in_inlined_callee, s.nonrecursive_with_breaking_callee, s.allow, s.disallow,
-                  s.is_compiling_branch, s.registered_helper_dies, s.rebinds_a_read_global};
+                  s.is_compiling_branch, s.registered_helper_dies, s.rebinds_a_read_global,
+                  s.skip_or_step,        s.break_in_try_or_loop};
   ++programs_;
   for (size_t i = 0; i < kShapes; ++i) counts_[i] += flags[i] ? 1 : 0;
 }

@@ -20,13 +20,16 @@ struct Shapes {
   bool registered_helper_dies = false;
   // K is rebound before a last call and some op reads it (issue 10: global guards).
   bool rebinds_a_read_global = false;
+  // issue 11: skip_frame() or step_unsupported(); a break in a try block or a loop.
+  bool skip_or_step = false;
+  bool break_in_try_or_loop = false;
 };
 
 Shapes ShapesOf(const Program& program);
 
 class ShapeReport {
  public:
-  static constexpr size_t kShapes = 7;  // the fields of Shapes, in order
+  static constexpr size_t kShapes = 9;  // the fields of Shapes, in order
   void Add(const Program& program);
   std::string Format() const;
   int programs() const { return programs_; }

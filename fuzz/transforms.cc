@@ -47,7 +47,14 @@ Program WithoutBreaksOrPolicies(const Program& program) {
   p.helper_steps.clear();
   for (Function& f : p.functions) {
     f.policy = Policy::kNone;
-    std::erase_if(f.body, [](const Stmt& s) { return s.kind == Stmt::Kind::kGraphBreak; });
+    std::erase_if(f.body, [](const Stmt& s) {
+      return s.kind == Stmt::Kind::kGraphBreak || s.kind == Stmt::Kind::kSkipFrame ||
+             s.kind == Stmt::Kind::kStepUnsupported;
+    });
+    for (Stmt& s : f.body) {
+      if (s.kind == Stmt::Kind::kTryBreak) s.kind = Stmt::Kind::kOp;
+      if (s.kind == Stmt::Kind::kLoopBreak) s.kind = Stmt::Kind::kLoop;
+    }
   }
   return p;
 }
@@ -56,7 +63,7 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
   // Not out of a disable(recursive=False) body: it runs eagerly, while a function it calls
   // is offered as a frame.
   auto extractable = [&](const Function& f, const Stmt& s) {
-    return f.policy != Policy::kDisableNonrecursive &&
+    return f.policy != Policy::kDisableNonrecursive && !CanEndItsFrame(f) &&
            (s.kind == Stmt::Kind::kIfCompiling || s.kind == Stmt::Kind::kIfCompilingDiffers ||
             (s.kind == Stmt::Kind::kOp && !(s.op == OpKind::kSigmoid && program.disallow_sigmoid)));
   };
@@ -85,7 +92,7 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
   // Not `x * K` under new_constant: an allowed body is not traced, so its read of K is not
   // guarded and the new K runs the cached graph.
   auto replaceable = [&](const Function& f, const Stmt& s) {
-    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
+    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive && !CanEndItsFrame(f) &&
            !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
            !(s.op == OpKind::kMulGlobal && program.new_constant);
   };
@@ -99,12 +106,13 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
   return out;
 }
 
-Program WithBranchesResolved(const Program& program, const std::vector<bool>& compiling) {
+Program WithBranchesResolved(const Program& program, const std::vector<std::vector<bool>>& compiling) {
   Program p = program;
   for (size_t f = 0; f < p.functions.size(); ++f) {
-    for (Stmt& s : p.functions[f].body) {
+    for (size_t i = 0; i < p.functions[f].body.size(); ++i) {
+      Stmt& s = p.functions[f].body[i];
       if (s.kind == Stmt::Kind::kIfCompilingDiffers) {
-        s = Stmt{Stmt::Kind::kOp, compiling[f] ? OpKind::kMulUp : OpKind::kMulDown};
+        s = Stmt{Stmt::Kind::kOp, compiling[f][i] ? OpKind::kMulUp : OpKind::kMulDown};
       }
     }
   }

@@ -44,8 +44,9 @@ struct ReplacedOp {
 std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& program, size_t n);
 
 // Every non-equivalent is_compiling branch replaced by the op of the branch that
-// `compiling[f]` says runs in function f (x * 1.5 while compiling, x * 0.75 otherwise).
-Program WithBranchesResolved(const Program& program, const std::vector<bool>& compiling);
+// `compiling[f][i]` says runs at statement i of function f (x * 1.5 while compiling, x * 0.75
+// otherwise).
+Program WithBranchesResolved(const Program& program, const std::vector<std::vector<bool>>& compiling);
 
 }  // namespace tdc::fuzz
 

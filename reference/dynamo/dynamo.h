@@ -73,7 +73,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     const lang::Call* resume_at = nullptr;
     // A resume function's code also depends on the context managers open at its break and
     // their target values (torch's ContinueExecutionCache keys on stack_ctx_vars).
-    std::string open_contexts;
+    std::string open_contexts = {};
     auto operator<=>(const CodeKey&) const = default;
   };
   // One compiled entry of a code's cache: its compile id and the guards of its frame
@@ -129,11 +129,26 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
       GraphBuilder::Mark mark;
       std::vector<Value> fast;  // the root frame's locals then
       size_t calls;             // root_inlined_calls then
+      // What the trace had read then: torch traces the frame again up to the checkpoint, so
+      // what it read after it is not guarded.
+      Reads reads;
+      size_t global_guards;
     };
     std::optional<Checkpoint> checkpoint;
   };
   // A break inside an inlined callee: unwinds to the root frame's call site.
   struct Restart {};
+  // A frame-skipping break in the trace of contexts_[slot] (its root frame or a resume
+  // function): the call that began it runs again, now meeting the skipped code's mark.
+  struct RerunFrame {
+    size_t slot;
+  };
+  // An error Dynamo raises while tracing (Unsupported under fullgraph, a forbidden
+  // callable): it comes out of the compiled call, so no try block of the traced code
+  // catches it (golden error_on_graph_break/break_in_try_under_fullgraph).
+  struct TraceError {
+    runtime::PyError error;
+  };
   // Code run eagerly inside a traced frame for its extent (a break's callee, an allowed
   // function's body): no op recorded; with `no_callback`, no frame offered either.
   class EagerRegion {
@@ -168,7 +183,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                                     const std::vector<Value>& values);
   // Whether an entry of `key`'s cache accepts the frame; the one that does (the most
   // recently used first) moves to the front, as torch's lookup does.
-  const CacheEntry* CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
+  bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
   // A cache entry for what `t` read (R-lazy-guards, R-closure-guard).
   CacheEntry EntryOf(const Trace& t) const;
   // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
@@ -225,7 +240,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // rest eagerly. `mark_skipped`: its code is skipped from now on, as when the root frame
   // itself reached it (an inlined callee's step_unsupported() leaves it unmarked: the
   // next call traces it again; golden variant step_unsupported__s08_..._wrap).
-  Value SkipRootFrame(const Value& callee, CallArgs args);
+  [[noreturn]] void SkipRootFrame();
   // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
   // (its own reason, not counted).
   void LogBreak(const Trace& t, const BreakText& text, bool ends_frame);

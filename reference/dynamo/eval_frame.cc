@@ -239,15 +239,15 @@ std::string Dynamo::EntryFailure(const CacheEntry& entry, const std::vector<Valu
   return "";
 }
 
-const Dynamo::CacheEntry* Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
+bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
   auto code = codes_.find(key);
-  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
+  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
   std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
   auto hit = std::find_if(cache.rbegin(), cache.rend(),
                           [&](const CacheEntry& entry) { return EntryFailure(entry, frame_values).empty(); });
-  if (hit == cache.rend()) return nullptr;
+  if (hit == cache.rend()) return false;
   std::rotate(hit.base() - 1, hit.base(), cache.end());
-  return &cache.back();
+  return true;
 }
 
 std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
@@ -263,7 +263,7 @@ std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Source
     NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
-  if (const CacheEntry* hit = CacheHit(key, frame_values)) {
+  if (CacheHit(key, frame_values)) {
     t->record = false;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
     return t;
@@ -360,12 +360,22 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   size_t slot = contexts_.size();
   contexts_.push_back(std::move(t));
-  struct Pop {
-    std::vector<std::unique_ptr<Trace>>& contexts;
-    size_t slot;
-    ~Pop() { contexts.resize(slot); }
-  } pop{contexts_, slot};
-  return in_.CallDirect(function, std::move(args));
+  CallArgs again = args;
+  {
+    struct Pop {
+      std::vector<std::unique_ptr<Trace>>& contexts;
+      size_t slot;
+      ~Pop() { contexts.resize(slot); }
+    } pop{contexts_, slot};
+    try {
+      return in_.CallDirect(function, std::move(args));
+    } catch (const RerunFrame& rerun) {
+      if (rerun.slot != slot) throw;
+    } catch (const TraceError& raised) {
+      throw raised.error;  // raised by the compiled call
+    }
+  }
+  return RunFrame(function, again, run_only);
 }
 
 }  // namespace tdc::dynamo

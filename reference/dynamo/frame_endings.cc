@@ -17,9 +17,11 @@ const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
 void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   Trace* t = Tracing();
   // torch speculates only once the graph has two calls (is_non_empty_graph: count_calls() > 1).
-  if (t == nullptr || !t->record || in_.frames()[t->root_depth] != &frame || t->graph.call_count() < 2) return;
+  // A cache hit runs the frame again without recording: its checkpoints are the compile's.
+  if (t == nullptr || in_.frames()[t->root_depth] != &frame || t->graph.call_count() < 2) return;
   if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
-  t->checkpoint = Trace::Checkpoint{&stmt, t->graph.mark(), frame.fast, t->root_inlined_calls.size()};
+  t->checkpoint = Trace::Checkpoint{&stmt,    t->graph.mark(), frame.fast, t->root_inlined_calls.size(),
+                                    t->reads, t->global_guards.size()};
 }
 
 Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
@@ -29,6 +31,8 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   const Frame& root = *in_.frames()[t.root_depth];
   const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(root.function->code).def);
   t.graph.Rollback(checkpoint.mark);
+  t.reads = checkpoint.reads;
+  t.global_guards.resize(checkpoint.global_guards);
   std::vector<Value> live;
   for (const std::string& name : LiveLocalsBefore(*root.scope, def, *checkpoint.stmt)) {
     live.push_back(checkpoint.fast[root.scope->local_slot.at(name)]);
@@ -43,18 +47,19 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   return in_.Call(callee, std::move(args));
 }
 
-Value Dynamo::SkipRootFrame(const Value& callee, CallArgs args) {
+// torch drops the partial graph and runs the skipped code eagerly from its start (its calls
+// offered), which the reference does by running the call that began the trace again: a
+// skipped root frame is then eager from its first statement (is_compiling() False there),
+// a skipped resume function's frame hits its cache entry up to the break that calls it.
+// What the abandoned run did to the heap is not undone (DESIGN: programs whose effects
+// before a frame-skipping break are only tensor ops).
+void Dynamo::SkipRootFrame() {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   codes_[t.key].skip = CodeState::Skip::kSkipFrame;
-  t.record = false;  // the partial graph is discarded
-  Explain("the frame is skipped: the partial graph is discarded, the frame runs eagerly and is skipped from now on; "
-          "the calls it made are run again, offered to Dynamo");
-  std::vector<std::pair<Value, CallArgs>> calls = std::move(t.root_inlined_calls);
-  contexts_[slot] = nullptr;  // the rest of the frame runs eagerly, its calls offered
-  EagerRegion eager(*this, false);
-  for (auto& [function, call_args] : calls) in_.Call(function, std::move(call_args));
-  return in_.Call(callee, std::move(args));
+  Explain("the frame is skipped: the partial graph is discarded; its call runs again, the code eagerly from now "
+          "on, its calls offered to Dynamo");
+  throw RerunFrame{slot};
 }
 
 void Dynamo::OnGradModeSet(bool enabled) {

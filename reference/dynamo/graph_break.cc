@@ -52,7 +52,11 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
 }
 
 void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool after_call) {
-  Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing(), after_call)));
+  try {
+    Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing(), after_call)));
+  } catch (const PyError& error) {
+    throw TraceError{error};
+  }
 }
 
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
@@ -137,7 +141,7 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   if (t.record) LogBreak(t, text, ends_frame);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
-  if (ends_frame && then == BreakText::Then::kSkipFrame) return SkipRootFrame(callee, std::move(args));
+  if (ends_frame && then == BreakText::Then::kSkipFrame) SkipRootFrame();
   if (ends_frame) return StepBreak(callee, std::move(args));
   if (at_root) return RootBreak(callee, std::move(args));
   if (rules_.on(Rule::kClassicReattribute)) throw Restart{};

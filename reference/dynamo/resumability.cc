@@ -14,7 +14,8 @@ Resumability::Resumability(const lang::Node& def) {
 void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint) {
   for (const auto& owned : body) {
     const lang::Stmt* s = owned.get();
-    order_.push_back(s);
+    const size_t at = order_.size();
+    order_.push_back({s});
     if (in_try) in_try_.insert(s);
     if (no_checkpoint) no_checkpoint_.insert(s);
     switch (s->kind) {
@@ -24,12 +25,12 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
         break;
       case NodeKind::kWhile:
         Walk(As<lang::While>(*s).body, in_try, no_checkpoint);
-        order_.push_back(nullptr);
+        order_.push_back({nullptr, at});
         Walk(As<lang::While>(*s).orelse, in_try, no_checkpoint);
         break;
       case NodeKind::kFor:
         Walk(As<lang::For>(*s).body, in_try, true);
-        order_.push_back(nullptr);
+        order_.push_back({nullptr, at});
         Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint);
         break;
       case NodeKind::kWith: Walk(As<lang::With>(*s).body, in_try, true); break;
@@ -47,11 +48,12 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
 }
 
 bool Resumability::BackedgeAfter(const lang::Stmt* stmt) const {
-  auto at = std::find(order_.begin(), order_.end(), stmt);
+  auto at = std::find_if(order_.begin(), order_.end(), [&](const Entry& e) { return e.stmt == stmt; });
   if (at == order_.end()) return false;
+  const size_t here = static_cast<size_t>(at - order_.begin());
   for (auto it = at + 1; it != order_.end(); ++it) {
-    if (*it == nullptr) return true;
-    if ((*it)->kind == NodeKind::kReturn) return false;
+    if (it->stmt == nullptr && it->loop < here) return true;
+    if (it->stmt != nullptr && it->stmt->kind == NodeKind::kReturn) return false;
   }
   return false;
 }

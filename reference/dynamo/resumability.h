@@ -1,7 +1,9 @@
 // Where in a frame a graph break can resume, read off the function's statements the way
 // torch 2.13.0 reads its bytecode (symbolic_convert.py, spec §3.3): a break inside a try
-// statement cannot resume (should_compile_partial_graph); a break with a loop's backward
-// jump ahead of it, before the first return, skips the frame (maybe_has_backedge); a
+// statement cannot resume (should_compile_partial_graph); a break with a backward jump
+// ahead of it to a point before it (the end of a loop around it), before the first return,
+// skips the frame (maybe_has_backedge: a loop after the break jumps back to its own start,
+// after the break, and is no backedge; probed on torch 2.13.0); a
 // checkpoint, which step graph breaks compile up to, is the start of a statement with an
 // empty Python stack outside any try block (not inside a for loop, whose iterator is on
 // the stack, nor a with block, whose __exit__ is).
@@ -22,7 +24,8 @@ class Resumability {
 
   bool InTry(const lang::Stmt* stmt) const { return in_try_.contains(stmt); }
   bool IsCheckpoint(const lang::Stmt* stmt) const { return stmt != nullptr && !no_checkpoint_.contains(stmt); }
-  // Whether a backward jump follows `stmt` in code order before any return.
+  // Whether a backward jump to a point before `stmt` follows it in code order before any
+  // return: the end of a loop around it.
   bool BackedgeAfter(const lang::Stmt* stmt) const;
   // Whether a return at `stmt` leaves through block-exit code (a with block's __exit__, a
   // for loop's iterator pop) rather than straight after its value's call: a break at that
@@ -30,10 +33,14 @@ class Resumability {
   bool ReturnLeavesBlocks(const lang::Stmt* stmt) const { return !IsCheckpoint(stmt); }
 
  private:
-  // Statements and loop ends in code order; a loop end (its backward jump) is null.
+  // Statements and loop ends in code order.
   void Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint);
 
-  std::vector<const lang::Stmt*> order_;
+  struct Entry {
+    const lang::Stmt* stmt;  // null for a loop end (its backward jump)
+    size_t loop = 0;         // a loop end: where its loop statement is in order_
+  };
+  std::vector<Entry> order_;
   std::set<const lang::Stmt*> in_try_, no_checkpoint_;
 };
 
