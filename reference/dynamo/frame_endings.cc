@@ -51,8 +51,8 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
 // offered), which the reference does by running the call that began the trace again: a
 // skipped root frame is then eager from its first statement (is_compiling() False there),
 // a skipped resume function's frame hits its cache entry up to the break that calls it.
-// What the abandoned run did to the heap is not undone (DESIGN: programs whose effects
-// before a frame-skipping break are only tensor ops).
+// What the abandoned run did to the heap is not undone: an effect other than a tensor op
+// before a frame-skipping break happens twice (not modeled; no fixture shows one).
 void Dynamo::SkipRootFrame() {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
