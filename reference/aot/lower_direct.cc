@@ -1,5 +1,6 @@
 // torch.ops.aten.<op>.<overload>(...) called directly: already an ATen node. A packet
-// call (torch.ops.aten.<op>(...)) is resolved to the overload its arguments select.
+// call (torch.ops.aten.<op>(...)) is resolved to the overload its arguments select. A custom
+// op's node is already its ATen node too.
 #include <algorithm>
 
 #include "reference/aot/lowering.h"
@@ -16,6 +17,14 @@ std::string PacketOverload(std::string_view op, const CallArgs& args) {
   return binary ? "Tensor" : "default";
 }
 
+void EmitAsCalled(Recorder& r, const OpCall& call, std::string target) {
+  std::vector<graph::Arg> args;
+  for (const Value& v : call.args.positional) args.push_back(r.ArgOf(v));
+  graph::OrderedMap<graph::Arg> kwargs;
+  for (const auto& [name, v] : call.args.keywords) kwargs.emplace_back(name, r.ArgOf(v));
+  r.Bind(call.result, r.Emit(std::move(target), std::move(args), std::move(kwargs)));
+}
+
 }  // namespace
 
 void LowerAtenDirect(Recorder& r, const OpCall& call) {
@@ -23,11 +32,9 @@ void LowerAtenDirect(Recorder& r, const OpCall& call) {
   if (std::count(target.begin(), target.end(), '.') == 1) {
     target += "." + PacketOverload(std::string_view(target).substr(5), call.args);
   }
-  std::vector<graph::Arg> args;
-  for (const Value& v : call.args.positional) args.push_back(r.ArgOf(v));
-  graph::OrderedMap<graph::Arg> kwargs;
-  for (const auto& [name, v] : call.args.keywords) kwargs.emplace_back(name, r.ArgOf(v));
-  r.Bind(call.result, r.Emit(std::move(target), std::move(args), std::move(kwargs)));
+  EmitAsCalled(r, call, std::move(target));
 }
+
+void LowerOpaque(Recorder& r, const OpCall& call) { EmitAsCalled(r, call, std::string(call.site.target)); }
 
 }  // namespace tdc::aot

@@ -51,6 +51,7 @@ const runtime::Tensor& OpCall::Result() const { return runtime::TensorOf(result)
 
 void Lower(Recorder& r, const OpCall& call) {
   std::string_view target = call.site.target;
+  if (call.site.opaque) return LowerOpaque(r, call);
   if (target.starts_with("aten.")) return LowerAtenDirect(r, call);
   if (target == "torch.maximum" || target == "torch.minimum") return LowerExtreme(r, call);
   if (target == "builtins.getattr") return LowerComplexPart(r, call);

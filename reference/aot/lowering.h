@@ -35,6 +35,8 @@ void Lower(Recorder& r, const OpCall& call);
 // builtins max / min of two tensors (torch.maximum / minimum nodes), and `.real` / `.imag`
 // of a complex result (builtins.getattr).
 void LowerAtenDirect(Recorder& r, const OpCall& call);
+// A custom op: its node as called (`<ns>.<op>.default`).
+void LowerOpaque(Recorder& r, const OpCall& call);
 void LowerExtreme(Recorder& r, const OpCall& call);
 void LowerComplexPart(Recorder& r, const OpCall& call);
 

@@ -40,6 +40,10 @@ struct Records {
 
 // A callable as Dynamo's messages show it, its address normalized (`<function f at 0x?>`).
 std::string FunctionReprOf(const Value& v);
+// The Dynamo node target of a custom op `v` (its CustomOpDef or default overload:
+// `<ns>.<op>.default`; torch.ops.<ns>.<op>: `<ns>.<op>`); nullopt for anything else, aten's
+// ops included.
+std::optional<std::string> CustomOpTarget(const Value& v);
 
 class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:
@@ -210,7 +214,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
-  // The trace read `callee` through the calling frame's globals: guard those names.
+  // A custom op's call: one `<ns>.<op>.default` node at both levels (opaque_calls.cc).
+  Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd
   // traces it.
   Fragment AotTrace(const Value& callee, const CallArgs& args);

@@ -113,18 +113,29 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
       return SkippedFunctionText(std::string(f->name_text()), file, ModuleNameOf(*f), std::string(f->qualname_text()),
                                  FunctionReprOf(callee));
     }
+    // A custom op's packet or overload (aten's stay in the graph: disallow_in_graph does
+    // nothing for ATen operators, golden names/aten_direct_call).
+    if (CustomOpTarget(callee)) {
+      auto text = [&](const char* attr) {
+        const auto* s = DynCast<PyStr>(apis::GetAttrOrNull(in_, callee, attr));
+        return s != nullptr ? s->value() : std::string();
+      };
+      return SkippedBuiltinText(text("__module__"), text("__qualname__"), Repr(callee));
+    }
   }
   DisableWrapper wrapper = DisableWrapperOf(callee);
   if (wrapper != DisableWrapper::kNone) {
     Value msg = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_msg");
     std::optional<std::string> reason;
     if (msg && Is<PyStr>(msg)) reason = DynCast<PyStr>(msg)->value();
-    std::string original = FunctionReprOf(apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable"));
+    // The wrapper as functools.wraps made it: the original's __qualname__ (a custom op
+    // packet's is its pybind11 function's; golden custom_op/s15_disable_custom_op).
+    std::string shown = FunctionReprOf(callee);
     if (wrapper == DisableWrapper::kRecursive && rules_.on(Rule::kDisabledCallBreak)) {
-      return DisabledCallText(original, reason);
+      return DisabledCallText(shown, reason);
     }
     if (wrapper == DisableWrapper::kNonrecursive && rules_.on(Rule::kNonrecursiveBreak)) {
-      return SkipInliningText(original, reason);
+      return SkipInliningText(shown, reason);
     }
   }
   if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && b->name() == "print") {
@@ -167,6 +178,10 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
                        Is<PyTensor>(args.positional[1]);
     if (two_tensors && b->name() == "max") return TensorExtreme(callee, args, "torch.maximum");
     if (two_tensors && b->name() == "min") return TensorExtreme(callee, args, "torch.minimum");
+  }
+  if (std::optional<std::string> target = CustomOpTarget(callee); target && rules_.on(Rule::kCustomOpNode)) {
+    Explain(fmt::format("{} is a custom op: one node at both levels, its implementation run eagerly", *target));
+    return CustomOpCall(callee, args, *target);
   }
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp

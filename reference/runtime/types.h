@@ -46,6 +46,9 @@ class PyInstance final : public Object {
   static constexpr ObjectKind kKind = ObjectKind::kInstance;
   Ref<PyType> type;
   Ref<PyDict> attrs;
+  // A library object whose __repr__ torch fixes at creation (torch._ops' packets and
+  // overloads); empty: object.__repr__'s `<module.Type object>`.
+  std::string repr;
 
  private:
   friend class Heap;

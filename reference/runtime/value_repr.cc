@@ -76,7 +76,7 @@ std::string ReprPrinter::Print(const Value& v) {
     case ObjectKind::kType: return "<class '" + DynCast<PyType>(v)->QualifiedName() + "'>";
     case ObjectKind::kInstance: {
       const auto* i = DynCast<PyInstance>(v);
-      return "<" + i->type->QualifiedName() + " object>";
+      return i->repr.empty() ? "<" + i->type->QualifiedName() + " object>" : i->repr;
     }
     case ObjectKind::kMethod: {
       const auto* m = DynCast<PyMethod>(v);

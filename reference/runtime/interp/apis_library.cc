@@ -44,20 +44,37 @@ Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::stri
   Ref<PyInstance> packet = in.heap().NewInstance(types.packet);
   packet->attrs->SetStr("_qualified_op_name", in.heap().Str(ns_name + "::" + op_name));
   packet->attrs->SetStr("__name__", in.heap().Str(op_name));
+  // A packet's __qualname__ is its pybind11 function's (probed on the torch 2.13.0 CPU
+  // wheel); functools.wraps copies it into disable()'s wrapper.
+  packet->attrs->SetStr("__qualname__",
+                        in.heap().Str("pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1." +
+                                      op_name));
+  packet->attrs->SetStr("__module__", in.heap().Str("torch._ops." + ns_name));
   packet->attrs->SetStr("_fn", fn);
+  packet->repr = fmt::format("<OpOverloadPacket(op='{}.{}')>", ns_name, op_name);
   Ref<PyInstance> overload = in.heap().NewInstance(types.overload);
   overload->attrs->SetStr("_name", in.heap().Str(ns_name + "::" + op_name));
   overload->attrs->SetStr("_overloadname", in.heap().Intern("default"));
   overload->attrs->SetStr("__name__", in.heap().Str(op_name + ".default"));
+  overload->attrs->SetStr("__qualname__", in.heap().Str(ns_name + "::" + op_name));
+  overload->attrs->SetStr("__module__", in.heap().Str("torch._ops." + ns_name));
   overload->attrs->SetStr("_fn", fn);
+  overload->repr = fmt::format("<OpOverload(op='{}.{}', overload='default')>", ns_name, op_name);
   packet->attrs->SetStr("default", overload);
   DynCast<PyInstance>(ns)->attrs->SetStr(op_name, packet);
   return def;
 }
 
+// The op's function, run with Dynamo's callback off: torch disables Dynamo around a custom
+// op's implementation, so its frame is never offered (golden custom_op/disallowed_custom_op).
 Value CallStored(Interpreter& in, CallArgs& args, std::string_view field) {
   Value self = args.positional[0];
   args.positional.erase(args.positional.begin());
+  struct Restore {
+    Process& p;
+    std::shared_ptr<const CompileCallback> saved;
+    ~Restore() { p.eval_frame_callback = std::move(saved); }
+  } restore{in.process(), std::exchange(in.process().eval_frame_callback, nullptr)};
   return in.Call(DynCast<PyInstance>(self)->attrs->GetStr(field), std::move(args));
 }
 

@@ -137,12 +137,9 @@ inline Value InnermostFn(Interpreter& in, Value fn) {
 // Whether Dynamo's trace rules name `fn` a torch in-graph function (torch.add, Tensor.add).
 inline bool IsTorchInGraphByName(const Value& fn) {
   if (const auto* i = DynCast<PyInstance>(fn)) {
-    // ATen's OpOverloadPacket and OpOverload (torch_ops_aten.cc).
-    for (const char* field : {"_qualified_op_name", "_name"}) {
-      const auto* name = DynCast<PyStr>(i->attrs->GetStr(field));
-      if (name != nullptr && name->value().starts_with("aten::")) return true;
-    }
-    return false;
+    // torch.ops' OpOverloadPacket and OpOverload, aten's and custom ops' alike (probed: a
+    // custom op's packet can be disallowed, its CustomOpDef cannot).
+    return i->type->module == "torch._ops" && (i->type->name == "OpOverloadPacket" || i->type->name == "OpOverload");
   }
   const auto* b = DynCast<PyBuiltin>(fn);
   return b != nullptr && (b->name().rfind("_VariableFunctionsClass.", 0) == 0 || b->name().rfind("Tensor.", 0) == 0);

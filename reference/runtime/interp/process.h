@@ -29,6 +29,8 @@ struct OpCallSite {
   bool accessor = false;
   // The ops.def row the call reached, when one did (not for accessors).
   const OpInfo* op = nullptr;
+  // A custom op: opaque, the same node at the ATen level.
+  bool opaque = false;
 };
 
 // Dynamo's view of the tensor ops a traced frame runs (reference/dynamo implements it):

@@ -56,6 +56,7 @@ Value MakeOverload(Interpreter& in, const Ref<PyType>& overload_type, const OpIn
   result->attrs->SetStr("_overloadname", in.heap().Str(std::string(overload)));
   result->attrs->SetStr("__name__", in.heap().Str(fmt::format("{}.{}", name, overload)));
   result->attrs->SetStr("_fn", AtenFunction(in, op, fmt::format("aten.{}.{}", name, overload)));
+  result->repr = fmt::format("<OpOverload(op='aten.{}', overload='{}')>", name, overload);
   return result;
 }
 
@@ -64,6 +65,7 @@ Value MakePacket(Interpreter& in, const Ref<PyType>& packet_type, const OpInfo& 
   packet->attrs->SetStr("_qualified_op_name", in.heap().Str(fmt::format("aten::{}", name)));
   packet->attrs->SetStr("__name__", in.heap().Str(std::string(name)));
   packet->attrs->SetStr("_fn", AtenFunction(in, op, fmt::format("aten.{}", name)));
+  packet->repr = fmt::format("<OpOverloadPacket(op='aten.{}')>", name);
   return packet;
 }
 
