@@ -214,6 +214,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
+  // Whether user function `fn` was made by a def the trace ran (a frame it traces).
+  bool DefinedInTrace(const Value& fn) const;
+  // A nonstrict_trace'd function's call: one flat_apply_capture node (opaque_calls.cc).
+  Value NonstrictCall(const Value& wrapper, CallArgs& args);
   // A custom op's call: one `<ns>.<op>.default` node at both levels (opaque_calls.cc).
   Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd

@@ -201,7 +201,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   FinishedGraphs graphs = t.graph.Finish(live, fullgraph, t.grad_enabled);
   const graph::Graph& graph = graphs.dynamo;
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
-    return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput;
+    return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput && n.op != graph::NodeOp::kGetAttr;
   });
   // Nothing to compile without an op or an output (torch's compile_and_call_fx_graph): a
   // flagged frame returning a constant (golden error_on_graph_break/

@@ -130,14 +130,32 @@ void GraphBuilder::Tag(const Value& result, int64_t call_index) {
   t->trace_tag = {epoch_, call_index};
 }
 
+graph::Arg GraphBuilder::AddGetAttr(const std::string& name) {
+  auto taken = [&](const std::string& candidate) {
+    return std::any_of(calls_.begin(), calls_.end(), [&](const graph::Node& n) {
+      return n.op == graph::NodeOp::kGetAttr && n.target == candidate;
+    });
+  };
+  std::string target = name;
+  for (int i = 0; taken(target); ++i) target = fmt::format("{}_{}", name, i);
+  graph::Node node;
+  node.op = graph::NodeOp::kGetAttr;
+  node.target = std::move(target);
+  calls_.push_back(std::move(node));
+  accessors_.push_back(true);  // kept when the call using it is
+  aten_.push_back({});
+  return graph::Arg::Ref(static_cast<int64_t>(calls_.size()) - 1);
+}
+
 void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
-                           Fragment fragment, bool accessor) {
+                           Fragment fragment, bool accessor, std::vector<graph::Arg> leading) {
   AtenSide side{std::move(fragment), {}, -1, 0};
   for (const PyTensor* t : TensorsOf(args)) side.inputs.push_back(RefOf(*t));
   aten_.push_back(std::move(side));
   graph::Node node;
   node.op = op;
   node.target = std::move(target);
+  node.args = std::move(leading);
   for (const Value& v : args.positional) node.args.push_back(ToArg(v));
   for (const auto& [name, v] : args.keywords) node.kwargs.emplace_back(name, ToArg(v));
   calls_.push_back(std::move(node));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -54,13 +55,20 @@ class GraphBuilder {
   // the graph when nothing uses it. A tuple result gets an accessor `operator.getitem`
   // node per tensor item, as Dynamo makes them.
   void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result, Fragment fragment,
-               bool accessor = false);
+               bool accessor = false, std::vector<graph::Arg> leading = {});
+  // A get_attr node reading an attribute Dynamo installed on the graph module (named
+  // `name`, or `name_0`, `name_1`... once taken); not a call. Its ref, for `leading`.
+  graph::Arg AddGetAttr(const std::string& name);
   // Whether `v` holds a tensor computed by this graph.
   bool HoldsComputed(const Value& v) const;
   // Whether `v` holds a tensor this graph knows, computed or input.
   bool HoldsTraced(const Value& v) const;
 
-  size_t call_count() const { return calls_.size(); }
+  // count_calls(): the call nodes (get_attr nodes are not calls).
+  size_t call_count() const {
+    return static_cast<size_t>(std::count_if(calls_.begin(), calls_.end(),
+                                             [](const graph::Node& n) { return n.op != graph::NodeOp::kGetAttr; }));
+  }
 
   // A point to come back to when a speculative part of the trace is abandoned.
   struct Mark {

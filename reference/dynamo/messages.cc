@@ -26,6 +26,16 @@ BreakText SkipFrameText(const std::string& msg, const std::string& args_repr, co
   return text;
 }
 
+BreakText NonstrictDefinedInsideText(const std::string& name) {
+  return {"gb0078",
+          "Limitation of `nonstrict_trace",
+          fmt::format("Applying `nonstrict_trace` to function <{}>; however, `nonstrict_trace` currently requires the "
+                      "function to be defined outside `torch.compile` region.",
+                      name),
+          {fmt::format("make sure definition of {} is outside ", name), "`torch.compile` region"},
+          "UserFunctionVariable()"};
+}
+
 BreakText StepUnsupportedText() {
   BreakText text{"gb4636",
                  "Call to `torch._dynamo.step_unsupported()`",

@@ -30,6 +30,9 @@ struct BreakText {
   std::string duplicate_type = {};
 };
 
+// nonstrict_trace applied, inside the compiled region, to a function defined there (S23).
+BreakText NonstrictDefinedInsideText(const std::string& name);
+
 // torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
 // is not read, SEMANTICS §4.1); `args_repr` / `kwargs_repr` are the call's arguments as
 // VariableTracker reprs (`[ConstantVariable(str: 'x')]`, `{'msg': ...}`).

@@ -1,5 +1,8 @@
-// Calls Dynamo keeps opaque at both levels (issue 12; the seed guide's Dynamo-vs-AOT table):
-// a custom op made by torch.library.custom_op, called through its CustomOpDef or through
+// Calls Dynamo keeps opaque (issue 12; the seed guide's Dynamo-vs-AOT table). A
+// nonstrict_trace'd function is one node at the Dynamo level, as torch 2.13.0 spells it
+// (spec §3.2a fact 3): two get_attr nodes (`<fn>_callable`, `<fn>_input_spec`), a call of
+// flat_apply_capture on them and the flattened arguments, an operator.getitem per tensor of
+// the flattened result; AOT autograd traces through the function. A custom op made by torch.library.custom_op, called through its CustomOpDef or through
 // torch.ops.<ns>.<op>[.default], is one node in the Dynamo graph (`<ns>.<op>.default`, or
 // `<ns>.<op>` for the packet) and one `<ns>.<op>.default` node in the ATen graph; its
 // implementation runs eagerly (register_fake's
@@ -11,6 +14,64 @@
 namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
+
+namespace {
+
+// torch.utils._pytree's leaves of a call's arguments or result: through tuples, lists and
+// dict values, in order.
+void Flatten(const Value& v, std::vector<Value>& leaves) {
+  if (const std::vector<Value>* items = ItemsOf(v)) {
+    for (const Value& item : *items) Flatten(item, leaves);
+    return;
+  }
+  if (const auto* dict = DynCast<PyDict>(v)) {
+    for (const auto& [key, value] : dict->Items()) Flatten(value, leaves);
+    return;
+  }
+  leaves.push_back(v);
+}
+
+constexpr const char* kFlatApply =
+    "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function.<locals>."
+    "flat_apply_capture";
+
+}  // namespace
+
+bool Dynamo::DefinedInTrace(const Value& fn) const {
+  const auto* f = DynCast<PyFunction>(fn);
+  if (f == nullptr || f->is_native()) return false;
+  const auto& code = std::get<UserCode>(f->code);
+  const Scope* parent = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def).parent;
+  const Trace* t = Tracing();
+  for (size_t depth = t->root_depth; parent != nullptr && depth < in_.frames().size(); ++depth) {
+    const Frame& frame = *in_.frames()[depth];
+    if (!frame.function->is_native() && std::get<UserCode>(frame.function->code).def == parent->node) return true;
+  }
+  return false;
+}
+
+Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
+  Value traceable = DynCast<PyCell>(DynCast<PyTuple>(DynCast<PyFunction>(wrapper)->closure)->items()[0])->contents;
+  CallArgs flat;
+  for (const Value& v : args.positional) Flatten(v, flat.positional);
+  for (const auto& [name, v] : args.keywords) Flatten(v, flat.positional);
+  CallArgs as_called = args;
+  Value returned;
+  {
+    // The function runs inside the graph: no frame of it is offered, its breaks vanish.
+    EagerRegion eager(*this, true);
+    returned = in_.CallDirect(wrapper, std::move(args));
+  }
+  std::vector<Value> outputs;
+  Flatten(returned, outputs);
+  Trace& t = *Tracing();
+  const std::string name(DynCast<PyFunction>(traceable) != nullptr ? DynCast<PyFunction>(traceable)->name_text()
+                                                                     : std::string_view("fn"));
+  std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"), t.graph.AddGetAttr(name + "_input_spec")};
+  t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat, in_.heap().NewTuple(std::move(outputs)),
+                  AotTrace(traceable, as_called), false, std::move(leading));
+  return returned;
+}
 
 std::optional<std::string> CustomOpTarget(const Value& callee) {
   const auto* op = DynCast<PyInstance>(callee);

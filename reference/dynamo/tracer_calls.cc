@@ -102,6 +102,14 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
       rules_.on(Rule::kStepUnsupported)) {
     return StepUnsupportedText();
   }
+  // nonstrict_trace applied in the region to a function defined there (S23).
+  if (callee == p.modules()[ModuleId::kTorchDynamo]->GetAttr("nonstrict_trace") && rules_.on(Rule::kNonstrictNode)) {
+    Value fn = args.positional.empty() ? Value() : args.positional[0];
+    for (const auto& [k, v] : args.keywords) {
+      if (k == "traceable_fn") fn = v;
+    }
+    if (DefinedInTrace(fn)) return NonstrictDefinedInsideText(std::string(DynCast<PyFunction>(fn)->name_text()));
+  }
   if (p.registries.disallowed.contains(callee->id()) && callee != graph_break && rules_.on(Rule::kDisallowedBreak)) {
     if (const auto* b = DynCast<PyBuiltin>(callee)) {
       bool torch_fn = b->name().starts_with("_VariableFunctionsClass.");
@@ -185,6 +193,12 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   }
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
+  if (in_.process().registries.nonstrict_trace.contains(callee->id()) && rules_.on(Rule::kNonstrictNode)) {
+    UseArguments(args);
+    Explain(fmt::format("{} is nonstrict_trace'd: one flat_apply_capture node, traced through by AOT autograd",
+                        FunctionReprOf(callee)));
+    return NonstrictCall(callee, args);
+  }
   if (!function->is_native()) {
     if (in_.process().registries.allowed.contains(callee->id()) && rules_.on(Rule::kAllowedNode)) {
       UseArguments(args);
