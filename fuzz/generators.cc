@@ -36,13 +36,18 @@ rc::Gen<OpKind> GenOp() {
   return rc::gen::map(Index(static_cast<int>(OpKind::kCount)), [](int i) { return static_cast<OpKind>(i); });
 }
 
-// Policies: none a third of the time; disable(recursive=False), whose breaking callees
-// are the shape hardest to reach, twice as often as the other two.
+// Policies: none a quarter of the time; disable(recursive=False), whose breaking callees
+// are the shape hardest to reach, twice as often as each of the others.
 rc::Gen<Policy> GenPolicy() {
-  return rc::gen::map(Index(6), [](int i) {
-    constexpr Policy kByIndex[] = {Policy::kNone,    Policy::kNone,
-                                   Policy::kDisable, Policy::kDisableNonrecursive,
-                                   Policy::kDisableNonrecursive, Policy::kAllowInGraph};
+  return rc::gen::map(Index(8), [](int i) {
+    constexpr Policy kByIndex[] = {Policy::kNone,
+                                   Policy::kNone,
+                                   Policy::kDisable,
+                                   Policy::kDisableNonrecursive,
+                                   Policy::kDisableNonrecursive,
+                                   Policy::kAllowInGraph,
+                                   Policy::kNonstrictTrace,
+                                   Policy::kCustomOp};
     return kByIndex[i];
   });
 }

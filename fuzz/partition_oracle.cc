@@ -84,6 +84,12 @@ class IdModel {
   std::set<int> allowed_, disallowed_;
 };
 
+// nonstrict_trace's node and a custom op's (`tdc::f<i>`, called through its CustomOpDef).
+constexpr const char* kFlatApplyCapture =
+    "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function.<locals>."
+    "flat_apply_capture";
+std::string CustomOpNode(int f) { return fmt::format("tdc.f{}.default", f); }
+
 class Oracle {
  public:
   explicit Oracle(const Program& p) : p_(p), ids_(EffectiveHelperSteps(p)) {
@@ -125,7 +131,9 @@ class Oracle {
   bool CallBreaks(int callee) const {
     switch (p_.functions[callee].policy) {
       case Policy::kNone: return Breaks(callee);
-      case Policy::kAllowInGraph: return false;  // one opaque node, its body never traced
+      case Policy::kAllowInGraph:
+      case Policy::kNonstrictTrace:
+      case Policy::kCustomOp: return false;  // one opaque node, its body never traced by Dynamo
       case Policy::kDisable:
       case Policy::kDisableNonrecursive: return true;  // disabled either way: a break at the call
       case Policy::kCount: break;
@@ -175,13 +183,24 @@ class Oracle {
         graph.aten.push_back("aten.mul.Tensor");
         break;
       case Stmt::Kind::kCall:
-        // An allowed function's body runs when the graph runs, not traced by Dynamo;
-        // AOT autograd traces through it.
-        if (p_.functions[s.callee].policy == Policy::kAllowInGraph) {
-          graph.dynamo.push_back(fmt::format("f{}", s.callee));
-          AotBody(p_.functions[s.callee].body, graph.aten);
-        } else {
-          for (size_t j = 0; j < p_.functions[s.callee].body.size(); ++j) Inline(s.callee, j, graph);
+        // An allowed or nonstrict_trace'd function's body runs when the graph runs, not
+        // traced by Dynamo; AOT autograd traces through it. A custom op is opaque to both.
+        switch (p_.functions[s.callee].policy) {
+          case Policy::kAllowInGraph:
+            graph.dynamo.push_back(fmt::format("f{}", s.callee));
+            AotBody(p_.functions[s.callee].body, graph.aten);
+            break;
+          case Policy::kNonstrictTrace:  // spec §3.2a fact 3, as torch 2.13.0 spells it
+            graph.dynamo.push_back(kFlatApplyCapture);
+            graph.dynamo.push_back("operator.getitem");
+            AotBody(p_.functions[s.callee].body, graph.aten);
+            break;
+          case Policy::kCustomOp:
+            graph.dynamo.push_back(CustomOpNode(s.callee));
+            graph.aten.push_back(CustomOpNode(s.callee));
+            break;
+          default:
+            for (size_t j = 0; j < p_.functions[s.callee].body.size(); ++j) Inline(s.callee, j, graph);
         }
         break;
       case Stmt::Kind::kCallHelper:
@@ -208,7 +227,13 @@ class Oracle {
           break;
         case Stmt::Kind::kIfCompiling:
         case Stmt::Kind::kIfCompilingDiffers: aten.push_back("aten.mul.Tensor"); break;
-        case Stmt::Kind::kCall: AotBody(p_.functions[s.callee].body, aten); break;
+        case Stmt::Kind::kCall:
+          if (p_.functions[s.callee].policy == Policy::kCustomOp) {
+            aten.push_back(CustomOpNode(s.callee));
+          } else {
+            AotBody(p_.functions[s.callee].body, aten);
+          }
+          break;
         case Stmt::Kind::kCallHelper: aten.push_back("aten.tanh.default"); break;
         default: break;
       }
@@ -304,8 +329,10 @@ class Oracle {
     const int callee = s.callee;
     switch (p_.functions[callee].policy) {
       case Policy::kNone:
-      case Policy::kAllowInGraph: Frame(callee, 0); return;  // allow_in_graph rules tracing only
-      case Policy::kDisable: return;                         // nothing inside is converted
+      case Policy::kAllowInGraph:
+      case Policy::kNonstrictTrace: Frame(callee, 0); return;  // they rule tracing only
+      case Policy::kDisable:                                   // nothing inside is converted
+      case Policy::kCustomOp: return;                          // torch disables Dynamo in it
       case Policy::kDisableNonrecursive:                     // runs eagerly, its callees offered
         for (const Stmt& inner : p_.functions[callee].body) Offer(inner);
         return;

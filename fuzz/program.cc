@@ -28,7 +28,9 @@ const char* Decorator(Policy policy) {
   switch (policy) {
     case Policy::kDisable: return "@torch.compiler.disable\n";
     case Policy::kDisableNonrecursive: return "@torch.compiler.disable(recursive=False)\n";
+    case Policy::kNonstrictTrace: return "@torch._dynamo.nonstrict_trace\n";
     case Policy::kNone:
+    case Policy::kCustomOp:
     case Policy::kAllowInGraph:
     case Policy::kCount: return "";
   }
@@ -123,6 +125,15 @@ std::string PrintFixture(const Program& program) {
   // Callees first, so every decorator and allow_in_graph runs before the entry is defined.
   for (size_t i = program.functions.size(); i-- > 0;) {
     const Function& f = program.functions[i];
+    if (f.policy == Policy::kCustomOp) {
+      // A custom op returns a new tensor (never its input) and needs a fake implementation.
+      out += fmt::format("\n\n@torch.library.custom_op(\"tdc::f{0}\", mutates_args=())\ndef f{0}(x: torch.Tensor) -> "
+                         "torch.Tensor:\n",
+                         i);
+      for (const Stmt& s : f.body) PrintStmt(s, out);
+      out += fmt::format("    return x.clone()\n\n\n@f{}.register_fake\ndef _(x):\n    return torch.empty_like(x)\n", i);
+      continue;
+    }
     out += fmt::format("\n\n{}def f{}(x):\n", Decorator(f.policy), i);
     for (const Stmt& s : f.body) PrintStmt(s, out);
     out += "    return x\n";

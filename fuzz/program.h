@@ -18,8 +18,9 @@ namespace tdc::fuzz {
 // module global K (1.5, rebound to 1.25 under Program::new_constant).
 enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kMulGlobal, kCount };
 
-// The simplest first: choices shrink towards index 0.
-enum class Policy { kNone, kDisable, kDisableNonrecursive, kAllowInGraph, kCount };
+// The simplest first: choices shrink towards index 0. kNonstrictTrace and kCustomOp (issue
+// 12): one opaque node for Dynamo; AOT autograd traces through the first, not the second.
+enum class Policy { kNone, kDisable, kDisableNonrecursive, kAllowInGraph, kNonstrictTrace, kCustomOp, kCount };
 
 struct Stmt {
   enum class Kind {

@@ -254,7 +254,8 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
 INSTANTIATE_TEST_SUITE_P(Rules, FuzzGate,
                          ::testing::Values("classic-reattribute", "empty-graph", "nonrecursive-run-only",
                                            "is-compiling-fold", "allow-finalizer", "global-guard", "skip-frame",
-                                           "step-unsupported", "step-graph-break"));
+                                           "step-unsupported", "step-graph-break", "nonstrict-node",
+                                           "custom-op-node"));
 
 }  // namespace
 }  // namespace tdc::fuzz

@@ -12,13 +12,14 @@ namespace {
 constexpr std::array<std::string_view, static_cast<size_t>(OpKind::kCount)> kOpNames = {
     "mul_up", "mul_down", "add_quarter", "tanh", "sigmoid", "sqrt", "mul_global"};
 constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPolicyNames = {
-    "none", "disable", "disable_nonrecursive", "allow_in_graph"};
+    "none", "disable", "disable_nonrecursive", "allow_in_graph", "nonstrict_trace", "custom_op"};
 constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
     "def", "allow", "allow_disallow", "del"};
 // Version 2 added helpers (their steps and calls), kIfCompilingDiffers and the new_shape
 // switch, version 3 the op mul_global and the new_constant switch, version 4 the frames
 // that cannot resume (skip_frame, step_unsupported, try_break:<op>, loop:<op>,
-// loop_break:<op>); an older text is a version 4 text without them.
+// loop_break:<op>) and the policies nonstrict_trace and custom_op; an older text is a
+// version 4 text without them.
 constexpr std::string_view kHeader = "tdfuzz-program 4";
 // The statements holding an op: `<name>:<op>`.
 constexpr std::array<std::pair<Stmt::Kind, std::string_view>, 4> kOpStatements = {

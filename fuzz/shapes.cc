@@ -40,7 +40,8 @@ bool DisallowsAHelper(const Program& p) {
 constexpr const char* kNames[] = {"break under an inlined callee", "recursive=False with breaking callees",
                                   "allow_in_graph", "disallow_in_graph", "is_compiling branch",
                                   "registered helper dies, then a def", "rebinds K, which an op reads",
-                                  "skip_frame or step_unsupported", "break in a try block or a loop"};
+                                  "skip_frame or step_unsupported", "break in a try block or a loop",
+                                  "nonstrict_trace or custom op"};
 
 }  // namespace
 
@@ -51,6 +52,8 @@ Shapes ShapesOf(const Program& p) {
   for (size_t f = 0; f < p.functions.size(); ++f) {
     const Function& fn = p.functions[f];
     s.allow = s.allow || fn.policy == Policy::kAllowInGraph;
+    s.nonstrict_or_custom_op =
+        s.nonstrict_or_custom_op || fn.policy == Policy::kNonstrictTrace || fn.policy == Policy::kCustomOp;
     for (const Stmt& st : fn.body) {
       s.break_in_inlined_callee = s.break_in_inlined_callee || (f > 0 && st.kind == Stmt::Kind::kGraphBreak);
       s.is_compiling_branch = s.is_compiling_branch || st.kind == Stmt::Kind::kIfCompiling ||
@@ -72,7 +75,7 @@ void ShapeReport::Add(const Program& program) {
   Shapes s = ShapesOf(program);
   bool flags[] = {s.break_in_inlined_callee, s.nonrecursive_with_breaking_callee, s.allow, s.disallow,
                   s.is_compiling_branch, s.registered_helper_dies, s.rebinds_a_read_global,
-                  s.skip_or_step,        s.break_in_try_or_loop};
+                  s.skip_or_step,        s.break_in_try_or_loop, s.nonstrict_or_custom_op};
   ++programs_;
   for (size_t i = 0; i < kShapes; ++i) counts_[i] += flags[i] ? 1 : 0;
 }

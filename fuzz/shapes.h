@@ -23,13 +23,15 @@ struct Shapes {
   // issue 11: skip_frame() or step_unsupported(); a break in a try block or a loop.
   bool skip_or_step = false;
   bool break_in_try_or_loop = false;
+  // issue 12: a nonstrict_trace'd function or a custom op.
+  bool nonstrict_or_custom_op = false;
 };
 
 Shapes ShapesOf(const Program& program);
 
 class ShapeReport {
  public:
-  static constexpr size_t kShapes = 9;  // the fields of Shapes, in order
+  static constexpr size_t kShapes = 10;  // the fields of Shapes, in order
   void Add(const Program& program);
   std::string Format() const;
   int programs() const { return programs_; }

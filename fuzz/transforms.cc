@@ -25,10 +25,13 @@ std::optional<std::pair<size_t, size_t>> PickStatement(const Program& p, size_t 
 }  // namespace
 
 std::optional<Program> InsertWrapper(const Program& program, size_t n) {
-  // Not around an allow_in_graph function: offered as a frame (from eager code) it is
-  // traced, while through a wrapper it is one opaque node (found by this property).
+  // Not around an allow_in_graph or nonstrict_trace function: offered as a frame (from
+  // eager code) it is traced, while through a wrapper it is one opaque node (found by this
+  // property); nor around a custom op, never offered, while the wrapper is.
   auto at = PickStatement(program, n, [&](const Function&, const Stmt& s) {
-    return s.kind == Stmt::Kind::kCall && program.functions[s.callee].policy != Policy::kAllowInGraph;
+    if (s.kind != Stmt::Kind::kCall) return false;
+    const Policy p = program.functions[s.callee].policy;
+    return p != Policy::kAllowInGraph && p != Policy::kNonstrictTrace && p != Policy::kCustomOp;
   });
   if (!at) return std::nullopt;
   Program p = program;

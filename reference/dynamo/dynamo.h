@@ -220,6 +220,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value NonstrictCall(const Value& wrapper, CallArgs& args);
   // A custom op's call: one `<ns>.<op>.default` node at both levels (opaque_calls.cc).
   Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
+  // The same call met while AOT autograd traces an allowed or nonstrict_trace'd body.
+  Value AotCustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
+  void RecordCustomOp(FragmentRecorder& recorder, const std::string& target, const CallArgs& as_called,
+                      const Value& result);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd
   // traces it.
   Fragment AotTrace(const Value& callee, const CallArgs& args);

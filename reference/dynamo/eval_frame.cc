@@ -108,6 +108,9 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
     for (size_t i = 0; i < is_compiling_fns_.size(); ++i) {
       if (callee == is_compiling_fns_[i]) return in_.heap().Bool(i != kIsDynamoCompiling);
     }
+    if (std::optional<std::string> target = CustomOpTarget(callee); target && rules_.on(Rule::kCustomOpNode)) {
+      return AotCustomOpCall(callee, args, *target);
+    }
     return std::nullopt;
   }
   auto* function = DynCast<PyFunction>(callee);

@@ -107,15 +107,38 @@ Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::strin
   Fragment fragment{{}, {}, "no ATen lowering was given"};
   if (aten_ != nullptr) {
     std::unique_ptr<FragmentRecorder> recorder = aten_->Start(TensorsOf(as_called));
-    // At the ATen level a packet's call is its default overload's.
-    const std::string overload = target.ends_with(".default") ? target : target + ".default";
-    OpCallSite site;
-    site.target = overload;
-    site.opaque = true;
-    recorder->Record(site, as_called, result);
+    RecordCustomOp(*recorder, target, as_called, result);
     fragment = recorder->Finish(result);
   }
   Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result, std::move(fragment));
+  return result;
+}
+
+void Dynamo::RecordCustomOp(FragmentRecorder& recorder, const std::string& target, const CallArgs& as_called,
+                            const Value& result) {
+  // At the ATen level a packet's call is its default overload's.
+  const std::string overload = target.ends_with(".default") ? target : target + ".default";
+  OpCallSite site;
+  site.target = overload;
+  site.opaque = true;
+  recorder.Record(site, as_called, result);
+}
+
+Value Dynamo::AotCustomOpCall(const Value& callee, CallArgs& args, const std::string& target) {
+  CallArgs as_called = args;
+  Value result;
+  {
+    // AOT autograd does not trace into a custom op: its implementation's ops are not the
+    // body's (an allowed or nonstrict_trace'd body calling one; fuzz, found by the oracle).
+    FragmentRecorder* body = std::exchange(body_recorder_, nullptr);
+    struct Restore {
+      FragmentRecorder*& slot;
+      FragmentRecorder* saved;
+      ~Restore() { slot = saved; }
+    } restore{body_recorder_, body};
+    result = in_.CallDirect(callee, std::move(args));
+  }
+  if (body_recorder_ != nullptr) RecordCustomOp(*body_recorder_, target, as_called, result);
   return result;
 }
 
