@@ -103,9 +103,11 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   const bool step = reached.then == BreakText::Then::kStepUnsupported;
   // fullgraph=True, or the error_on_graph_break flag where the break is traced (the
   // reference runs the traced code's with blocks, so the process flag is that one;
-  // R-error-on-graph-break): a break is Unsupported.
-  const bool error = (t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
-                     (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak));
+  // R-error-on-graph-break): a break is Unsupported. Not on a cache hit: the cached code,
+  // compiled with its breaks by another torch.compile of the function, just runs (golden
+  // nonstrict_trace/invalid_input_and_output_types).
+  const bool error = t.record && ((t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
+                                  (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
   if (error) {
     RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : reached),
                       reached.after_call);

@@ -26,6 +26,26 @@ BreakText SkipFrameText(const std::string& msg, const std::string& args_repr, co
   return text;
 }
 
+BreakText NonstrictInputTypeText(const std::string& type_name) {
+  return {"gb0236",
+          "Invalid input type for nonstrict_trace-ed function",
+          "For `nonstrict_trace`-ed functions, only basic types (e.g., torch.Tensor, int, float) or pytree containers "
+          "of those are allowed as inputs. The provided argument contains an unsupported type.",
+          {"Use one of the following to register the type with pytree:\n* `torch.utils._pytree.register_constant`\n"
+           "* `torch.utils._pytree.register_dataclass`\n* `torch.utils._pytree.register_pytree_node`"},
+          fmt::format("Encountered input of type <{}>.", type_name)};
+}
+
+BreakText NonstrictOutputTypeText(const std::string& function_name) {
+  return {"gb0251",
+          "Unsupported output type for nonstrict_trace-ed function",
+          "For `nonstrict_trace`-ed functions, only basic types (e.g., torch.Tensor, int, list) are allowed as output. "
+          "The result of this call contains an unsupported type.",
+          {"It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you "
+           "encounter this graph break often and it is causing performance issues."},
+          fmt::format("Function: {}", function_name)};
+}
+
 BreakText NonstrictDefinedInsideText(const std::string& name) {
   return {"gb0078",
           "Limitation of `nonstrict_trace",
@@ -165,7 +185,12 @@ BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_ty
 
 std::string FormatBreak(const BreakText& text) {
   std::string out = fmt::format("{}\n  Explanation: {}", text.gb_type, text.explanation);
-  for (const std::string& hint : text.hints) out += fmt::format("\n  Hint: {}", hint);
+  for (std::string hint : text.hints) {
+    // A hint's later lines are indented under it (golden
+    // nonstrict_trace/invalid_input_and_output_types).
+    for (size_t at = hint.find('\n'); at != std::string::npos; at = hint.find('\n', at + 5)) hint.insert(at + 1, "    ");
+    out += fmt::format("\n  Hint: {}", hint);
+  }
   out += fmt::format("\n\n  Developer debug context: {}\n", text.context);
   return out + "\n For more details about this graph break, please visit: " + Link(text.gb_id);
 }

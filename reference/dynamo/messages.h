@@ -30,6 +30,10 @@ struct BreakText {
   std::string duplicate_type = {};
 };
 
+// A nonstrict_trace'd function given an argument leaf of type `type_name` (`set`), or
+// returning a leaf it cannot (`function_name`: the traceable function's __name__).
+BreakText NonstrictInputTypeText(const std::string& type_name);
+BreakText NonstrictOutputTypeText(const std::string& function_name);
 // nonstrict_trace applied, inside the compiled region, to a function defined there (S23).
 BreakText NonstrictDefinedInsideText(const std::string& name);
 

@@ -31,6 +31,11 @@ void Flatten(const Value& v, std::vector<Value>& leaves) {
   leaves.push_back(v);
 }
 
+// A leaf nonstrict_trace passes through flat_apply: a tensor or a Python constant.
+bool IsNonstrictLeaf(const Value& v) {
+  return Is<PyTensor>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyBool>(v) || Is<PyNone>(v);
+}
+
 constexpr const char* kFlatApply =
     "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function.<locals>."
     "flat_apply_capture";
@@ -55,18 +60,25 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   CallArgs flat;
   for (const Value& v : args.positional) Flatten(v, flat.positional);
   for (const auto& [name, v] : args.keywords) Flatten(v, flat.positional);
+  // Leaves it accepts: tensors and constants (golden nonstrict_trace/invalid_input_and_output_types).
+  for (const Value& leaf : flat.positional) {
+    if (!IsNonstrictLeaf(leaf) && !Is<PyStr>(leaf)) return Break(NonstrictInputTypeText(std::string(TypeName(leaf))), wrapper, args);
+  }
   CallArgs as_called = args;
   Value returned;
   {
     // The function runs inside the graph: no frame of it is offered, its breaks vanish.
     EagerRegion eager(*this, true);
-    returned = in_.CallDirect(wrapper, std::move(args));
+    returned = in_.CallDirect(wrapper, CallArgs(args));
   }
   std::vector<Value> outputs;
   Flatten(returned, outputs);
-  Trace& t = *Tracing();
   const std::string name(DynCast<PyFunction>(traceable) != nullptr ? DynCast<PyFunction>(traceable)->name_text()
                                                                      : std::string_view("fn"));
+  if (!std::all_of(outputs.begin(), outputs.end(), IsNonstrictLeaf)) {
+    return Break(NonstrictOutputTypeText(name), wrapper, args);  // the call runs again, eagerly
+  }
+  Trace& t = *Tracing();
   std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"), t.graph.AddGetAttr(name + "_input_spec")};
   t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat, in_.heap().NewTuple(std::move(outputs)),
                   AotTrace(traceable, as_called), false, std::move(leading));
