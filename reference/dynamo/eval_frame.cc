@@ -311,6 +311,14 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     return in_.CallDirect(function, std::move(args));
   }
   if (codes_[key].skip == CodeState::Skip::kSkipFrame) {
+    // torch 2.12+: a fullgraph=True call that compiles no frame and finds no cached code
+    // (spec §2.20 [version]; golden version/fullgraph_no_compiled_frames): the compiled
+    // call's own frame, not one met under cached code (its wrap variant).
+    if (callback->fullgraph && contexts_.empty() && rules_.on(Rule::kSkipFrame)) {
+      Raise(in_.heap(), ExcType::kRuntimeError,
+            "torch.compile with fullgraph=True found no compiled frames. Compilation was not attempted and no cached "
+            "compiled code was found.");
+    }
     Explain(fmt::format("{}: skipped (a frame-skipping break): runs eagerly, its callees offered", Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
