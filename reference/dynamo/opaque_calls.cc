@@ -2,11 +2,12 @@
 // nonstrict_trace'd function is one node at the Dynamo level, as torch 2.13.0 spells it
 // (spec §3.2a fact 3): two get_attr nodes (`<fn>_callable`, `<fn>_input_spec`), a call of
 // flat_apply_capture on them and the flattened arguments, an operator.getitem per tensor of
-// the flattened result; AOT autograd traces through the function. A custom op made by torch.library.custom_op, called through its CustomOpDef or through
+// the flattened result; AOT autograd traces through the function. A custom op made by
+// torch.library.custom_op, called through its CustomOpDef or through
 // torch.ops.<ns>.<op>[.default], is one node in the Dynamo graph (`<ns>.<op>.default`, or
 // `<ns>.<op>` for the packet) and one `<ns>.<op>.default` node in the ATen graph; its
-// implementation runs eagerly (register_fake's
-// function only gives shapes, which the real run gives too).
+// implementation runs eagerly (register_fake's function only gives shapes, which the real
+// run gives too).
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
@@ -62,7 +63,9 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   for (const auto& [name, v] : args.keywords) Flatten(v, flat.positional);
   // Leaves it accepts: tensors and constants (golden nonstrict_trace/invalid_input_and_output_types).
   for (const Value& leaf : flat.positional) {
-    if (!IsNonstrictLeaf(leaf) && !Is<PyStr>(leaf)) return Break(NonstrictInputTypeText(std::string(TypeName(leaf))), wrapper, args);
+    if (!IsNonstrictLeaf(leaf) && !Is<PyStr>(leaf)) {
+      return Break(NonstrictInputTypeText(std::string(TypeName(leaf))), wrapper, args);
+    }
   }
   CallArgs as_called = args;
   Value returned;
