@@ -44,6 +44,9 @@ std::string FunctionReprOf(const Value& v);
 // `<ns>.<op>.default`; torch.ops.<ns>.<op>: `<ns>.<op>`); nullopt for anything else, aten's
 // ops included.
 std::optional<std::string> CustomOpTarget(const Value& v);
+// The str attribute `attr` of a library instance (a torch._ops packet's __qualname__); ""
+// when it has none.
+std::string InstanceText(const Value& v, const char* attr);
 
 class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:

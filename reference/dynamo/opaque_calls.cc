@@ -76,8 +76,8 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   }
   std::vector<Value> outputs;
   Flatten(returned, outputs);
-  const std::string name(DynCast<PyFunction>(traceable) != nullptr ? DynCast<PyFunction>(traceable)->name_text()
-                                                                     : std::string_view("fn"));
+  const auto* function = DynCast<PyFunction>(traceable);
+  const std::string name(function != nullptr ? function->name_text() : std::string_view("fn"));
   if (!std::all_of(outputs.begin(), outputs.end(), IsNonstrictLeaf)) {
     return Break(NonstrictOutputTypeText(name), wrapper, args);  // the call runs again, eagerly
   }
@@ -88,13 +88,16 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   return returned;
 }
 
+std::string InstanceText(const Value& v, const char* attr) {
+  const auto* instance = DynCast<PyInstance>(v);
+  const auto* s = instance != nullptr ? DynCast<PyStr>(instance->attrs->GetStr(attr)) : nullptr;
+  return s != nullptr ? s->value() : "";
+}
+
 std::optional<std::string> CustomOpTarget(const Value& callee) {
   const auto* op = DynCast<PyInstance>(callee);
   if (op == nullptr) return std::nullopt;
-  auto text = [&](const char* attr) -> std::string {
-    const auto* s = DynCast<PyStr>(op->attrs->GetStr(attr));
-    return s != nullptr ? s->value() : "";
-  };
+  auto text = [&](const char* attr) { return InstanceText(callee, attr); };
   const PyType& type = *op->type;
   std::string qualified;  // ns::op
   std::string overload = ".default";

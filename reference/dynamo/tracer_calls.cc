@@ -124,11 +124,7 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
     // A custom op's packet or overload (aten's stay in the graph: disallow_in_graph does
     // nothing for ATen operators, golden names/aten_direct_call).
     if (CustomOpTarget(callee)) {
-      auto text = [&](const char* attr) {
-        const auto* s = DynCast<PyStr>(apis::GetAttrOrNull(in_, callee, attr));
-        return s != nullptr ? s->value() : std::string();
-      };
-      return SkippedBuiltinText(text("__module__"), text("__qualname__"), Repr(callee));
+      return SkippedBuiltinText(InstanceText(callee, "__module__"), InstanceText(callee, "__qualname__"), Repr(callee));
     }
   }
   DisableWrapper wrapper = DisableWrapperOf(callee);

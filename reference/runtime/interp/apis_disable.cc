@@ -82,12 +82,7 @@ Value ApplyContext(Interpreter& in, DisableLib& lib, const Value& self, Value fn
         const auto* cells = DynCast<PyTuple>(me.closure);
         Value target = DynCast<PyCell>(cells->items()[0])->contents;
         // DisableContext: the eval-frame callback is None for the call's extent.
-        std::shared_ptr<const CompileCallback> saved = std::exchange(in.process().eval_frame_callback, nullptr);
-        struct Restore {
-          Process& p;
-          std::shared_ptr<const CompileCallback> saved;
-          ~Restore() { p.eval_frame_callback = std::move(saved); }
-        } restore{in.process(), std::move(saved)};
+        EvalFrameCallbackScope no_callback(in.process(), nullptr);
         return in.Call(target, std::move(args));
       },
       closure);

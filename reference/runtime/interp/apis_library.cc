@@ -70,11 +70,7 @@ Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::stri
 Value CallStored(Interpreter& in, CallArgs& args, std::string_view field) {
   Value self = args.positional[0];
   args.positional.erase(args.positional.begin());
-  struct Restore {
-    Process& p;
-    std::shared_ptr<const CompileCallback> saved;
-    ~Restore() { p.eval_frame_callback = std::move(saved); }
-  } restore{in.process(), std::exchange(in.process().eval_frame_callback, nullptr)};
+  EvalFrameCallbackScope no_callback(in.process(), nullptr);
   return in.Call(DynCast<PyInstance>(self)->attrs->GetStr(field), std::move(args));
 }
 

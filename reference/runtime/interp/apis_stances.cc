@@ -330,12 +330,7 @@ void InstallRun(Interpreter& in) {
     auto run_only = std::make_shared<const CompileCallback>(CompileCallback{in.heap().None(), false, true, false});
     Ref<PyFunction> wrapper = apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>._fn",
         [&in, inner, run_only](PyFunction&, CallArgs& args) {
-          Process& p = in.process();
-          struct Restore {
-            Process& p;
-            std::shared_ptr<const CompileCallback> saved;
-            ~Restore() { p.eval_frame_callback = std::move(saved); }
-          } restore{p, std::exchange(p.eval_frame_callback, run_only)};
+          EvalFrameCallbackScope cached_only(in.process(), run_only);
           return in.Call(inner, std::move(args));
         });
     apis::UpdateWrapper(in, wrapper, fn);

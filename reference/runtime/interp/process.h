@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "reference/runtime/heap.h"
@@ -91,6 +92,21 @@ class Process {
   BuiltinTypes types_;
   Modules modules_;
   Ref<PyModule> builtins_;
+};
+
+// The eval-frame callback set to `callback` for a scope, the previous one restored after
+// (DisableContext's None, RunOnlyContext's run-only callback, a custom op's implementation).
+class EvalFrameCallbackScope {
+ public:
+  EvalFrameCallbackScope(Process& p, std::shared_ptr<const CompileCallback> callback)
+      : p_(p), saved_(std::exchange(p.eval_frame_callback, std::move(callback))) {}
+  ~EvalFrameCallbackScope() { p_.eval_frame_callback = std::move(saved_); }
+  EvalFrameCallbackScope(const EvalFrameCallbackScope&) = delete;
+  EvalFrameCallbackScope& operator=(const EvalFrameCallbackScope&) = delete;
+
+ private:
+  Process& p_;
+  std::shared_ptr<const CompileCallback> saved_;
 };
 
 }  // namespace tdc::runtime
