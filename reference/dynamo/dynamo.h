@@ -3,7 +3,9 @@
 // run, a call Dynamo cannot trace ends the graph there (the backend gets it), the call
 // runs eagerly with its own frames offered to Dynamo, and the rest of the frame goes on
 // as a resume function with a graph of its own. A break inside an inlined callee ends
-// the graph at the root frame's call site instead (classic profile, R-classic-reattribute).
+// the graph at the root frame's call site instead (classic profile, R-classic-reattribute);
+// with config.nested_graph_breaks (profile torch-2.13-ngb) it ends it where it is, and one
+// resume function goes on in every frame (nested_breaks.cc, R-nested-graph-break).
 #ifndef TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
 #define TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
 
@@ -81,6 +83,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // A resume function's code also depends on the context managers open at its break and
     // their target values (torch's ContinueExecutionCache keys on stack_ctx_vars).
     std::string open_contexts = {};
+    // A nested graph break's resume code also holds the inner frames' resume codes: the
+    // call each of them was at, outermost first (torch's nested_code_objs).
+    std::vector<const lang::Call*> nested = {};
     auto operator<=>(const CodeKey&) const = default;
   };
   // One compiled entry of a code's cache: its compile id and the guards of its frame
@@ -106,6 +111,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   };
   // One frame being traced (or, on a cache hit, run again without recording).
   struct Trace {
+    uint64_t serial = 0;    // tells a trace from the one a nested break replaced it with
     size_t root_depth = 0;  // its frame's index in Interpreter::frames()
     std::shared_ptr<const runtime::CompileCallback> callback;
     CodeKey key;
@@ -143,8 +149,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     };
     std::optional<Checkpoint> checkpoint;
   };
-  // A break inside an inlined callee: unwinds to the root frame's call site.
-  struct Restart {};
+  // A break inside an inlined callee that the frame at `depth` ends the graph at, at its
+  // call: unwinds to that call (the root frame's in the classic profile).
+  struct Restart {
+    size_t depth;
+  };
   // A frame-skipping break in the trace of contexts_[slot] (its root frame or a resume
   // function): the call that began it runs again, now meeting the skipped code's mark.
   struct RerunFrame {
@@ -244,7 +253,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // graph_break.cc
   Value Break(const BreakText& text, const Value& callee, CallArgs& args);
-  Value RootBreak(const Value& callee, CallArgs args);
+  // The graph ends at the innermost frame's call of `callee` (the root frame's, or under
+  // nested graph breaks an inlined frame's): it is compiled, the call runs eagerly, and a
+  // resume function goes on.
+  Value BreakAtCall(const Value& callee, CallArgs args);
   // A step graph break (R-step-graph-break): the graph up to the last checkpoint is
   // compiled and the rest of the frame from there runs eagerly, its calls offered.
   Value StepBreak(const Value& callee, CallArgs args);
@@ -259,13 +271,32 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   [[noreturn]] void SkipRootFrame();
   // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
   // (its own reason, not counted).
-  void LogBreak(const Trace& t, const BreakText& text, bool ends_frame);
+  // `level`: the frame ending the graph at its call (Dynamo logs the break there).
+  void LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level);
   // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
   // reports "Skip inlining" from there).
   [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message, bool after_call = false);
   std::string UserTraceback(const Trace& t, bool after_call) const;
   void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
-  void StartResume(size_t slot, const Frame& root, std::vector<Value> stack, const std::vector<std::string>& live);
+  // One frame's part of a resume function's values: its Python stack below the call (the
+  // call's value last for the deepest frame resuming) and its live locals.
+  struct ResumeLevel {
+    size_t depth;  // the frame's index in Interpreter::frames()
+    std::vector<Value> stack;
+    std::vector<std::string> live;
+  };
+  // The frames resuming after a break, outermost first: the outermost one's resume
+  // function is the frame Dynamo is offered next, the others' are called in it.
+  void StartResume(size_t slot, std::vector<ResumeLevel> levels);
+
+  // nested_breaks.cc (profile torch-2.13-ngb, spec §3.4)
+  // torch._dynamo.config.nested_graph_breaks as the traced code sees it now.
+  bool NestedGraphBreaks() const;
+  // The deepest frame of the trace that can end a graph at its current call: a break
+  // deeper than it unwinds to it (should_compile_partial_graph of each inlining).
+  size_t NestedBreakLevel(const Trace& t);
+  // A frame of the trace at `depth` or above it with a loop's backward jump ahead.
+  bool BackedgeAtOrAbove(const Trace& t, size_t depth);
 
   runtime::Interpreter& in_;
   const RuleSet& rules_;
@@ -273,6 +304,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Records records_;
   std::map<CodeKey, CodeState> codes_;
   int64_t next_frame_id_ = 0;
+  uint64_t next_trace_serial_ = 0;
   std::set<std::string> logged_locations_;
   std::map<const lang::Node*, Resumability> resumability_;
   std::unordered_set<const lang::Node*> always_optimize_;

@@ -256,6 +256,7 @@ bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values
 std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
                                                 bool resume) {
   auto t = std::make_unique<Trace>();
+  t->serial = next_trace_serial_++;
   t->key = key;
   t->code_name = std::move(code_name);
   t->resume = resume;

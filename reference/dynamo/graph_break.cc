@@ -59,7 +59,7 @@ void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool af
   }
 }
 
-void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
+void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {
   std::string key = FormatBreak(text);
   if (rules_.on(Rule::kGbCounter) && !ends_frame) {
     auto it = std::find_if(records_.break_counts.begin(), records_.break_counts.end(),
@@ -71,10 +71,14 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
     }
   }
   const auto& frames = in_.frames();
-  const Frame& innermost = *frames.back();
+  // Where Dynamo says the break is: the innermost frame, or under nested graph breaks the
+  // inlined frame ending the graph (log_graph_break's frame_loc); its duplicate checker
+  // then keys on the lines of the frames around it too.
+  const bool nested = level > t.root_depth;
+  const Frame& at = nested ? *frames[level] : *frames.back();
   graph::GraphBreak record;
-  record.location = graph::FileLine{innermost.program->filename, CurrentLine(innermost)};
-  record.reason = ends_frame ? FrameEndingReason(text.then) : BreakReason(IsVariadic(frames[t.root_depth]->call));
+  record.location = graph::FileLine{at.program->filename, CurrentLine(at)};
+  record.reason = ends_frame ? FrameEndingReason(text.then) : BreakReason(IsVariadic(frames[level]->call));
   record.gb_type = text.gb_type;
   record.explanation = text.explanation;
   record.hints = text.hints;
@@ -83,6 +87,9 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame) {
   // record's type is the exception class, apart from any Unsupported's).
   std::string location = fmt::format("{} {}:{}", text.duplicate_type.empty() ? text.gb_type : text.duplicate_type,
                                      record.location->file, record.location->line);
+  for (size_t i = t.root_depth; nested && i < level; ++i) {
+    location += fmt::format(" in {}:{}", frames[i]->program->filename, CurrentLine(*frames[i]));
+  }
   if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup)) {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
@@ -140,13 +147,28 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   // and not counted (goldens skip_frame/, step_unsupported/, graph_break/break_in_*).
   const bool ends_frame = at_root && then != BreakText::Then::kResume;
   text.then = then;
-  if (t.record) LogBreak(t, text, ends_frame);
+  // The frame ending the graph at its call: the root (classic, R-classic-reattribute), or
+  // under nested graph breaks the deepest one that can (R-nested-graph-break), unless a
+  // loop around it or a frame above skips... which torch turns into a break at the root's
+  // call naming the frame (golden variants/graph_break__break_in_loop__wrap).
+  const size_t innermost = in_.frames().size() - 1;
+  size_t level = t.root_depth;
+  if (!at_root && NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak)) {
+    level = NestedBreakLevel(t);
+    if (level > t.root_depth && BackedgeAtOrAbove(t, level)) {
+      const Frame& f = *in_.frames()[level];
+      text = LoopBreakText(text, CodeName(*f.scope), f.program->filename,
+                           CodeFirstLine(*std::get<UserCode>(f.function->code).def));
+      level = t.root_depth;
+    }
+  }
+  if (t.record) LogBreak(t, text, ends_frame, level);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
   if (ends_frame && then == BreakText::Then::kSkipFrame) SkipRootFrame();
   if (ends_frame) return StepBreak(callee, std::move(args));
-  if (at_root) return RootBreak(callee, std::move(args));
-  if (rules_.on(Rule::kClassicReattribute)) throw Restart{};
+  if (level == innermost) return BreakAtCall(callee, std::move(args));
+  if (rules_.on(Rule::kClassicReattribute)) throw Restart{level};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
   EagerRegion eager(*this, false);
   return in_.Call(callee, std::move(args));
@@ -262,25 +284,38 @@ void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names, con
   }
 }
 
-Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
+Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
-  const Frame& root = *in_.frames()[t.root_depth];
-  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
-  std::vector<std::string> live_names = LiveLocalsAfterCall(*root.scope, def, root.stmt, *root.call);
-  std::vector<Value> live;  // the stack at the call (callee and arguments included), then live locals
-  live = root.stack;
-  live.push_back(callee);
-  for (const Value& v : args.positional) live.push_back(v);
-  for (const auto& [k, v] : args.keywords) live.push_back(v);
-  std::vector<Value> live_values;
-  for (const std::string& name : live_names) live_values.push_back(root.fast[root.scope->local_slot.at(name)]);
-  live.insert(live.end(), live_values.begin(), live_values.end());
-  UseMovedLocals(t, live_names, live_values);
+  const auto& frames = in_.frames();
+  const size_t innermost = frames.size() - 1;
+  // Each frame from the root to the innermost is at a call: the graph outputs every
+  // frame's stack (the breaking call's callee and arguments included) and live locals, and
+  // each frame that does more than return the call's value resumes (R-return-no-resume).
+  std::vector<Value> live;
+  std::vector<ResumeLevel> resuming;
+  for (size_t depth = t.root_depth; depth <= innermost; ++depth) {
+    const Frame& f = *frames[depth];
+    const lang::Node& def = *std::get<UserCode>(f.function->code).def;
+    std::vector<std::string> names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
+    std::vector<Value> values;
+    for (const std::string& name : names) values.push_back(f.fast[f.scope->local_slot.at(name)]);
+    live.insert(live.end(), f.stack.begin(), f.stack.end());
+    if (depth == innermost) {
+      live.push_back(callee);
+      live.insert(live.end(), args.positional.begin(), args.positional.end());
+      for (const auto& [k, v] : args.keywords) live.push_back(v);
+    }
+    live.insert(live.end(), values.begin(), values.end());
+    UseMovedLocals(t, names, values);
+    const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) &&
+                         !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt)) && rules_.on(Rule::kReturnNoResume);
+    if (!returns) resuming.push_back({depth, f.stack, std::move(names)});
+  }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
   if (t.record && in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
-  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, root.call->span.begin.line, false);
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, CurrentLine(*frames[t.root_depth]), false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
   Explain(fmt::format("runs eagerly: {}{}", FunctionReprOf(callee),
@@ -295,16 +330,12 @@ Value Dynamo::RootBreak(const Value& callee, CallArgs args) {
     contexts_[slot] = nullptr;
     throw;
   }
-
-  bool returned_at_once =
-      ReturnedAtOnce(def, root.stmt, *root.call) && !(root.stmt && ResumabilityOf(def).ReturnLeavesBlocks(root.stmt));
-  if ((returned_at_once && rules_.on(Rule::kReturnNoResume)) || !rules_.on(Rule::kResumeFunction)) {
+  if (resuming.empty() || !rules_.on(Rule::kResumeFunction)) {
     contexts_[slot] = nullptr;  // the rest runs as it is
     return result;
   }
-  std::vector<Value> stack = root.stack;
-  stack.push_back(result);
-  StartResume(slot, root, std::move(stack), live_names);
+  resuming.back().stack.push_back(result);  // the call's value goes to the deepest frame resuming
+  StartResume(slot, std::move(resuming));
   return result;
 }
 
@@ -327,13 +358,30 @@ std::string OpenContexts(const std::vector<Value>& stack) {
 
 }  // namespace
 
-void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stack, const std::vector<std::string>& live) {
+void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   std::unique_ptr<Trace>& old = contexts_[slot];
-  CodeKey key{old->key.def, root.call, OpenContexts(stack)};
-  std::vector<std::pair<Value, std::string>> sources;
-  for (size_t i = 0; i < stack.size(); ++i) sources.emplace_back(stack[i], fmt::format("L['___stack{}']", i));
-  for (const std::string& name : live) {
-    sources.emplace_back(root.fast[root.scope->local_slot.at(name)], fmt::format("L['{}']", name));
+  const ResumeLevel& outer = levels.front();
+  const Frame& root = *in_.frames()[outer.depth];
+  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
+  CodeKey key{&def, root.call, OpenContexts(outer.stack)};
+  // The outermost frame's values are its resume function's arguments (L['___stack0'],
+  // L['x']); the inner frames' values are passed in one list, the deepest frame's first
+  // (L['__nested_frame_values'][0][1]).
+  Sources sources;
+  auto add = [&](const ResumeLevel& level, auto name) {
+    const Frame& f = *in_.frames()[level.depth];
+    for (size_t i = 0; i < level.stack.size(); ++i) sources.emplace_back(level.stack[i], name(i, fmt::format("___stack{}", i)));
+    for (size_t i = 0; i < level.live.size(); ++i) {
+      sources.emplace_back(f.fast[f.scope->local_slot.at(level.live[i])], name(level.stack.size() + i, level.live[i]));
+    }
+  };
+  add(outer, [](size_t, const std::string& local) { return fmt::format("L['{}']", local); });
+  for (size_t k = 1; k < levels.size(); ++k) {
+    const ResumeLevel& level = levels[k];
+    key.nested.push_back(in_.frames()[level.depth]->call);
+    key.open_contexts += "| " + OpenContexts(level.stack);
+    const size_t index = levels.size() - 1 - k;
+    add(level, [index](size_t i, const std::string&) { return fmt::format("L['__nested_frame_values'][{}][{}]", index, i); });
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
@@ -341,17 +389,23 @@ void Dynamo::StartResume(size_t slot, const Frame& root, std::vector<Value> stac
     old = nullptr;
     return;
   }
-  std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", old->co_name, root.call->span.begin.line);
-  Explain(fmt::format("{}: the rest of {} after line {}", name, old->co_name, root.call->span.begin.line));
+  // The outermost frame resuming may be an inlined one (the frames above it only return
+  // its value): its resume function is named after it.
+  const bool at_root = outer.depth == old->root_depth;
+  const std::string co_name = at_root ? old->co_name : CodeName(*root.scope);
+  const std::string qualname = at_root ? old->code_name : CodeQualname(*root.scope);
+  const int64_t line = root.call->span.begin.line;
+  std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line);
+  Explain(fmt::format("{}: the rest of {} after line {}", name, co_name, line));
   // The resume function is called under the frame's own grad mode and enters the with
   // blocks still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
   in_.process().grad_enabled = old->grad_enabled;
-  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(old->code_name, name), true);
+  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true);
   in_.process().grad_enabled = inside;
   t->callback = old->callback;
-  t->co_name = old->co_name;
-  t->root_depth = old->root_depth;
+  t->co_name = co_name;
+  t->root_depth = outer.depth;
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
   if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();

@@ -10,7 +10,26 @@ namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
 
-bool IsKnownProfile(const std::string& profile) { return profile == "torch-2.13"; }
+namespace {
+
+// The profiles of fixtures/SCHEMA.md §3 (DESIGN D3): the torch._dynamo.config values the
+// oracle sets before a fixture runs (conformance/oracle/profiles.py holds the same table).
+struct Profile {
+  const char* name;
+  bool nested_graph_breaks;
+};
+constexpr Profile kProfiles[] = {{"torch-2.13", false}, {"torch-2.13-ngb", true}};
+
+const Profile* FindProfile(const std::string& name) {
+  for (const Profile& p : kProfiles) {
+    if (name == p.name) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool IsKnownProfile(const std::string& profile) { return FindProfile(profile) != nullptr; }
 
 std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
                                                               const std::string& display_name,
@@ -23,8 +42,8 @@ std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string&
 std::variant<Explained, std::string> RunExplained(const std::string& source, const std::string& display_name,
                                                   const CompileRunOptions& options) {
   if (!IsKnownProfile(options.profile)) {
-    return fmt::format("{}:1:1: error: unknown profile '{}' (the reference predicts: torch-2.13)", display_name,
-                       options.profile);
+    return fmt::format("{}:1:1: error: unknown profile '{}' (the reference predicts: torch-2.13, torch-2.13-ngb)",
+                       display_name, options.profile);
   }
   RuleSet rules;
   for (const std::string& label : options.disabled_rules) {
@@ -43,6 +62,8 @@ std::variant<Explained, std::string> RunExplained(const std::string& source, con
   {
     Interpreter in(process);
     Ref<PyDict> globals = PrepareFixture(in, display_name);
+    process.modules()[ModuleId::kTorchDynamoConfig]->SetAttr(
+        "nested_graph_breaks", process.heap().Bool(FindProfile(options.profile)->nested_graph_breaks));
     Value recorder = globals->GetStr("backend");
     Dynamo dynamo(in, rules, recorder, options.aten);
     process.make_compile_wrapper = [&dynamo](const Value& model, CompileCallback callback) -> Value {

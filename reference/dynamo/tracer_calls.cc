@@ -222,12 +222,17 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
       if (on) depths.erase(depth);
     }
   } forget{inlined_compiled_, depth + 1, through_compile_wrapper};
-  if (depth != t.root_depth || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
+  // A break in the callee can end the graph at this call: the root frame's (classic), or
+  // under nested graph breaks any inlined frame's (R-nested-graph-break).
+  const bool can_end_here =
+      depth == t.root_depth || (NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak));
+  if (!can_end_here || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
   Reads reads = t.reads;
   const size_t global_guards = t.global_guards.size();
+  const uint64_t serial = t.serial;
   CallArgs saved = args;
-  t.root_inlined_calls.emplace_back(function, saved);
+  if (depth == t.root_depth) t.root_inlined_calls.emplace_back(function, saved);
   // The inlining is abandoned (torch traces the frame again): what it read (values,
   // globals) is not guarded (the unwinding ran the callee's with-block exits, so grad mode
   // and error_on_graph_break are what they were), and the call's arguments are realized as
@@ -240,9 +245,16 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   };
   try {
     return in_.CallDirect(function, std::move(args));
-  } catch (const Restart&) {
+  } catch (const Restart& restart) {
+    if (restart.depth != depth) throw;
+    // A nested break replaced this call's trace by a resume function's, in which this
+    // frame's call is a call of its inner resume function: not modeled.
+    if (Tracing() == nullptr || Tracing()->serial != serial) {
+      Raise(in_.heap(), ExcType::kNotImplementedError,
+            "a graph break ending the graph at a call that a nested graph break resumed is outside the reference");
+    }
     abandon();  // the break inside the callee ends the graph at this call (R-classic-reattribute)
-    return RootBreak(callee, std::move(saved));
+    return BreakAtCall(callee, std::move(saved));
   }
 }
 
