@@ -131,28 +131,40 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // one (L['f'].__closure__[0].cell_contents, G['g'].__closure__[0].cell_contents).
     std::map<runtime::ObjectId, std::string> cell_sources;
     GraphBuilder graph;
-    // The user functions the root frame called (inlined or allowed): when the frame ends
-    // with no op (R-no-ops-skip) or reaches skip_frame() (R-skip-frame), torch runs it again
-    // eagerly and these calls' frames are offered to Dynamo.
-    std::vector<std::pair<Value, CallArgs>> root_inlined_calls;
-    // The last checkpoint (resumability.h): a root statement begun with the graph
-    // non-empty, outside try / for / with; a step graph break compiles up to it.
+    // The user functions the trace's frames called (inlined or allowed), with the depth of
+    // the frame calling: when a frame ends with no op (R-no-ops-skip) or steps back to a
+    // checkpoint (R-step-graph-break), torch runs its code eagerly and these calls' frames
+    // are offered to Dynamo.
+    struct InlinedCall {
+      size_t depth;
+      Value function;
+      CallArgs args;
+    };
+    std::vector<InlinedCall> inlined_calls;
+    // The last checkpoint of each frame, the root's first (resumability.h): a statement
+    // begun with the graph non-empty, outside try / for / with; a step graph break compiles
+    // up to it. An inlined frame has them under nested graph breaks only.
     struct Checkpoint {
       const lang::Stmt* stmt;
       GraphBuilder::Mark mark;
-      std::vector<Value> fast;  // the root frame's locals then
-      size_t calls;             // root_inlined_calls then
+      std::vector<Value> fast;  // the frame's locals then
+      size_t calls;             // inlined_calls then
       // What the trace had read then: torch traces the frame again up to the checkpoint, so
       // what it read after it is not guarded.
       Reads reads;
       size_t global_guards;
     };
-    std::optional<Checkpoint> checkpoint;
+    std::vector<std::optional<Checkpoint>> checkpoints;
+    const std::optional<Checkpoint>* CheckpointAt(size_t depth) const {
+      size_t i = depth - root_depth;
+      return i < checkpoints.size() && checkpoints[i] ? &checkpoints[i] : nullptr;
+    }
   };
   // A break inside an inlined callee that the frame at `depth` ends the graph at, at its
   // call: unwinds to that call (the root frame's in the classic profile).
   struct Restart {
     size_t depth;
+    bool step = false;  // that frame steps back to its checkpoint instead
   };
   // A frame-skipping break in the trace of contexts_[slot] (its root frame or a resume
   // function): the call that began it runs again, now meeting the skipped code's mark.
@@ -257,8 +269,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // nested graph breaks an inlined frame's): it is compiled, the call runs eagerly, and a
   // resume function goes on.
   Value BreakAtCall(const Value& callee, CallArgs args);
-  // A step graph break (R-step-graph-break): the graph up to the last checkpoint is
-  // compiled and the rest of the frame from there runs eagerly, its calls offered.
+  // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
+  // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
+  // offered; the frames around it (nested graph breaks) resume when it returns.
   Value StepBreak(const Value& callee, CallArgs args);
   const Resumability& ResumabilityOf(const lang::Node& def);
   // A `torch._C._set_grad_enabled(enabled)` node (R-grad-mode-context): no ATen node.
@@ -289,7 +302,37 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // function is the frame Dynamo is offered next, the others' are called in it.
   void StartResume(size_t slot, std::vector<ResumeLevel> levels);
 
+  // What a frame of the trace does at its current call: its live locals after it, and
+  // whether it resumes there (R-return-no-resume). Realizes what they hold.
+  struct FrameAtCall {
+    std::vector<std::string> names;
+    std::vector<Value> values;
+    bool resumes;
+  };
+  FrameAtCall AtCall(Trace& t, size_t depth);
+  // Where a break ends the graph: the frame (its depth) and how.
+  struct Ending {
+    size_t level;
+    enum class Kind { kAtCall, kStep, kSkipFrame } kind;
+  };
+  // A break reached by the root frame itself (spec §3.3).
+  Ending RootEnding(const Trace& t, BreakText& text);
+
   // nested_breaks.cc (profile torch-2.13-ngb, spec §3.4)
+  // A break reached in an inlined frame: the exception goes out frame by frame until one
+  // can end the graph at its call or step back to its checkpoint; the root's call when
+  // none does (classic).
+  Ending InlinedEnding(Trace& t, BreakText& text);
+  // A frame of the trace at `depth` stepped back to its checkpoint: when it returns, the
+  // frames around it resume.
+  struct PendingResume {
+    size_t slot;
+    const Frame* frame;
+    std::unique_ptr<Trace> trace;
+    std::vector<ResumeLevel> levels;
+  };
+  // The frame of the last pending resume returned `result`: its resume function starts.
+  void ResumeAround(const Frame& frame, const Value& result);
   // torch._dynamo.config.nested_graph_breaks as the traced code sees it now.
   bool NestedGraphBreaks() const;
   // The deepest frame of the trace that can end a graph at its current call: a break
@@ -304,6 +347,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Records records_;
   std::map<CodeKey, CodeState> codes_;
   int64_t next_frame_id_ = 0;
+  std::vector<PendingResume> pending_resumes_;
   uint64_t next_trace_serial_ = 0;
   std::set<std::string> logged_locations_;
   std::map<const lang::Node*, Resumability> resumability_;

@@ -171,6 +171,7 @@ void Dynamo::NameClosureCells(Trace& t, const Value& v, const std::string& sourc
 }
 
 void Dynamo::OnReturn(const Frame& frame, const Value& result) {
+  ResumeAround(frame, result);
   Trace* t = Tracing();
   if (t == nullptr || in_.frames()[t->root_depth] != &frame) return;
   Emit(*t, {result}, frame.line, /*at_return=*/true);
@@ -376,9 +377,13 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   {
     struct Pop {
       std::vector<std::unique_ptr<Trace>>& contexts;
+      std::vector<PendingResume>& pending;
       size_t slot;
-      ~Pop() { contexts.resize(slot); }
-    } pop{contexts_, slot};
+      ~Pop() {
+        contexts.resize(slot);
+        std::erase_if(pending, [&](const PendingResume& p) { return p.slot >= slot; });
+      }
+    } pop{contexts_, pending_resumes_, slot};
     try {
       return in_.CallDirect(function, std::move(args));
     } catch (const RerunFrame& rerun) {

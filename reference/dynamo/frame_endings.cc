@@ -18,33 +18,69 @@ void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   Trace* t = Tracing();
   // torch speculates only once the graph has two calls (is_non_empty_graph: count_calls() > 1).
   // A cache hit runs the frame again without recording: its checkpoints are the compile's.
-  if (t == nullptr || in_.frames()[t->root_depth] != &frame || t->graph.call_count() < 2) return;
+  if (t == nullptr || t->graph.call_count() < 2) return;
+  const size_t depth = in_.frames().size() - 1;
+  if (in_.frames()[depth] != &frame || depth < t->root_depth) return;
+  // An inlined frame speculates under nested graph breaks only, where it and every frame
+  // around it can end a graph at its call (should_compile_partial_graph).
+  if (depth > t->root_depth && !(NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) &&
+                                 !inlined_compiled_.contains(depth) && NestedBreakLevel(*t) + 1 >= depth)) {
+    return;
+  }
   if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
-  t->checkpoint = Trace::Checkpoint{&stmt,    t->graph.mark(), frame.fast, t->root_inlined_calls.size(),
-                                    t->reads, t->global_guards.size()};
+  const size_t i = depth - t->root_depth;
+  if (t->checkpoints.size() <= i) t->checkpoints.resize(i + 1);
+  t->checkpoints[i] =
+      Trace::Checkpoint{&stmt, t->graph.mark(), frame.fast, t->inlined_calls.size(), t->reads, t->global_guards.size()};
 }
 
 Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
-  const Trace::Checkpoint checkpoint = *t.checkpoint;
-  const Frame& root = *in_.frames()[t.root_depth];
-  const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(root.function->code).def);
+  const size_t level = in_.frames().size() - 1;
+  const Trace::Checkpoint checkpoint = **t.CheckpointAt(level);
+  const Frame& f = *in_.frames()[level];
+  const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(f.function->code).def);
   t.graph.Rollback(checkpoint.mark);
   t.reads = checkpoint.reads;
   t.global_guards.resize(checkpoint.global_guards);
+  // The frames around it are at their calls (nested graph breaks): their stacks and live
+  // locals are outputs too, and those that do more than return its value resume.
   std::vector<Value> live;
-  for (const std::string& name : LiveLocalsBefore(*root.scope, def, *checkpoint.stmt)) {
-    live.push_back(checkpoint.fast[root.scope->local_slot.at(name)]);
+  std::vector<ResumeLevel> resuming;
+  for (size_t depth = t.root_depth; depth < level; ++depth) {
+    const Frame& outer = *in_.frames()[depth];
+    FrameAtCall at = AtCall(t, depth);
+    live.insert(live.end(), outer.stack.begin(), outer.stack.end());
+    live.insert(live.end(), at.values.begin(), at.values.end());
+    if (at.resumes) resuming.push_back({depth, outer.stack, std::move(at.names)});
   }
-  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, checkpoint.stmt->span.begin.line, false);
+  for (const std::string& name : LiveLocalsBefore(*f.scope, def, *checkpoint.stmt)) {
+    live.push_back(checkpoint.fast[f.scope->local_slot.at(name)]);
+  }
+  const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line : in_.frames()[t.root_depth]->call->span.begin.line;
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, line, false);
   Explain("the rest of the frame from the checkpoint runs eagerly, its calls offered to Dynamo");
-  std::vector<std::pair<Value, CallArgs>> calls(std::make_move_iterator(t.root_inlined_calls.begin() + checkpoint.calls),
-                                                std::make_move_iterator(t.root_inlined_calls.end()));
+  std::vector<Trace::InlinedCall> calls;
+  for (size_t i = checkpoint.calls; i < t.inlined_calls.size(); ++i) {
+    if (t.inlined_calls[i].depth == level) calls.push_back(std::move(t.inlined_calls[i]));
+  }
+  if (!resuming.empty() && rules_.on(Rule::kResumeFunction)) {
+    pending_resumes_.push_back({slot, &f, std::move(contexts_[slot]), std::move(resuming)});
+  }
   contexts_[slot] = nullptr;
   EagerRegion eager(*this, false);
-  for (auto& [function, call_args] : calls) in_.Call(function, std::move(call_args));
+  for (auto& call : calls) in_.Call(call.function, std::move(call.args));
   return in_.Call(callee, std::move(args));
+}
+
+void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
+  if (pending_resumes_.empty() || pending_resumes_.back().frame != &frame) return;
+  PendingResume pending = std::move(pending_resumes_.back());
+  pending_resumes_.pop_back();
+  pending.levels.back().stack.push_back(result);  // the frame's value goes to the deepest frame resuming
+  contexts_[pending.slot] = std::move(pending.trace);
+  StartResume(pending.slot, std::move(pending.levels));
 }
 
 // torch drops the partial graph and runs the skipped code eagerly from its start (its calls

@@ -105,8 +105,6 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
 
 Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& args) {
   Trace& t = *Tracing();
-  const Frame& root = *in_.frames()[t.root_depth];
-  const bool at_root = in_.frames().size() - 1 == t.root_depth;
   const bool step = reached.then == BreakText::Then::kStepUnsupported;
   // fullgraph=True, or the error_on_graph_break flag where the break is traced (the
   // reference runs the traced code's with blocks, so the process flag is that one;
@@ -119,59 +117,53 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
     RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : reached),
                       reached.after_call);
   }
-  // What the frame does (spec §3.3): a break inside a try block steps back to the last
-  // checkpoint, or skips the frame without one; one with a loop's backward jump ahead
-  // skips it (R-step-graph-break). step_unsupported() steps back too; reached in an
-  // inlined callee (whose translator never speculates) it is an empty checkpoint's, whose
-  // frame skip the inlining drops: the root breaks at the call as for any callee's break
-  // (probed on torch 2.13.0; golden step_unsupported/in_inlined_callee).
-  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
-  const Resumability& shape = ResumabilityOf(def);
-  const bool can_step = at_root && t.checkpoint.has_value();
   BreakText text = reached;
-  BreakText::Then then = reached.then;
-  if (at_root && reached.then == BreakText::Then::kResume && rules_.on(Rule::kStepGraphBreak)) {
-    if (shape.InTry(root.stmt)) {
-      then = can_step ? BreakText::Then::kStepUnsupported : BreakText::Then::kSkipFrame;
-    } else if (shape.BackedgeAfter(root.stmt)) {
-      then = BreakText::Then::kSkipFrame;
-      auto [name, line] = SkippedFrame();
-      text = LoopBreakText(text, name, root.program->filename, line);
-    }
-  }
-  if (step && !can_step) {
-    text = StepEmptyCheckpointText();
-    then = BreakText::Then::kSkipFrame;
-  }
-  // Reached by the root frame, a break that ends the frame is logged with its own reason
-  // and not counted (goldens skip_frame/, step_unsupported/, graph_break/break_in_*).
-  const bool ends_frame = at_root && then != BreakText::Then::kResume;
-  text.then = then;
-  // The frame ending the graph at its call: the root (classic, R-classic-reattribute), or
-  // under nested graph breaks the deepest one that can (R-nested-graph-break), unless a
-  // loop around it or a frame above skips... which torch turns into a break at the root's
-  // call naming the frame (golden variants/graph_break__break_in_loop__wrap).
   const size_t innermost = in_.frames().size() - 1;
-  size_t level = t.root_depth;
-  if (!at_root && NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak)) {
-    level = NestedBreakLevel(t);
-    if (level > t.root_depth && BackedgeAtOrAbove(t, level)) {
-      const Frame& f = *in_.frames()[level];
-      text = LoopBreakText(text, CodeName(*f.scope), f.program->filename,
-                           CodeFirstLine(*std::get<UserCode>(f.function->code).def));
-      level = t.root_depth;
-    }
-  }
-  if (t.record) LogBreak(t, text, ends_frame, level);
+  const Ending ending = innermost == t.root_depth ? RootEnding(t, text) : InlinedEnding(t, text);
+  using Kind = Ending::Kind;
+  text.then = ending.kind == Kind::kAtCall  ? BreakText::Then::kResume
+              : ending.kind == Kind::kStep ? BreakText::Then::kStepUnsupported
+                                           : BreakText::Then::kSkipFrame;
+  // A break that ends the frame is logged with its own reason and not counted (goldens
+  // skip_frame/, step_unsupported/, graph_break/break_in_*).
+  const bool ends_frame = ending.kind != Kind::kAtCall;
+  if (t.record) LogBreak(t, text, ends_frame, ending.level);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
-  if (ends_frame && then == BreakText::Then::kSkipFrame) SkipRootFrame();
-  if (ends_frame) return StepBreak(callee, std::move(args));
-  if (level == innermost) return BreakAtCall(callee, std::move(args));
-  if (rules_.on(Rule::kClassicReattribute)) throw Restart{level};
+  if (ending.kind == Kind::kSkipFrame) SkipRootFrame();
+  if (ending.level == innermost) {
+    return ending.kind == Kind::kStep ? StepBreak(callee, std::move(args)) : BreakAtCall(callee, std::move(args));
+  }
+  if (rules_.on(Rule::kClassicReattribute)) throw Restart{ending.level, ending.kind == Kind::kStep};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
   EagerRegion eager(*this, false);
   return in_.Call(callee, std::move(args));
+}
+
+Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
+  // What the frame does (spec §3.3): a break inside a try block steps back to the last
+  // checkpoint, or skips the frame without one; one with a loop's backward jump ahead
+  // skips it (R-step-graph-break). step_unsupported() steps back too.
+  using Kind = Ending::Kind;
+  const Frame& root = *in_.frames()[t.root_depth];
+  const Resumability& shape = ResumabilityOf(*std::get<UserCode>(root.function->code).def);
+  const bool can_step = t.CheckpointAt(t.root_depth) != nullptr;
+  switch (text.then) {
+    case BreakText::Then::kSkipFrame: return {t.root_depth, Kind::kSkipFrame};
+    case BreakText::Then::kStepUnsupported:
+      if (can_step) return {t.root_depth, Kind::kStep};
+      text = StepEmptyCheckpointText();
+      return {t.root_depth, Kind::kSkipFrame};
+    case BreakText::Then::kResume: break;
+  }
+  if (!rules_.on(Rule::kStepGraphBreak)) return {t.root_depth, Kind::kAtCall};
+  if (shape.InTry(root.stmt)) return {t.root_depth, can_step ? Kind::kStep : Kind::kSkipFrame};
+  if (shape.BackedgeAfter(root.stmt)) {
+    auto [name, line] = SkippedFrame();
+    text = LoopBreakText(text, name, root.program->filename, line);
+    return {t.root_depth, Kind::kSkipFrame};
+  }
+  return {t.root_depth, Kind::kAtCall};
 }
 
 Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
@@ -206,10 +198,12 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
                    "again eagerly, offering the frames it calls");
     // Torch then runs the frame eagerly: the calls the trace inlined are frames of their
     // own, offered to Dynamo (they hold no op either: their values are what they were).
-    std::vector<std::pair<Value, CallArgs>> calls = std::move(t.root_inlined_calls);
+    std::vector<Trace::InlinedCall> calls = std::move(t.inlined_calls);
     t.record = false;
     EagerRegion eager(*this, false);
-    for (auto& [function, args] : calls) in_.Call(function, std::move(args));
+    for (auto& call : calls) {
+      if (call.depth == t.root_depth) in_.Call(call.function, std::move(call.args));
+    }
     return;
   }
   // fullgraph returns the inputs it outputs from the graph (R-graph-outputs): realized.
@@ -284,6 +278,18 @@ void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names, con
   }
 }
 
+Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
+  const Frame& f = *in_.frames()[depth];
+  const lang::Node& def = *std::get<UserCode>(f.function->code).def;
+  FrameAtCall at;
+  at.names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
+  for (const std::string& name : at.names) at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
+  UseMovedLocals(t, at.names, at.values);
+  const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) && !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));
+  at.resumes = !returns || !rules_.on(Rule::kReturnNoResume);
+  return at;
+}
+
 Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
@@ -296,21 +302,15 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   std::vector<ResumeLevel> resuming;
   for (size_t depth = t.root_depth; depth <= innermost; ++depth) {
     const Frame& f = *frames[depth];
-    const lang::Node& def = *std::get<UserCode>(f.function->code).def;
-    std::vector<std::string> names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
-    std::vector<Value> values;
-    for (const std::string& name : names) values.push_back(f.fast[f.scope->local_slot.at(name)]);
+    FrameAtCall at = AtCall(t, depth);
     live.insert(live.end(), f.stack.begin(), f.stack.end());
     if (depth == innermost) {
       live.push_back(callee);
       live.insert(live.end(), args.positional.begin(), args.positional.end());
       for (const auto& [k, v] : args.keywords) live.push_back(v);
     }
-    live.insert(live.end(), values.begin(), values.end());
-    UseMovedLocals(t, names, values);
-    const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) &&
-                         !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt)) && rules_.on(Rule::kReturnNoResume);
-    if (!returns) resuming.push_back({depth, f.stack, std::move(names)});
+    live.insert(live.end(), at.values.begin(), at.values.end());
+    if (at.resumes) resuming.push_back({depth, f.stack, std::move(at.names)});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).

@@ -4,6 +4,7 @@
 // resume function, calling the inner frames' resume functions, goes on in all of them
 // (graph_break.cc's BreakAtCall and StartResume do both). These say which frame ends the
 // graph when the break's own frame cannot.
+#include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 
 namespace tdc::dynamo {
@@ -25,13 +26,46 @@ size_t Dynamo::NestedBreakLevel(const Trace& t) {
   // frame can (should_compile_partial_graph asks its parents), the root handles the break.
   if (in_try(t.root_depth)) return t.root_depth;
   for (size_t depth = t.root_depth + 1; depth < frames.size(); ++depth) {
-    const Frame& f = *frames[depth];
-    // torch's own frames (a compiled function inlined through
-    // getattr_and_trace_no_nested_graph_breaks) allow no nested break below them.
-    const bool can = !f.program->filename.starts_with("<torch>") && !inlined_compiled_.contains(depth) && !in_try(depth);
-    if (!can) return depth - 1;
+    // A compiled function inlined (through getattr_and_trace_no_nested_graph_breaks)
+    // allows no nested break below its call.
+    if (inlined_compiled_.contains(depth) || in_try(depth)) return depth - 1;
   }
   return frames.size() - 1;
+}
+
+Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
+  using Kind = Ending::Kind;
+  const size_t innermost = in_.frames().size() - 1;
+  const size_t deepest = NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) ? NestedBreakLevel(t) : t.root_depth;
+  for (size_t level = innermost; level > t.root_depth; --level) {
+    // Leaving an inlined frame, an exception loses its frame skip (inline_call_): the
+    // caller meets an ordinary break.
+    if (level == innermost && text.then == BreakText::Then::kSkipFrame) {
+      text.then = BreakText::Then::kResume;
+      continue;
+    }
+    // step_unsupported() is no break at its call: the frame steps back to its checkpoint,
+    // or has none (golden step_unsupported/in_inlined_callee).
+    if (level == innermost && text.then == BreakText::Then::kStepUnsupported) {
+      if (t.CheckpointAt(level) != nullptr) return {level, Kind::kStep};
+      text = StepEmptyCheckpointText();
+      continue;
+    }
+    if (level <= deepest) {
+      if (!BackedgeAtOrAbove(t, level)) return {level, Kind::kAtCall};
+      // A loop in this frame or around it: the frame would be skipped, which the
+      // inlining drops (golden variants/graph_break__break_in_loop__wrap).
+      const Frame& f = *in_.frames()[level];
+      text = LoopBreakText(text, CodeName(*f.scope), f.program->filename,
+                           CodeFirstLine(*std::get<UserCode>(f.function->code).def));
+      continue;
+    }
+    // A frame that cannot end the graph at its call steps back to its checkpoint, if it
+    // has one (golden variants/graph_break__break_in_try_block__wrap).
+    if (t.CheckpointAt(level) != nullptr) return {level, Kind::kStep};
+  }
+  text.then = BreakText::Then::kResume;
+  return {t.root_depth, Kind::kAtCall};
 }
 
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {

@@ -226,13 +226,16 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   // under nested graph breaks any inlined frame's (R-nested-graph-break).
   const bool can_end_here =
       depth == t.root_depth || (NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak));
+  // The callee's frame is new: no checkpoint of it yet.
+  if (t.checkpoints.size() > depth + 1 - t.root_depth) t.checkpoints.resize(depth + 1 - t.root_depth);
+  const size_t call_index = t.inlined_calls.size();
+  t.inlined_calls.push_back({depth, function, args});
   if (!can_end_here || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
   Reads reads = t.reads;
   const size_t global_guards = t.global_guards.size();
   const uint64_t serial = t.serial;
   CallArgs saved = args;
-  if (depth == t.root_depth) t.root_inlined_calls.emplace_back(function, saved);
   // The inlining is abandoned (torch traces the frame again): what it read (values,
   // globals) is not guarded (the unwinding ran the callee's with-block exits, so grad mode
   // and error_on_graph_break are what they were), and the call's arguments are realized as
@@ -254,7 +257,9 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
             "a graph break ending the graph at a call that a nested graph break resumed is outside the reference");
     }
     abandon();  // the break inside the callee ends the graph at this call (R-classic-reattribute)
-    return BreakAtCall(callee, std::move(saved));
+    if (!restart.step) return BreakAtCall(callee, std::move(saved));
+    t.inlined_calls.resize(call_index);  // stepping back runs this call once, as the break's
+    return StepBreak(callee, std::move(saved));
   }
 }
 
@@ -284,7 +289,7 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
   CallArgs as_called = args;
-  if (in_.frames().size() - 1 == Tracing()->root_depth) Tracing()->root_inlined_calls.emplace_back(callee, args);
+  Tracing()->inlined_calls.push_back({in_.frames().size() - 1, callee, args});
   Value result;
   {
     // The body runs inside the graph: no frame of it is offered to Dynamo.
