@@ -348,6 +348,21 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::map<CodeKey, CodeState> codes_;
   int64_t next_frame_id_ = 0;
   std::vector<PendingResume> pending_resumes_;
+  // Frames (first and last depth) a nested graph break folded into the compiled code that
+  // runs its eager call: while that runs they are no Python frames, and user stacks leave
+  // them out (golden variants/version__skip_frame_in_inlined_callee__wrap).
+  std::vector<std::pair<size_t, size_t>> folded_frames_;
+  class FoldFrames {
+   public:
+    FoldFrames(Dynamo& d, size_t first, size_t last) : d_(d) { d_.folded_frames_.emplace_back(first, last); }
+    ~FoldFrames() { d_.folded_frames_.pop_back(); }
+    FoldFrames(const FoldFrames&) = delete;
+    FoldFrames& operator=(const FoldFrames&) = delete;
+
+   private:
+    Dynamo& d_;
+  };
+  bool Folded(size_t depth) const;
   uint64_t next_trace_serial_ = 0;
   std::set<std::string> logged_locations_;
   std::map<const lang::Node*, Resumability> resumability_;

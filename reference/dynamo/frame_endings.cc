@@ -38,6 +38,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   const size_t level = in_.frames().size() - 1;
+  const size_t root_depth = t.root_depth;
   const Trace::Checkpoint checkpoint = **t.CheckpointAt(level);
   const Frame& f = *in_.frames()[level];
   const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(f.function->code).def);
@@ -69,6 +70,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
     pending_resumes_.push_back({slot, &f, std::move(contexts_[slot]), std::move(resuming)});
   }
   contexts_[slot] = nullptr;
+  FoldFrames fold(*this, root_depth + 1, level - 1);
   EagerRegion eager(*this, false);
   for (auto& call : calls) in_.Call(call.function, std::move(call.args));
   return in_.Call(callee, std::move(args));

@@ -95,7 +95,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
       // torch's own frames (external_utils' wrappers) are not in a user stack.
-      if (f.program->filename.starts_with("<torch>")) continue;
+      if (f.program->filename.starts_with("<torch>") || Folded(i)) continue;
       stack.push_back({f.program->filename, CurrentLine(f), CodeName(*f.scope)});
     }
     record.user_stack = std::move(stack);
@@ -324,6 +324,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
                           : " (frames it calls are offered to Dynamo)"));
   Value result;
   try {
+    FoldFrames fold(*this, t.root_depth + 1, innermost);
     EagerRegion eager(*this, !rules_.on(Rule::kSkippedCalleeFrame));
     result = in_.Call(callee, std::move(args));
   } catch (...) {

@@ -107,6 +107,7 @@ BreakText LoopBreakText(BreakText original, const std::string& frame, const std:
       "graph break may resolve this one.\n\n  Developer debug context: frame skipped: {} ({} line {})",
       Link(original.gb_id), frame, file, line);
   original.duplicate_type = "graph break in loop";
+  original.gb_id = "gb7000";  // the text as a whole links to the loop's entry
   return original;
 }
 

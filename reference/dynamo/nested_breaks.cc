@@ -76,4 +76,9 @@ bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
   return false;
 }
 
+bool Dynamo::Folded(size_t depth) const {
+  return std::any_of(folded_frames_.begin(), folded_frames_.end(),
+                     [&](const auto& range) { return range.first <= depth && depth <= range.second; });
+}
+
 }  // namespace tdc::dynamo
