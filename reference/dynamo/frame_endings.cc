@@ -23,8 +23,8 @@ void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   if (in_.frames()[depth] != &frame || depth < t->root_depth) return;
   // An inlined frame speculates under nested graph breaks only, where it and every frame
   // around it can end a graph at its call (should_compile_partial_graph).
-  if (depth > t->root_depth && !(NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) &&
-                                 !inlined_compiled_.contains(depth) && NestedBreakLevel(*t) + 1 >= depth)) {
+  if (depth > t->root_depth &&
+      !(NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) && NestedBreakLevel(*t) + 1 >= depth)) {
     return;
   }
   if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;

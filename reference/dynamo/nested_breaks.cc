@@ -13,7 +13,12 @@ using namespace runtime;  // NOLINT
 
 bool Dynamo::NestedGraphBreaks() const {
   Value flag = in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("nested_graph_breaks");
-  return flag && IsTruthy(flag);
+  if (!flag || !IsTruthy(flag)) return false;
+  // A compiled function is inlined through getattr_and_trace_no_nested_graph_breaks, which
+  // sets the flag off for its extent (polyfills: `with disable_nested_graph_breaks()`).
+  const Trace* t = Tracing();
+  return t == nullptr || std::none_of(inlined_compiled_.begin(), inlined_compiled_.end(),
+                                      [&](size_t depth) { return depth > t->root_depth; });
 }
 
 size_t Dynamo::NestedBreakLevel(const Trace& t) {
@@ -26,9 +31,7 @@ size_t Dynamo::NestedBreakLevel(const Trace& t) {
   // frame can (should_compile_partial_graph asks its parents), the root handles the break.
   if (in_try(t.root_depth)) return t.root_depth;
   for (size_t depth = t.root_depth + 1; depth < frames.size(); ++depth) {
-    // A compiled function inlined (through getattr_and_trace_no_nested_graph_breaks)
-    // allows no nested break below its call.
-    if (inlined_compiled_.contains(depth) || in_try(depth)) return depth - 1;
+    if (in_try(depth)) return depth - 1;
   }
   return frames.size() - 1;
 }

@@ -47,9 +47,7 @@ void InstallMarkerApis(Interpreter& in) {
   reg.disallowed.insert(dynamo.GetAttr("skip_frame")->id());
   reg.disallowed.insert(dynamo.GetAttr("step_unsupported")->id());
 
-  for (const char* name : {"dont_skip_tracing", "disable_nested_graph_breaks"}) {
-    dynamo.SetAttr(name, NotModeled(in, decorators, name));
-  }
+  dynamo.SetAttr("dont_skip_tracing", NotModeled(in, decorators, "dont_skip_tracing"));
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
   compiler.SetAttr("substitute_in_graph", NotModeled(in, compiler_globals, "substitute_in_graph"));
   for (const char* name : {"is_compiling", "is_dynamo_compiling", "is_exporting"}) {

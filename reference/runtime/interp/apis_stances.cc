@@ -238,7 +238,63 @@ std::string WrapDunderCallSource() {
          "    return inner\n";
 }
 
+// __call__ = wrap_dunder_call_ctx_manager (a context manager class used as a decorator): an
+// `inner` function, deliberately not functools.wraps'd, whose frame Dynamo traces (spec
+// S37: a decorated callee has one frame more). Its source, at its lines of
+// torch/_dynamo/external_utils.py, is run once per class.
+void AddWrapDunderCall(Interpreter& in, const Ref<PyType>& type) {
+  auto wrap = std::make_shared<Value>();
+  AddMethod(in, type, "__call__", [&in, wrap](CallArgs& args) {
+    if (args.positional.size() != 2 || !args.keywords.empty()) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("wrap_dunder_call_ctx_manager() takes 2 positional arguments but {} were given",
+                        args.positional.size()));
+    }
+    if (!*wrap) *wrap = RunLibrarySource(in, WrapDunderCallSource(), "<torch>/_dynamo/external_utils.py",
+                                         "torch._dynamo.external_utils", "wrap_dunder_call_ctx_manager");
+    return in.Call(*wrap, std::move(args));
+  });
+}
+
 }  // namespace
+
+// torch._dynamo.disable_nested_graph_breaks (spec §3.4, S60): a DynamoConfigPatchProxy
+// setting config.nested_graph_breaks to False for its extent (while Dynamo traces it too),
+// called bare as a context manager or given a function as a decorator.
+void InstallDisableNestedGraphBreaks(Interpreter& in) {
+  Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
+  PyModule& config = *in.process().modules()[ModuleId::kTorchDynamoConfig];
+  Ref<PyType> type = LibraryClass(in, "DynamoConfigPatchProxy", "torch._dynamo.decorators");
+  AddMethod(in, type, "__enter__", [&in, &config](CallArgs& args) {
+    auto* saved = DynCast<PyList>(DynCast<PyInstance>(args.positional[0])->attrs->GetStr("saved"));
+    saved->items().push_back(config.GetAttr("nested_graph_breaks"));
+    config.SetAttr("nested_graph_breaks", in.heap().False());
+    return in.heap().None();
+  });
+  AddMethod(in, type, "__exit__", [&in, &config](CallArgs& args) {
+    auto* saved = DynCast<PyList>(DynCast<PyInstance>(args.positional[0])->attrs->GetStr("saved"));
+    if (saved->items().empty()) Raise(in.heap(), ExcType::kIndexError, "pop from empty list");
+    config.SetAttr("nested_graph_breaks", saved->items().back());
+    saved->items().pop_back();
+    return in.heap().None();
+  });
+  AddWrapDunderCall(in, type);
+  Ref<PyType> cls = type;
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("disable_nested_graph_breaks",
+      apis::MakeLibFunction(in, decorators, "disable_nested_graph_breaks", [&in, cls](PyFunction&, CallArgs& args) {
+        RejectUnknownKeywords(in, "disable_nested_graph_breaks", args, {"fn"});
+        if (args.positional.size() > 1) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("disable_nested_graph_breaks() takes from 0 to 1 positional arguments but {} were given",
+                            args.positional.size()));
+        }
+        Ref<PyInstance> proxy = in.heap().NewInstance(cls);
+        proxy->attrs->SetStr("saved", in.heap().NewList());
+        Value fn = ArgOrKeyword(args, 0, "fn");
+        if (!fn || !IsTruthy(fn)) return Value(proxy);
+        return in.Call(proxy, CallArgs{{fn}, {}});
+      }));
+}
 
 void InstallErrorOnGraphBreak(Interpreter& in) {
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
@@ -268,20 +324,7 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     in.process().error_on_graph_break = IsTruthy(*flag);
     return in.heap().None();
   });
-  // __call__ = wrap_dunder_call_ctx_manager: an `inner` function, deliberately not
-  // functools.wraps'd, whose frame Dynamo traces (spec S37: a decorated callee has one
-  // frame more). Its source, at its lines of torch/_dynamo/external_utils.py, is run once.
-  auto wrap = std::make_shared<Value>();
-  AddMethod(in, type, "__call__", [&in, wrap](CallArgs& args) {
-    if (args.positional.size() != 2 || !args.keywords.empty()) {
-      Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("wrap_dunder_call_ctx_manager() takes 2 positional arguments but {} were given",
-                        args.positional.size()));
-    }
-    if (!*wrap) *wrap = RunLibrarySource(in, WrapDunderCallSource(), "<torch>/_dynamo/external_utils.py",
-                                         "torch._dynamo.external_utils", "wrap_dunder_call_ctx_manager");
-    return in.Call(*wrap, std::move(args));
-  });
+  AddWrapDunderCall(in, type);
   Ref<PyType> cls = type;
   in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("error_on_graph_break",
       apis::MakeLibFunction(in, decorators, "error_on_graph_break", [&in, cls](PyFunction&, CallArgs& args) {
@@ -423,6 +466,7 @@ void InstallStanceApis(Interpreter& in) {
   InstallGradMode(in);
   InstallSetStance(in);
   InstallErrorOnGraphBreak(in);
+  InstallDisableNestedGraphBreaks(in);
   InstallRun(in);
   InstallSmallApis(in);
 }
