@@ -113,6 +113,12 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   struct Trace {
     uint64_t serial = 0;    // tells a trace from the one a nested break replaced it with
     size_t root_depth = 0;  // its frame's index in Interpreter::frames()
+    // Frames above the root that user stacks show otherwise while it runs: a nested graph
+    // break's resume function runs from compiled code whose inlined frames are no Python
+    // frames (`folded`, first and last depth), and whose call of it after a step graph
+    // break has no source line (the frame shows its first line).
+    std::vector<std::pair<size_t, size_t>> folded;
+    std::vector<size_t> at_first_line;
     std::shared_ptr<const runtime::CompileCallback> callback;
     CodeKey key;
     std::string code_name;  // co_qualname (trigger.code)
@@ -362,7 +368,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
    private:
     Dynamo& d_;
   };
-  bool Folded(size_t depth) const;
+  // The line a user stack shows for the frame at `depth`; nullopt: no Python frame there
+  // (folded into compiled code).
+  std::optional<int64_t> ShownLine(size_t depth) const;
   uint64_t next_trace_serial_ = 0;
   std::set<std::string> logged_locations_;
   std::map<const lang::Node*, Resumability> resumability_;

@@ -47,17 +47,18 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   t.global_guards.resize(checkpoint.global_guards);
   // The frames around it are at their calls (nested graph breaks): their stacks and live
   // locals are outputs too, and those that do more than return its value resume.
+  // Outputs innermost frame first (golden nested_graph_breaks/try_and_loop_in_inlined_frames).
   std::vector<Value> live;
+  for (const std::string& name : LiveLocalsBefore(*f.scope, def, *checkpoint.stmt)) {
+    live.push_back(checkpoint.fast[f.scope->local_slot.at(name)]);
+  }
   std::vector<ResumeLevel> resuming;
-  for (size_t depth = t.root_depth; depth < level; ++depth) {
+  for (size_t depth = level; depth-- > t.root_depth;) {
     const Frame& outer = *in_.frames()[depth];
     FrameAtCall at = AtCall(t, depth);
     live.insert(live.end(), outer.stack.begin(), outer.stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.push_back({depth, outer.stack, std::move(at.names)});
-  }
-  for (const std::string& name : LiveLocalsBefore(*f.scope, def, *checkpoint.stmt)) {
-    live.push_back(checkpoint.fast[f.scope->local_slot.at(name)]);
+    if (at.resumes) resuming.insert(resuming.begin(), {depth, outer.stack, std::move(at.names)});
   }
   const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line : in_.frames()[t.root_depth]->call->span.begin.line;
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, line, false);
@@ -81,8 +82,13 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
   PendingResume pending = std::move(pending_resumes_.back());
   pending_resumes_.pop_back();
   pending.levels.back().stack.push_back(result);  // the frame's value goes to the deepest frame resuming
+  const size_t caller = pending.trace->root_depth;
   contexts_[pending.slot] = std::move(pending.trace);
   StartResume(pending.slot, std::move(pending.levels));
+  // The caller's frame and the resume function's, when they are one function's, show as one
+  // (collapse_resume_frames): its line is the resume function's.
+  Trace* resumed = contexts_[pending.slot].get();
+  if (resumed != nullptr && resumed->root_depth > caller) resumed->at_first_line.push_back(caller);
 }
 
 // torch drops the partial graph and runs the skipped code eagerly from its start (its calls

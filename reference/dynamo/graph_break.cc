@@ -74,7 +74,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   // Where Dynamo says the break is: the innermost frame, or under nested graph breaks the
   // inlined frame ending the graph (log_graph_break's frame_loc); its duplicate checker
   // then keys on the lines of the frames around it too.
-  const bool nested = level > t.root_depth;
+  const bool nested = level > t.root_depth && NestedGraphBreaks();
   const Frame& at = nested ? *frames[level] : *frames.back();
   graph::GraphBreak record;
   record.location = graph::FileLine{at.program->filename, CurrentLine(at)};
@@ -95,8 +95,9 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
       // torch's own frames (external_utils' wrappers) are not in a user stack.
-      if (f.program->filename.starts_with("<torch>") || Folded(i)) continue;
-      stack.push_back({f.program->filename, CurrentLine(f), CodeName(*f.scope)});
+      std::optional<int64_t> line = ShownLine(i);
+      if (f.program->filename.starts_with("<torch>") || !line) continue;
+      stack.push_back({f.program->filename, *line, CodeName(*f.scope)});
     }
     record.user_stack = std::move(stack);
   }
@@ -298,9 +299,10 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   // Each frame from the root to the innermost is at a call: the graph outputs every
   // frame's stack (the breaking call's callee and arguments included) and live locals, and
   // each frame that does more than return the call's value resumes (R-return-no-resume).
+  // The outputs go innermost frame first (golden nested_graph_breaks/live_values_across_frames).
   std::vector<Value> live;
   std::vector<ResumeLevel> resuming;
-  for (size_t depth = t.root_depth; depth <= innermost; ++depth) {
+  for (size_t depth = innermost + 1; depth-- > t.root_depth;) {
     const Frame& f = *frames[depth];
     FrameAtCall at = AtCall(t, depth);
     live.insert(live.end(), f.stack.begin(), f.stack.end());
@@ -310,7 +312,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
       for (const auto& [k, v] : args.keywords) live.push_back(v);
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.push_back({depth, f.stack, std::move(at.names)});
+    if (at.resumes) resuming.insert(resuming.begin(), {depth, f.stack, std::move(at.names)});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
@@ -407,6 +409,9 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   t->callback = old->callback;
   t->co_name = co_name;
   t->root_depth = outer.depth;
+  t->folded = old->folded;
+  t->at_first_line = old->at_first_line;
+  if (outer.depth > old->root_depth + 1) t->folded.emplace_back(old->root_depth + 1, outer.depth - 1);
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
   if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();

@@ -79,9 +79,24 @@ bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
   return false;
 }
 
-bool Dynamo::Folded(size_t depth) const {
-  return std::any_of(folded_frames_.begin(), folded_frames_.end(),
-                     [&](const auto& range) { return range.first <= depth && depth <= range.second; });
+std::optional<int64_t> Dynamo::ShownLine(size_t depth) const {
+  for (const auto& [first, last] : folded_frames_) {
+    if (first <= depth && depth <= last) return std::nullopt;
+  }
+  for (const std::unique_ptr<Trace>& t : contexts_) {
+    if (t == nullptr) continue;
+    for (const auto& [first, last] : t->folded) {
+      if (first <= depth && depth <= last) return std::nullopt;
+    }
+    // The code a step graph break compiled calls the resume function from no line of the
+    // source: a traceback shows the function's first line (golden
+    // variants/nested_graph_breaks__try_and_loop_in_inlined_frames__wrap).
+    if (std::find(t->at_first_line.begin(), t->at_first_line.end(), depth) != t->at_first_line.end()) {
+      return CodeFirstLine(*std::get<UserCode>(in_.frames()[depth]->function->code).def);
+    }
+  }
+  const Frame& f = *in_.frames()[depth];
+  return f.call != nullptr ? f.call->span.begin.line : f.line;
 }
 
 }  // namespace tdc::dynamo

@@ -222,15 +222,14 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
       if (on) depths.erase(depth);
     }
   } forget{inlined_compiled_, depth + 1, through_compile_wrapper};
-  // A break in the callee can end the graph at this call: the root frame's (classic), or
-  // under nested graph breaks any inlined frame's (R-nested-graph-break).
-  const bool can_end_here =
-      depth == t.root_depth || (NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak));
   // The callee's frame is new: no checkpoint of it yet.
   if (t.checkpoints.size() > depth + 1 - t.root_depth) t.checkpoints.resize(depth + 1 - t.root_depth);
   const size_t call_index = t.inlined_calls.size();
   t.inlined_calls.push_back({depth, function, args});
-  if (!can_end_here || !rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
+  // A break in the callee can end the graph at this call: the root frame's (classic), or
+  // under nested graph breaks any inlined frame's (R-nested-graph-break), whatever the
+  // config says when the call begins (disable_nested_graph_breaks turns it off within).
+  if (!rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
   Reads reads = t.reads;
   const size_t global_guards = t.global_guards.size();
