@@ -92,7 +92,7 @@ std::string CustomOpNode(int f) { return fmt::format("tdc.f{}.default", f); }
 
 class Oracle {
  public:
-  explicit Oracle(const Program& p) : p_(p), ids_(EffectiveHelperSteps(p)) {
+  Oracle(const Program& p, bool nested) : p_(p), ids_(EffectiveHelperSteps(p)), nested_(nested) {
     for (const Function& f : p.functions) compiling_.emplace_back(f.body.size(), false);
   }
 
@@ -251,57 +251,154 @@ class Oracle {
     graph = {};
   }
 
-  // Function `f` converted as a top-level frame from statement `from` (a resume function
-  // when `from` > 0): its graph up to the first break, then, for a break that resumes,
-  // the break's call run eagerly and the rest as a resume function.
-  void Frame(int f, size_t from) {
-    const std::vector<Stmt>& body = p_.functions[f].body;
-    if (second_call_ && skipped_.contains({f, from})) return;  // the callback is off for it
-    if (second_call_ && frame_skipped_.contains({f, from})) return EagerRun(f, from);
-    Graph graph;
+  // A frame Dynamo converts, traced one level per function it runs (one level, but under
+  // nested graph breaks: spec §3.4), each at the statement it runs next.
+  struct Level {
+    int f = 0;
+    size_t i = 0;
+    size_t from = 0;  // where its code starts (a resume function's resume point)
+    // The graph when its function was entered: a break its frame cannot take goes back
+    // there, to its caller's call (the inlining is abandoned).
+    Graph at_entry;
+    bool fresh = true;  // entered by this trace (not a frame a nested break resumed)
     // Dynamo's checkpoint: a statement's start with two calls in the graph (spec §2.8).
     std::optional<std::pair<size_t, Graph>> checkpoint;
-    for (size_t i = from; i < body.size(); ++i) {
-      const Stmt& s = body[i];
-      if (graph.dynamo.size() >= 2) checkpoint = {i, graph};
-      if (!IsBreak(s)) {
-        Inline(f, i, graph);
+  };
+  // The code of a frame converted at `levels` (f@from, a nested resume function's
+  // inner frames after it): skip marks and caches are per code.
+  static std::string CodeOf(const std::vector<Level>& levels) {
+    std::string code;
+    for (const Level& l : levels) code += fmt::format("{}f{}@{}", code.empty() ? "" : "/", l.f, l.i);
+    return code;
+  }
+
+  // Function `f` converted as a top-level frame from statement `from` (a resume function
+  // when `from` > 0).
+  void Frame(int f, size_t from) { Convert({Level{f, from, from}}); }
+
+  // The frame at `levels` converted: its graph up to the first break, then what the
+  // break does (spec §3.3, §3.4) and the resume function after it, converted in turn.
+  void Convert(std::vector<Level> levels) {
+    const std::vector<Level> start = levels;
+    const std::string code = CodeOf(levels);
+    if (second_call_ && skipped_.contains(code)) return;  // the callback is off for it
+    if (second_call_ && frame_skipped_.contains(code)) return RunSkipped(start);
+    Graph graph;
+    for (;;) {
+      Level& leaf = levels.back();
+      const std::vector<Stmt>& body = p_.functions[leaf.f].body;
+      if (leaf.i == body.size()) {  // the function returns to its caller
+        if (levels.size() == 1) break;
+        levels.pop_back();
+        ++levels.back().i;
         continue;
       }
-      // A break inside a loop has the loop's backward jump ahead (torch's
-      // maybe_has_backedge): the frame is skipped.
-      switch (s.kind) {
-        case Stmt::Kind::kSkipFrame:
-        case Stmt::Kind::kLoop:
-        case Stmt::Kind::kLoopBreak: return SkipFrame(f, from);
-        case Stmt::Kind::kStepUnsupported:
-        case Stmt::Kind::kTryBreak: return StepBack(f, from, checkpoint);
-        default: break;
+      const Stmt& s = body[leaf.i];
+      if (graph.dynamo.size() >= 2) leaf.checkpoint = {leaf.i, graph};
+      // Under nested graph breaks a callee is traced one level down, in the same graph.
+      if (nested_ && s.kind == Stmt::Kind::kCall && p_.functions[s.callee].policy == Policy::kNone) {
+        compiling_[leaf.f][leaf.i] = true;
+        levels.push_back(Level{s.callee, 0, 0, graph});
+        continue;
       }
-      Emit(graph);
-      Offer(s);
-      Frame(f, i + 1);  // the resume function
-      return;
+      if (!IsBreak(s)) {
+        Inline(leaf.f, leaf.i, graph);
+        ++leaf.i;
+        continue;
+      }
+      if (levels.size() > 1) return NestedBreak(std::move(levels), s, graph);
+      return RootBreak(start, code, levels.back(), s, graph);
     }
     // Reaching the return with no op traced marks the code skipped (SEMANTICS §8.2
     // R-no-ops-skip); fullgraph sends the empty graph instead.
-    if (graph.dynamo.empty() && !p_.fullgraph) skipped_.insert({f, from});
+    if (graph.dynamo.empty() && !p_.fullgraph) skipped_.insert(code);
     Emit(graph);
   }
 
-  // The frame is skipped (R-skip-frame): no graph, the code marked, and it runs eagerly.
-  void SkipFrame(int f, size_t from) {
-    frame_skipped_.insert({f, from});
-    EagerRun(f, from);
+  // A break the root frame reaches.
+  void RootBreak(const std::vector<Level>& start, const std::string& code, Level& root, const Stmt& s,
+                 Graph& graph) {
+    switch (s.kind) {
+      // A break inside a loop has the loop's backward jump ahead (torch's
+      // maybe_has_backedge): the frame is skipped.
+      case Stmt::Kind::kSkipFrame:
+      case Stmt::Kind::kLoop:
+      case Stmt::Kind::kLoopBreak: return SkipFrame(start, code);
+      // A break that cannot resume (R-step-unsupported, R-step-graph-break): the graph up
+      // to the last checkpoint is compiled and the rest runs eagerly; without one the
+      // frame is skipped.
+      case Stmt::Kind::kStepUnsupported:
+      case Stmt::Kind::kTryBreak:
+        if (!root.checkpoint) return SkipFrame(start, code);
+        Emit(root.checkpoint->second);
+        return EagerRun(root.f, root.checkpoint->first);
+      default: break;
+    }
+    Emit(graph);
+    Offer(s);
+    Frame(root.f, root.i + 1);  // the resume function
   }
 
-  // A break that cannot resume (R-step-unsupported, R-step-graph-break): the graph up to
-  // the last checkpoint is compiled and the rest runs eagerly; without one the frame is
-  // skipped.
-  void StepBack(int f, size_t from, std::optional<std::pair<size_t, Graph>>& checkpoint) {
-    if (!checkpoint) return SkipFrame(f, from);
-    Emit(checkpoint->second);
-    EagerRun(f, checkpoint->first);
+  // A break an inlined frame reaches under nested graph breaks (spec §3.4): its own frame
+  // ends the graph there and every frame resumes, or it goes out to the caller as torch's
+  // exception does: skip_frame()'s and a loop's frame skip are dropped when it leaves the
+  // inlining, step_unsupported() and a break in a try block step back to the frame's own
+  // checkpoint if it has one. The callers are at calls, never in a try block or a loop.
+  void NestedBreak(std::vector<Level> levels, const Stmt& s, Graph& graph) {
+    Level& leaf = levels.back();
+    switch (s.kind) {
+      case Stmt::Kind::kSkipFrame:
+      case Stmt::Kind::kLoop:
+      case Stmt::Kind::kLoopBreak: return CallerBreaks(std::move(levels));
+      case Stmt::Kind::kStepUnsupported:
+      case Stmt::Kind::kTryBreak: {
+        if (!leaf.checkpoint) return CallerBreaks(std::move(levels));
+        Emit(leaf.checkpoint->second);
+        EagerRun(leaf.f, leaf.checkpoint->first);
+        levels.pop_back();
+        ++levels.back().i;  // the caller resumes after its call
+        return Resume(std::move(levels));
+      }
+      default: break;
+    }
+    Emit(graph);
+    Offer(s);
+    ++leaf.i;
+    Resume(std::move(levels));
+  }
+
+  // The innermost frame's caller breaks at its call of it: the graph as the call began,
+  // the callee run eagerly (its frame offered: a fresh call from its start, a frame an
+  // earlier nested break resumed from its resume point), then the caller resumes.
+  void CallerBreaks(std::vector<Level> levels) {
+    Level callee = std::move(levels.back());
+    levels.pop_back();
+    Emit(callee.at_entry);
+    Frame(callee.f, callee.fresh ? 0 : callee.from);
+    ++levels.back().i;
+    Resume(std::move(levels));
+  }
+
+  // After a break every frame still traced resumes: one resume function, the inner frames'
+  // calls in it (nested graph breaks), converted as a frame of its own.
+  void Resume(std::vector<Level> levels) {
+    for (Level& l : levels) l = Level{l.f, l.i, l.i, Graph{}, false};
+    Convert(std::move(levels));
+  }
+
+  // The frame is skipped (R-skip-frame): no graph, the code marked, and it runs eagerly.
+  void SkipFrame(const std::vector<Level>& start, const std::string& code) {
+    frame_skipped_.insert(code);
+    RunSkipped(start);
+  }
+
+  // A skipped code runs eagerly from its start: a nested resume function calls its inner
+  // frames' resume function (a frame offered, converted on its own), then runs the rest of
+  // its outermost frame.
+  void RunSkipped(const std::vector<Level>& start) {
+    if (start.size() == 1) return EagerRun(start[0].f, start[0].from);
+    Convert(std::vector<Level>(start.begin() + 1, start.end()));
+    EagerRun(start[0].f, start[0].from + 1);
   }
 
   // Statements `from`... of `f` run eagerly with the callback on: calls are offered.
@@ -345,18 +442,21 @@ class Oracle {
   Partition out_;
   std::vector<std::vector<bool>> compiling_;  // per statement: is_compiling() there
   std::set<int> converted_helpers_;
-  std::set<std::pair<int, size_t>> skipped_;        // codes (function, resume point) that traced no op
-  std::set<std::pair<int, size_t>> frame_skipped_;  // codes a frame-skipping break skipped
+  std::set<std::string> skipped_;        // codes (CodeOf) that traced no op
+  std::set<std::string> frame_skipped_;  // codes a frame-skipping break skipped
+  const bool nested_;                    // profile torch-2.13-ngb: config.nested_graph_breaks
   bool second_call_ = false;                        // the new-shape or new-constant call
   bool new_constant_call_ = false;
 };
 
 }  // namespace
 
-Partition PredictPartition(const Program& program) { return Oracle(program).Run(); }
+Partition PredictPartition(const Program& program, bool nested_graph_breaks) {
+  return Oracle(program, nested_graph_breaks).Run();
+}
 
-std::vector<std::vector<bool>> PredictIsCompiling(const Program& program) {
-  Oracle oracle(program);
+std::vector<std::vector<bool>> PredictIsCompiling(const Program& program, bool nested_graph_breaks) {
+  Oracle oracle(program, nested_graph_breaks);
   oracle.Run();
   return oracle.compiling();
 }

@@ -33,7 +33,7 @@ Partition PartitionOf(const graph::CompiledOutcome& compiled) {
 }
 
 ReferenceRun RunOnReference(const Program& program, const std::string& display_name,
-                            const std::vector<std::string>& disabled_rules) {
+                            const std::vector<std::string>& disabled_rules, const std::string& profile) {
   ReferenceRun run;
   std::string source = PrintFixture(program);
   auto eager = runtime::RunProgram(source, display_name, runtime::RunMode::kEager);
@@ -45,6 +45,7 @@ ReferenceRun RunOnReference(const Program& program, const std::string& display_n
   dynamo::CompileRunOptions options;
   options.aten = &aot::AotLowering();
   options.disabled_rules = disabled_rules;
+  options.profile = profile;
   auto compiled = dynamo::RunCompiled(source, display_name, options);
   if (auto* diagnostic = std::get_if<std::string>(&compiled)) {
     run.error = *diagnostic;

@@ -18,9 +18,11 @@ struct ReferenceRun {
   Partition partition;
 };
 
-// `disabled_rules`: Dynamo rules switched off (the fuzz gate's proof that it bites).
+// `disabled_rules`: Dynamo rules switched off (the fuzz gate's proof that it bites);
+// `profile`: the compiled run's (fixtures/SCHEMA.md §3).
 ReferenceRun RunOnReference(const Program& program, const std::string& display_name = "fuzz/program.py",
-                            const std::vector<std::string>& disabled_rules = {});
+                            const std::vector<std::string>& disabled_rules = {},
+                            const std::string& profile = "torch-2.13");
 
 // The partition a compiled outcome shows: each invocation's call nodes, and whether it
 // ended in Unsupported.

@@ -37,6 +37,8 @@ struct Options {
   std::string replay;
   int shrink = 3;  // disagreements shrunk (each shrink step records a program with torch)
   std::vector<std::string> disabled_rules;  // --vs-oracle, --replay: Dynamo rules switched off
+  std::string profile = "torch-2.13";       // the compiled runs' (torch-2.13-ngb: nested graph breaks)
+  bool nested() const { return profile == "torch-2.13-ngb"; }
 };
 
 
@@ -51,9 +53,9 @@ int Replay(const Options& o) {
     fmt::print(stderr, "{}: {}\n", o.replay, error);
     return 2;
   }
-  ReferenceRun run = RunOnReference(*program, o.replay, o.disabled_rules);
+  ReferenceRun run = RunOnReference(*program, o.replay, o.disabled_rules, o.profile);
   fmt::print("{}\nreference: {}{}\noracle:    {}\n", PrintFixture(*program), run.error, FormatPartition(run.partition),
-             FormatPartition(PredictPartition(*program)));
+             FormatPartition(PredictPartition(*program, o.nested())));
   return 0;
 }
 
@@ -63,8 +65,8 @@ int VsOracle(const Options& o) {
   ShapeReport report;
   int failed = 0;
   auto disagrees = [&](const Program& p) {
-    ReferenceRun run = RunOnReference(p, "fuzz/program.py", o.disabled_rules);
-    return !run.error.empty() || FormatPartition(run.partition) != FormatPartition(PredictPartition(p));
+    ReferenceRun run = RunOnReference(p, "fuzz/program.py", o.disabled_rules, o.profile);
+    return !run.error.empty() || FormatPartition(run.partition) != FormatPartition(PredictPartition(p, o.nested()));
   };
   for (int i = 0; i < o.count; ++i) {
     Program program = SampleProgram(o.seed + static_cast<uint64_t>(i));
@@ -72,13 +74,13 @@ int VsOracle(const Options& o) {
     if (!disagrees(program)) continue;
     ++failed;
     Program small = Shrink(program, disagrees);
-    ReferenceRun run = RunOnReference(small, "fuzz/program.py", o.disabled_rules);
+    ReferenceRun run = RunOnReference(small, "fuzz/program.py", o.disabled_rules, o.profile);
     fmt::print("seed {} (shrunk to {} statements): reference {}{} / oracle {}\n{}\n", o.seed + i,
                StatementCount(small), run.error, FormatPartition(run.partition),
-               FormatPartition(PredictPartition(small)), Serialize(small));
+               FormatPartition(PredictPartition(small, o.nested())), Serialize(small));
   }
   fmt::print("{}", report.Format());
-  fmt::print("tdfuzz --vs-oracle: {} programs, {} disagreements\n", o.count, failed);
+  fmt::print("tdfuzz --vs-oracle --profile {}: {} programs, {} disagreements\n", o.profile, o.count, failed);
   return failed == 0 ? 0 : 1;
 }
 
@@ -100,18 +102,19 @@ void RecordWithTorch(const Options& o, const std::vector<std::string>& files, co
 
 // The comparator's differences between torch's golden of `file` (nullopt: none recorded)
 // and the reference's outcome of `program`.
-std::optional<std::vector<compare::Difference>> DiffersFromTorch(const std::string& file, const Program& program) {
+std::optional<std::vector<compare::Difference>> DiffersFromTorch(const Options& o, const std::string& file,
+                                                                 const Program& program) {
   std::ifstream in(std::filesystem::path(file).replace_extension(".golden.json"));
   std::stringstream text;
   text << in.rdbuf();
   graph::GoldenReadResult golden = graph::ReadGolden(text.str());
   if (!golden.golden) return std::nullopt;
-  ReferenceRun run = RunOnReference(program, file);
+  ReferenceRun run = RunOnReference(program, file, {}, o.profile);
   graph::Golden actual;
   actual.eager = run.eager;
-  actual.compiled.emplace_back("torch-2.13", run.compiled);
+  actual.compiled.emplace_back(o.profile, run.compiled);
   compare::CompareOptions options;
-  options.profile = "torch-2.13";
+  options.profile = o.profile;
   return compare::Compare(*golden.golden, actual, options).differences;
 }
 
@@ -128,7 +131,7 @@ void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program, con
   auto still_differs = [&](const Program& candidate) {
     std::string file = WriteProgram(scratch, candidate);
     RecordWithTorch(o, {file}, scratch + ".log");
-    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(file, candidate);
+    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(o, file, candidate);
     return diffs && std::ranges::any_of(*diffs, [&](const auto& d) { return Signature(d) == signature; });
   };
   Program small = Shrink(program, still_differs);
@@ -136,11 +139,11 @@ void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program, con
   std::string file = WriteProgram(stem, small);
   RecordWithTorch(o, {file}, stem + ".log");
   std::ofstream(stem + ".case", std::ios::binary) << Serialize(small);
-  ReferenceRun run = RunOnReference(small, file);
+  ReferenceRun run = RunOnReference(small, file, {}, o.profile);
   graph::Golden reference;
   reference.meta.fixture = file;
   reference.eager = run.eager;
-  reference.compiled.emplace_back("torch-2.13", run.compiled);
+  reference.compiled.emplace_back(o.profile, run.compiled);
   std::ofstream(stem + ".reference.json", std::ios::binary) << graph::WriteGolden(reference);
   fmt::print("{}: shrunk to {} statements ({}); torch's outcome in .golden.json, the reference's in "
              ".reference.json\n",
@@ -159,7 +162,7 @@ int VsTorch(const Options& o) {
   int failed = 0, unrecorded = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     report.Add(programs[i]);
-    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(files[i], programs[i]);
+    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(o, files[i], programs[i]);
     if (!diffs) {
       ++unrecorded;
       continue;
@@ -170,7 +173,8 @@ int VsTorch(const Options& o) {
     if (failed++ < o.shrink) ShrinkAndWrite(o, o.seed + i, programs[i], Signature(diffs->front()));
   }
   fmt::print("{}", report.Format());
-  fmt::print("tdfuzz --vs-torch: {} programs, {} recorded, {} disagreements\n", o.count, o.count - unrecorded, failed);
+  fmt::print("tdfuzz --vs-torch --profile {}: {} programs, {} recorded, {} disagreements\n", o.profile, o.count,
+             o.count - unrecorded, failed);
   return failed == 0 && unrecorded == 0 ? 0 : 1;
 }
 
@@ -189,6 +193,8 @@ int main(int argc, char** argv) {
   app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)");
   app.add_option("--replay", o.replay, "a .case file (fuzz/corpus): print it and both partitions");
   app.add_option("--disable-rule", o.disabled_rules, "--vs-oracle, --replay: switch a Dynamo rule off (R-<label>)");
+  app.add_option("--profile", o.profile, "the profile the compiled runs predict")
+      ->check(CLI::IsMember({"torch-2.13", "torch-2.13-ngb"}));
   CLI11_PARSE(app, argc, argv);
   if (o.print) {
     std::cout << tdc::fuzz::PrintFixture(tdc::fuzz::SampleProgram(o.seed));

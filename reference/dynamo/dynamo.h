@@ -110,6 +110,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     enum class Skip { kNone, kNoOps, kSkipFrame } skip = Skip::kNone;
   };
   // One frame being traced (or, on a cache hit, run again without recording).
+  // One frame's part of a resume function's values: its Python stack below the call (the
+  // call's value last for the deepest frame resuming) and its live locals.
+  struct ResumeLevel {
+    size_t depth;              // the frame's index in Interpreter::frames()
+    const lang::Call* call;    // the call it resumes after
+    std::vector<Value> stack;
+    std::vector<std::string> live;
+    std::vector<Value> values;  // the live locals' values then
+  };
   struct Trace {
     uint64_t serial = 0;    // tells a trace from the one a nested break replaced it with
     size_t root_depth = 0;  // its frame's index in Interpreter::frames()
@@ -119,6 +128,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // break has no source line (the frame shows its first line).
     std::vector<std::pair<size_t, size_t>> folded;
     std::vector<size_t> at_first_line;
+    // A nested resume function's frames, outermost first (StartResume's levels), and the
+    // deepest of them not returned yet: those above it wait at the calls of their inner
+    // frames' resume functions (a break one of them ends the graph at: RerootAt).
+    std::vector<ResumeLevel> chain;
+    size_t waiting_above = 0;
     std::shared_ptr<const runtime::CompileCallback> callback;
     CodeKey key;
     std::string code_name;  // co_qualname (trigger.code)
@@ -297,16 +311,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message, bool after_call = false);
   std::string UserTraceback(const Trace& t, bool after_call) const;
   void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
-  // One frame's part of a resume function's values: its Python stack below the call (the
-  // call's value last for the deepest frame resuming) and its live locals.
-  struct ResumeLevel {
-    size_t depth;  // the frame's index in Interpreter::frames()
-    std::vector<Value> stack;
-    std::vector<std::string> live;
-  };
   // The frames resuming after a break, outermost first: the outermost one's resume
   // function is the frame Dynamo is offered next, the others' are called in it.
   void StartResume(size_t slot, std::vector<ResumeLevel> levels);
+  // That resume function's trace, after `old`'s (null: it runs without one); `carried`: the
+  // graph `old` traced of those frames already (RerootAt), its inputs renamed.
+  std::unique_ptr<Trace> MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
+                                    GraphBuilder* carried = nullptr);
 
   // What a frame of the trace does at its current call: its live locals after it, and
   // whether it resumes there (R-return-no-resume). Realizes what they hold.
@@ -339,6 +350,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   };
   // The frame of the last pending resume returned `result`: its resume function starts.
   void ResumeAround(const Frame& frame, const Value& result);
+  // A break that the frame at `level`, waiting at the call of its inner frame's resume
+  // function, ends the graph at (spec §3.4): nothing was traced at its level, and the inner
+  // frame's resume function runs as a frame of its own (its trace is what this one traced),
+  // meeting the break again; the frames from the root to `level` resume when it returns.
+  Value RerootAt(size_t level, const BreakText& reached, const Value& callee, CallArgs& args);
   // torch._dynamo.config.nested_graph_breaks as the traced code sees it now.
   bool NestedGraphBreaks() const;
   // The deepest frame of the trace that can end a graph at its current call: a break

@@ -171,10 +171,12 @@ void Dynamo::NameClosureCells(Trace& t, const Value& v, const std::string& sourc
 }
 
 void Dynamo::OnReturn(const Frame& frame, const Value& result) {
+  if (Trace* t = Tracing()) {
+    const size_t depth = in_.frames().size() - 1;
+    if (depth <= t->waiting_above && depth > t->root_depth) t->waiting_above = depth - 1;  // its caller goes on
+    if (in_.frames()[t->root_depth] == &frame) Emit(*t, {result}, frame.line, /*at_return=*/true);
+  }
   ResumeAround(frame, result);
-  Trace* t = Tracing();
-  if (t == nullptr || in_.frames()[t->root_depth] != &frame) return;
-  Emit(*t, {result}, frame.line, /*at_return=*/true);
 }
 
 void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
@@ -369,6 +371,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   t->callback = callback;
   t->co_name = CodeName(scope);
   t->root_depth = in_.frames().size();
+  t->waiting_above = t->root_depth;
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
   if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   size_t slot = contexts_.size();

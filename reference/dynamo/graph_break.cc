@@ -135,6 +135,10 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   if (ending.level == innermost) {
     return ending.kind == Kind::kStep ? StepBreak(callee, std::move(args)) : BreakAtCall(callee, std::move(args));
   }
+  // The frame ending the graph waits at the call of its inner frame's resume function.
+  if (ending.level + 1 <= t.waiting_above && ending.kind == Kind::kAtCall) {
+    return RerootAt(ending.level, reached, callee, args);
+  }
   if (rules_.on(Rule::kClassicReattribute)) throw Restart{ending.level, ending.kind == Kind::kStep};
   // Off: the callee's break only runs its call eagerly; the graph goes on around it.
   EagerRegion eager(*this, false);
@@ -312,7 +316,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
       for (const auto& [k, v] : args.keywords) live.push_back(v);
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.insert(resuming.begin(), {depth, f.stack, std::move(at.names)});
+    if (at.resumes) resuming.insert(resuming.begin(), {depth, f.call, f.stack, std::move(at.names), at.values});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
@@ -362,26 +366,29 @@ std::string OpenContexts(const std::vector<Value>& stack) {
 }  // namespace
 
 void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
-  std::unique_ptr<Trace>& old = contexts_[slot];
+  contexts_[slot] = MakeResume(*contexts_[slot], std::move(levels));
+}
+
+std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
+                                                  GraphBuilder* carried) {
   const ResumeLevel& outer = levels.front();
   const Frame& root = *in_.frames()[outer.depth];
   const lang::Node& def = *std::get<UserCode>(root.function->code).def;
-  CodeKey key{&def, root.call, OpenContexts(outer.stack)};
+  CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
   // The outermost frame's values are its resume function's arguments (L['___stack0'],
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
   // (L['__nested_frame_values'][0][1]).
   Sources sources;
   auto add = [&](const ResumeLevel& level, auto name) {
-    const Frame& f = *in_.frames()[level.depth];
     for (size_t i = 0; i < level.stack.size(); ++i) sources.emplace_back(level.stack[i], name(i, fmt::format("___stack{}", i)));
     for (size_t i = 0; i < level.live.size(); ++i) {
-      sources.emplace_back(f.fast[f.scope->local_slot.at(level.live[i])], name(level.stack.size() + i, level.live[i]));
+      sources.emplace_back(level.values[i], name(level.stack.size() + i, level.live[i]));
     }
   };
   add(outer, [](size_t, const std::string& local) { return fmt::format("L['{}']", local); });
   for (size_t k = 1; k < levels.size(); ++k) {
     const ResumeLevel& level = levels[k];
-    key.nested.push_back(in_.frames()[level.depth]->call);
+    key.nested.push_back(level.call);
     key.open_contexts += "| " + OpenContexts(level.stack);
     const size_t index = levels.size() - 1 - k;
     add(level, [index](size_t i, const std::string&) { return fmt::format("L['__nested_frame_values'][{}][{}]", index, i); });
@@ -389,33 +396,40 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
   if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, root.function->globals, values)) {
-    old = nullptr;
-    return;
+    return nullptr;
   }
   // The outermost frame resuming may be an inlined one (the frames above it only return
   // its value): its resume function is named after it.
-  const bool at_root = outer.depth == old->root_depth;
-  const std::string co_name = at_root ? old->co_name : CodeName(*root.scope);
-  const std::string qualname = at_root ? old->code_name : CodeQualname(*root.scope);
-  const int64_t line = root.call->span.begin.line;
+  const bool at_root = outer.depth == old.root_depth;
+  const std::string co_name = at_root ? old.co_name : CodeName(*root.scope);
+  const std::string qualname = at_root ? old.code_name : CodeQualname(*root.scope);
+  const int64_t line = outer.call->span.begin.line;
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, co_name, line));
   // The resume function is called under the frame's own grad mode and enters the with
   // blocks still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
-  in_.process().grad_enabled = old->grad_enabled;
+  in_.process().grad_enabled = old.grad_enabled;
   std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true);
   in_.process().grad_enabled = inside;
-  t->callback = old->callback;
+  t->callback = old.callback;
   t->co_name = co_name;
   t->root_depth = outer.depth;
-  t->folded = old->folded;
-  t->at_first_line = old->at_first_line;
-  if (outer.depth > old->root_depth + 1) t->folded.emplace_back(old->root_depth + 1, outer.depth - 1);
-  for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
-  if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
-  if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
-  old = std::move(t);
+  t->folded = old.folded;
+  t->at_first_line = old.at_first_line;
+  if (outer.depth > old.root_depth + 1) t->folded.emplace_back(old.root_depth + 1, outer.depth - 1);
+  if (carried != nullptr) {
+    t->graph = std::move(*carried);
+    std::vector<bool> renamed;
+    for (const auto& [v, source] : sources) t->graph.RenameInputs(v, source, renamed);
+  } else {
+    for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+    if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
+    if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
+  }
+  t->waiting_above = levels.back().depth;
+  t->chain = std::move(levels);
+  return t;
 }
 
 }  // namespace tdc::dynamo

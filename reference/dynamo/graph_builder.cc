@@ -95,6 +95,24 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
   for (size_t i = 0; i < items->size(); ++i) AddInput((*items)[i], fmt::format("{}[{}]", source, i));
 }
 
+void GraphBuilder::RenameInputs(const Value& v, const std::string& source, std::vector<bool>& renamed) {
+  renamed.resize(inputs_.size());
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    if (t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return;
+    const size_t i = static_cast<size_t>(-t->trace_tag.slot - 1);
+    if (renamed[i]) return;
+    renamed[i] = true;
+    inputs_[i].source = source;
+    inputs_[i].placeholder.source = source;
+    return;
+  }
+  const std::vector<Value>* items = nullptr;
+  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
+  if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
+  if (items == nullptr) return;
+  for (size_t i = 0; i < items->size(); ++i) RenameInputs((*items)[i], fmt::format("{}[{}]", source, i), renamed);
+}
+
 void GraphBuilder::UseAllInputs() {
   for (size_t i = 0; i < inputs_.size(); ++i) {
     if (inputs_[i].index >= 0) continue;

@@ -47,6 +47,9 @@ class GraphBuilder {
   // The tensors in `v` (nested in tuples and lists: `source[i]`) are graph inputs read from
   // `source` (L['x'], L['___stack0']); a tensor already known keeps its first source.
   void AddInput(const Value& v, const std::string& source);
+  // The tensors in `v` that are inputs already are read from `source` now (a frame of
+  // their trace became a code of its own); each input is renamed once, in the order called.
+  void RenameInputs(const Value& v, const std::string& source, std::vector<bool>& renamed);
   // Every input becomes a placeholder now, in the order added (the fallback when
   // R-placeholder-first-use is off).
   void UseAllInputs();

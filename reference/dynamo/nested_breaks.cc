@@ -4,6 +4,10 @@
 // resume function, calling the inner frames' resume functions, goes on in all of them
 // (graph_break.cc's BreakAtCall and StartResume do both). These say which frame ends the
 // graph when the break's own frame cannot.
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 
@@ -69,6 +73,40 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
   }
   text.then = BreakText::Then::kResume;
   return {t.root_depth, Kind::kAtCall};
+}
+
+Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& callee, CallArgs& args) {
+  const size_t slot = contexts_.size() - 1;
+  std::unique_ptr<Trace> old = std::move(contexts_[slot]);
+  auto split = std::find_if(old->chain.begin(), old->chain.end(), [&](const ResumeLevel& l) { return l.depth > level; });
+  std::vector<ResumeLevel> waiting(old->chain.begin(), split);
+  std::vector<ResumeLevel> inner(split, old->chain.end());
+  // A frame returning at once between them has no resume function to be waiting in.
+  if (waiting.empty() || waiting.back().depth != level || inner.empty() || inner.front().depth != level + 1) {
+    Raise(in_.heap(), ExcType::kNotImplementedError,
+          "a graph break ending the graph at a call that a nested graph break resumed is outside the reference");
+  }
+  // Nothing was traced at the waiting frames: the graph ends empty at `level`'s call.
+  GraphBuilder traced = std::move(old->graph);
+  old->graph = GraphBuilder();
+  const Frame& root = *in_.frames()[old->root_depth];
+  Emit(*old, {}, root.call != nullptr ? root.call->span.begin.line : root.line, false);
+  Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
+                      CodeName(*in_.frames()[level + 1]->scope)));
+  std::unique_ptr<Trace> frame = MakeResume(*old, std::move(inner), &traced);
+  if (frame != nullptr && frame->record) {
+    // What the waiting trace read and did in those frames is the new frame's trace.
+    frame->reads = old->reads;
+    const size_t offset = frame->root_depth - old->root_depth;
+    if (old->checkpoints.size() > offset) frame->checkpoints.assign(old->checkpoints.begin() + offset, old->checkpoints.end());
+    for (const Trace::InlinedCall& call : old->inlined_calls) {
+      if (call.depth >= frame->root_depth) frame->inlined_calls.push_back(call);
+    }
+  }
+  pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting)});
+  contexts_[slot] = std::move(frame);
+  if (Tracing() == nullptr) return in_.Call(callee, std::move(args));  // the frame runs without a trace
+  return Break(reached, callee, args);
 }
 
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
