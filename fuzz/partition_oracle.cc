@@ -380,9 +380,13 @@ class Oracle {
   }
 
   // After a break every frame still traced resumes: one resume function, the inner frames'
-  // calls in it (nested graph breaks), converted as a frame of its own.
+  // calls in it (nested graph breaks), converted as a frame of its own. The innermost frame
+  // goes on at its next statement, the others after their calls.
   void Resume(std::vector<Level> levels) {
-    for (Level& l : levels) l = Level{l.f, l.i, l.i, Graph{}, false};
+    for (size_t k = 0; k < levels.size(); ++k) {
+      const Level& l = levels[k];
+      levels[k] = Level{l.f, l.i, k + 1 == levels.size() ? l.i : l.i + 1, Graph{}, false};
+    }
     Convert(std::move(levels));
   }
 
@@ -396,9 +400,8 @@ class Oracle {
   // frames' resume function (a frame offered, converted on its own), then runs the rest of
   // its outermost frame.
   void RunSkipped(const std::vector<Level>& start) {
-    if (start.size() == 1) return EagerRun(start[0].f, start[0].from);
-    Convert(std::vector<Level>(start.begin() + 1, start.end()));
-    EagerRun(start[0].f, start[0].from + 1);
+    if (start.size() > 1) Convert(std::vector<Level>(start.begin() + 1, start.end()));
+    EagerRun(start[0].f, start[0].from);
   }
 
   // Statements `from`... of `f` run eagerly with the callback on: calls are offered.

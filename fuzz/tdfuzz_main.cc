@@ -102,12 +102,27 @@ void RecordWithTorch(const Options& o, const std::vector<std::string>& files, co
 
 // The comparator's differences between torch's golden of `file` (nullopt: none recorded)
 // and the reference's outcome of `program`.
-std::optional<std::vector<compare::Difference>> DiffersFromTorch(const Options& o, const std::string& file,
-                                                                 const Program& program) {
+// Torch's golden of `file`, as recorded.
+graph::GoldenReadResult TorchGolden(const std::string& file) {
   std::ifstream in(std::filesystem::path(file).replace_extension(".golden.json"));
   std::stringstream text;
   text << in.rdbuf();
-  graph::GoldenReadResult golden = graph::ReadGolden(text.str());
+  return graph::ReadGolden(text.str());
+}
+
+// The partition torch's golden of `file` shows in the profile.
+Partition TorchPartition(const Options& o, const std::string& file) {
+  graph::GoldenReadResult golden = TorchGolden(file);
+  if (!golden.golden) return {};
+  for (const auto& [profile, compiled] : golden.golden->compiled) {
+    if (profile == o.profile) return PartitionOf(compiled);
+  }
+  return {};
+}
+
+std::optional<std::vector<compare::Difference>> DiffersFromTorch(const Options& o, const std::string& file,
+                                                                 const Program& program) {
+  graph::GoldenReadResult golden = TorchGolden(file);
   if (!golden.golden) return std::nullopt;
   ReferenceRun run = RunOnReference(program, file, {}, o.profile);
   graph::Golden actual;
@@ -170,6 +185,9 @@ int VsTorch(const Options& o) {
     if (diffs->empty()) continue;
     fmt::print("{}: differs from torch\n", files[i]);
     for (const auto& d : *diffs) fmt::print("  {}\n", compare::FormatDifference(d));
+    // Whom the independent oracle sides with.
+    fmt::print("  torch:  {}\n  oracle: {}\n", FormatPartition(TorchPartition(o, files[i])),
+               FormatPartition(PredictPartition(programs[i], o.nested())));
     if (failed++ < o.shrink) ShrinkAndWrite(o, o.seed + i, programs[i], Signature(diffs->front()));
   }
   fmt::print("{}", report.Format());

@@ -133,6 +133,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // frames' resume functions (a break one of them ends the graph at: RerootAt).
     std::vector<ResumeLevel> chain;
     size_t waiting_above = 0;
+    // Made by RerootAt: its root frame did not begin under it.
+    bool rerooted = false;
     std::shared_ptr<const runtime::CompileCallback> callback;
     CodeKey key;
     std::string code_name;  // co_qualname (trigger.code)
@@ -302,6 +304,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // itself reached it (an inlined callee's step_unsupported() leaves it unmarked: the
   // next call traces it again; golden variant step_unsupported__s08_..._wrap).
   [[noreturn]] void SkipRootFrame();
+  // The same for a trace RerootAt made, whose frame cannot run again from its start: the
+  // calls it made so far run again (offered), the rest of it eagerly (nested_breaks.cc).
+  Value SkipRerootedFrame(const Value& callee, CallArgs args);
+  // The calls the frame at `depth` made while `t` traced it.
+  static std::vector<Trace::InlinedCall> CallsAt(const Trace& t, size_t depth);
+  // `calls` made again eagerly (their frames offered), then `callee`'s.
+  Value RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee, CallArgs args);
   // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
   // (its own reason, not counted).
   // `level`: the frame ending the graph at its call (Dynamo logs the break there).
@@ -314,10 +323,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // The frames resuming after a break, outermost first: the outermost one's resume
   // function is the frame Dynamo is offered next, the others' are called in it.
   void StartResume(size_t slot, std::vector<ResumeLevel> levels);
-  // That resume function's trace, after `old`'s (null: it runs without one); `carried`: the
-  // graph `old` traced of those frames already (RerootAt), its inputs renamed.
+  // That resume function's trace, after `old`'s (null: it runs without one, `skipped_frame`
+  // telling whether a frame-skipping break skipped its code); `carried`: the graph `old`
+  // traced of those frames already (RerootAt), its inputs renamed.
   std::unique_ptr<Trace> MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
-                                    GraphBuilder* carried = nullptr);
+                                    GraphBuilder* carried = nullptr, bool* skipped_frame = nullptr);
 
   // What a frame of the trace does at its current call: its live locals after it, and
   // whether it resumes there (R-return-no-resume). Realizes what they hold.
@@ -341,7 +351,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // none does (classic).
   Ending InlinedEnding(Trace& t, BreakText& text);
   // A frame of the trace at `depth` stepped back to its checkpoint: when it returns, the
-  // frames around it resume.
+  // frames around it resume (none: the slot's frames run on without a trace).
   struct PendingResume {
     size_t slot;
     const Frame* frame;

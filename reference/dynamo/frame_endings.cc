@@ -81,6 +81,10 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
   if (pending_resumes_.empty() || pending_resumes_.back().frame != &frame) return;
   PendingResume pending = std::move(pending_resumes_.back());
   pending_resumes_.pop_back();
+  if (pending.levels.empty()) {
+    contexts_[pending.slot] = nullptr;
+    return;
+  }
   pending.levels.back().stack.push_back(result);  // the frame's value goes to the deepest frame resuming
   const size_t caller = pending.trace->root_depth;
   contexts_[pending.slot] = std::move(pending.trace);

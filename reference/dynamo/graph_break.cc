@@ -131,7 +131,10 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   if (t.record) LogBreak(t, text, ends_frame, ending.level);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
-  if (ending.kind == Kind::kSkipFrame) SkipRootFrame();
+  if (ending.kind == Kind::kSkipFrame) {
+    if (t.rerooted) return SkipRerootedFrame(callee, std::move(args));
+    SkipRootFrame();
+  }
   if (ending.level == innermost) {
     return ending.kind == Kind::kStep ? StepBreak(callee, std::move(args)) : BreakAtCall(callee, std::move(args));
   }
@@ -366,11 +369,21 @@ std::string OpenContexts(const std::vector<Value>& stack) {
 }  // namespace
 
 void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
-  contexts_[slot] = MakeResume(*contexts_[slot], std::move(levels));
+  bool skipped = false;
+  std::unique_ptr<Trace> t = MakeResume(*contexts_[slot], levels, nullptr, &skipped);
+  // A nested resume function a frame-skipping break skipped runs eagerly: it calls its
+  // inner frames' resume function, which Dynamo is offered as a frame of its own, and the
+  // rest of its outermost frame runs eagerly once that returns (R-skip-frame).
+  while (t == nullptr && skipped && levels.size() > 1) {
+    levels.erase(levels.begin());
+    pending_resumes_.push_back({slot, in_.frames()[levels.front().depth], nullptr, {}});
+    t = MakeResume(*contexts_[slot], levels, nullptr, &skipped);
+  }
+  contexts_[slot] = std::move(t);
 }
 
 std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
-                                                  GraphBuilder* carried) {
+                                                  GraphBuilder* carried, bool* skipped_frame) {
   const ResumeLevel& outer = levels.front();
   const Frame& root = *in_.frames()[outer.depth];
   const lang::Node& def = *std::get<UserCode>(root.function->code).def;
@@ -395,6 +408,7 @@ std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
+  if (skipped_frame != nullptr) *skipped_frame = codes_[key].skip == CodeState::Skip::kSkipFrame;
   if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, root.function->globals, values)) {
     return nullptr;
   }

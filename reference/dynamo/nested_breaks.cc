@@ -94,6 +94,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
                       CodeName(*in_.frames()[level + 1]->scope)));
   std::unique_ptr<Trace> frame = MakeResume(*old, std::move(inner), &traced);
+  if (frame != nullptr) frame->rerooted = true;
   if (frame != nullptr && frame->record) {
     // What the waiting trace read and did in those frames is the new frame's trace.
     frame->reads = old->reads;
@@ -103,10 +104,37 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
       if (call.depth >= frame->root_depth) frame->inlined_calls.push_back(call);
     }
   }
+  // Its code skipped, the frame runs eagerly from its start: the calls it made run again.
+  std::vector<Trace::InlinedCall> calls;
+  if (frame == nullptr) calls = CallsAt(*old, level + 1);
   pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting)});
   contexts_[slot] = std::move(frame);
-  if (Tracing() == nullptr) return in_.Call(callee, std::move(args));  // the frame runs without a trace
+  if (Tracing() == nullptr) return RunAgainEagerly(std::move(calls), callee, std::move(args));
   return Break(reached, callee, args);
+}
+
+std::vector<Dynamo::Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t depth) {
+  std::vector<Trace::InlinedCall> calls;
+  std::copy_if(t.inlined_calls.begin(), t.inlined_calls.end(), std::back_inserter(calls),
+               [&](const Trace::InlinedCall& call) { return call.depth == depth; });
+  return calls;
+}
+
+Value Dynamo::RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee, CallArgs args) {
+  EagerRegion eager(*this, false);
+  for (Trace::InlinedCall& call : calls) in_.Call(call.function, std::move(call.args));
+  return in_.Call(callee, std::move(args));
+}
+
+Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
+  const size_t slot = contexts_.size() - 1;
+  Trace& t = *contexts_[slot];
+  codes_[t.key].skip = CodeState::Skip::kSkipFrame;
+  Explain("the frame is skipped: the partial graph is discarded; the calls it made run again, the rest of it "
+          "eagerly, its calls offered to Dynamo");
+  std::vector<Trace::InlinedCall> calls = CallsAt(t, t.root_depth);
+  contexts_[slot] = nullptr;
+  return RunAgainEagerly(std::move(calls), callee, std::move(args));
 }
 
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
