@@ -23,6 +23,8 @@
 namespace tdc::fuzz {
 namespace {
 
+constexpr const char* kNested = "torch-2.13-ngb";  // the nested-graph-breaks profile
+
 // Distribution tags (fuzz-anchors §6.2): the shapes the issue wants covered.
 void Tag(const Program& p) {
   bool nonrecursive = false, allow = false, differs = false, nested_break = false, helper = false;
@@ -48,12 +50,11 @@ void Tag(const Program& p) {
   RC_CLASSIFY(p.new_constant, "called again with a new global constant");
 }
 
-RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
-  Program program = *GenProgram();
-  Tag(program);
-  ReferenceRun run = RunOnReference(program);
+// The reference and the oracle agree on `program` in `profile`, Dynamo and ATen graphs.
+void AgreesWithTheOracle(const Program& program, const std::string& profile) {
+  ReferenceRun run = RunOnReference(program, "fuzz/program.py", {}, profile);
   RC_ASSERT(run.error.empty());
-  Partition expected = PredictPartition(program);
+  Partition expected = PredictPartition(program, profile == kNested);
   if (FormatPartition(run.partition) != FormatPartition(expected)) {
     RC_FAIL("partition: reference " + FormatPartition(run.partition) + "vs oracle " + FormatPartition(expected) + "\n" +
             PrintFixture(program));
@@ -64,6 +65,20 @@ RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
   }
 }
 
+RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
+  Program program = *GenProgram();
+  Tag(program);
+  AgreesWithTheOracle(program, "torch-2.13");
+}
+
+// The same under nested graph breaks (spec §3.4), where a break in a callee ends the graph
+// where it is and the oracle traces one level per function.
+RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracleUnderNestedGraphBreaks, ()) {
+  Program program = *GenProgram();
+  Tag(program);
+  AgreesWithTheOracle(program, kNested);
+}
+
 // Eager-fallback equivalence (fuzz-anchors §6.3 (4)): compiled outputs are bitwise the
 // eager ones of the program whose non-equivalent is_compiling branches are replaced by
 // the branch the oracle predicts (x * 1.5 where Dynamo traces, x * 0.75 where it runs
@@ -72,10 +87,13 @@ RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnesOfThePredictedBranche
   Program program = *GenProgram();
   RC_PRE(!program.fullgraph);
   Tag(program);
-  ReferenceRun run = RunOnReference(program);
+  const std::string profile = *rc::gen::element(std::string("torch-2.13"), std::string(kNested));
+  RC_CLASSIFY(profile == kNested, "nested graph breaks");
+  ReferenceRun run = RunOnReference(program, "fuzz/program.py", {}, profile);
   RC_ASSERT(run.error.empty());
   RC_ASSERT(!run.compiled.exception.has_value());
-  ReferenceRun predicted = RunOnReference(WithBranchesResolved(program, PredictIsCompiling(program)));
+  ReferenceRun predicted =
+      RunOnReference(WithBranchesResolved(program, PredictIsCompiling(program, profile == kNested)));
   RC_ASSERT(predicted.error.empty());
   for (const auto& eager_out : predicted.eager.outs) {
     auto it = std::find_if(run.compiled.outs.begin(), run.compiled.outs.end(),
@@ -183,11 +201,16 @@ RC_GTEST_PROP(FuzzProperties, TheCanonicalTextRoundTrips, ()) {
   RC_ASSERT(Serialize(*parsed) == Serialize(program));
 }
 
-// The regression corpus (fuzz/corpus/*.case), replayed before any random program: the
-// reference agrees with the oracle (Dynamo and ATen graphs) and with the partition a case states on its
-// `# expect:` line (worked out by hand from the spec), and its compiled outputs with the
-// eager ones of the oracle's branch choices.
-TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
+// The regression corpus (fuzz/corpus/*.case), replayed before any random program in both
+// profiles: the reference agrees with the oracle (Dynamo and ATen graphs) and with the
+// partition a case states on its `# expect:` line (`# expect-ngb:` under nested graph
+// breaks; worked out by hand from the spec), and its compiled outputs with the eager ones
+// of the oracle's branch choices.
+class FuzzCorpus : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
+  const std::string profile = GetParam();
+  const bool nested = profile == kNested;
   std::filesystem::path dir = std::filesystem::path(TDC_SOURCE_DIR) / "fuzz" / "corpus";
   int cases = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -199,19 +222,20 @@ TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
     std::string error;
     std::optional<Program> program = Parse(text.str(), &error);
     ASSERT_TRUE(program.has_value()) << entry.path() << ": " << error;
-    ReferenceRun run = RunOnReference(*program);
+    ReferenceRun run = RunOnReference(*program, "fuzz/program.py", {}, profile);
     ASSERT_EQ(run.error, "") << entry.path();
     const std::string partition = FormatPartition(run.partition);
-    EXPECT_EQ(partition, FormatPartition(PredictPartition(*program))) << entry.path();
-    EXPECT_EQ(FormatAtenPartition(run.partition), FormatAtenPartition(PredictPartition(*program))) << entry.path();
-    static const std::regex kExpect(R"(\n# expect: ([^\n]*)\n)");
+    EXPECT_EQ(partition, FormatPartition(PredictPartition(*program, nested))) << entry.path();
+    EXPECT_EQ(FormatAtenPartition(run.partition), FormatAtenPartition(PredictPartition(*program, nested)))
+        << entry.path();
+    const std::regex expect_line(nested ? R"(\n# expect-ngb: ([^\n]*)\n)" : R"(\n# expect: ([^\n]*)\n)");
     std::smatch expect;
     std::string all = text.str();
-    if (std::regex_search(all, expect, kExpect)) {
+    if (std::regex_search(all, expect, expect_line)) {
       EXPECT_EQ(partition, expect[1].str() + " ") << entry.path();
     }
     if (!program->fullgraph) {
-      ReferenceRun predicted = RunOnReference(WithBranchesResolved(*program, PredictIsCompiling(*program)));
+      ReferenceRun predicted = RunOnReference(WithBranchesResolved(*program, PredictIsCompiling(*program, nested)));
       EXPECT_EQ(graph::ToJson(run.compiled.outs.at(0).second).dump(),
                 graph::ToJson(predicted.eager.outs.at(0).second).dump())
           << entry.path();
@@ -219,6 +243,8 @@ TEST(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
   }
   EXPECT_GE(cases, 8);
 }
+
+INSTANTIATE_TEST_SUITE_P(Profiles, FuzzCorpus, ::testing::Values("torch-2.13", kNested));
 
 // The properties' programs cover the shapes the issue names: each in at least 5% of them
 // (fuzz-anchors §6.8: a green run that tested nothing).
@@ -233,13 +259,20 @@ TEST(FuzzDistribution, EveryShapeWeCareAboutIsAtLeastFivePercent) {
 // Proof the fuzzer bites (issues 8, 10): with one of these rules off, comparing the reference
 // with the independent oracle finds a disagreeing program among the first 500 seeds, and
 // shrinking brings it to at most 10 statements.
-class FuzzGate : public ::testing::TestWithParam<const char*> {};
+// Each rule with the profile it acts in.
+struct GatedRule {
+  const char* rule;
+  const char* profile = "torch-2.13";
+};
+void PrintTo(const GatedRule& r, std::ostream* os) { *os << "R-" << r.rule << " in " << r.profile; }
+class FuzzGate : public ::testing::TestWithParam<GatedRule> {};
 
 TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
-  std::vector<std::string> off = {GetParam()};
+  std::vector<std::string> off = {GetParam().rule};
+  const std::string profile = GetParam().profile;
   auto fails = [&](const Program& p) {
-    ReferenceRun run = RunOnReference(p, "fuzz/program.py", off);
-    return run.error.empty() && FormatPartition(run.partition) != FormatPartition(PredictPartition(p));
+    ReferenceRun run = RunOnReference(p, "fuzz/program.py", off, profile);
+    return run.error.empty() && FormatPartition(run.partition) != FormatPartition(PredictPartition(p, profile == kNested));
   };
   for (uint64_t seed = 1; seed <= 500; ++seed) {
     Program program = SampleProgram(seed);  // tdfuzz's size: enough helper steps to reuse ids
@@ -248,14 +281,22 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
     EXPECT_LE(StatementCount(small), 10u) << PrintFixture(small);
     return;
   }
-  FAIL() << "no program among 500 seeds notices R-" << GetParam() << " switched off";
+  FAIL() << "no program among 500 seeds notices R-" << GetParam().rule << " switched off in " << profile;
 }
 
-INSTANTIATE_TEST_SUITE_P(Rules, FuzzGate,
-                         ::testing::Values("classic-reattribute", "empty-graph", "nonrecursive-run-only",
-                                           "is-compiling-fold", "allow-finalizer", "global-guard", "skip-frame",
-                                           "step-unsupported", "step-graph-break", "nonstrict-node",
-                                           "custom-op-node"));
+INSTANTIATE_TEST_SUITE_P(
+    Rules, FuzzGate,
+    ::testing::Values(GatedRule{"classic-reattribute"}, GatedRule{"empty-graph"}, GatedRule{"nonrecursive-run-only"},
+                      GatedRule{"is-compiling-fold"}, GatedRule{"allow-finalizer"}, GatedRule{"global-guard"},
+                      GatedRule{"skip-frame"}, GatedRule{"step-unsupported"}, GatedRule{"step-graph-break"},
+                      GatedRule{"nonstrict-node"}, GatedRule{"custom-op-node"},
+                      GatedRule{"nested-graph-break", kNested}, GatedRule{"skip-frame", kNested},
+                      GatedRule{"step-unsupported", kNested}),
+    [](const ::testing::TestParamInfo<GatedRule>& info) {
+      std::string name = std::string(info.param.rule) + (std::string(info.param.profile) == kNested ? "_ngb" : "");
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
 
 }  // namespace
 }  // namespace tdc::fuzz
