@@ -1,0 +1,110 @@
+// Resume functions (spec §3.3, §3.4; R-resume-function, R-nested-graph-break): the code
+// that goes on after a graph break, its values and their sources, its cache key, and the
+// trace Dynamo makes of it when it is offered as a frame.
+#include <fmt/format.h>
+
+#include "reference/dynamo/code_names.h"
+#include "reference/dynamo/dynamo.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+// The context managers whose with blocks are open at a break (their __exit__ waits on the
+// stack) with their target values: `no_grad`, `ErrorOnGraphBreakDecoratorContextManager(True)`
+// (golden variants/error_on_graph_break__s37_nested__wrap: two resume codes for one line).
+std::string OpenContexts(const std::vector<Value>& stack) {
+  std::string out;
+  for (const Value& v : stack) {
+    const auto* exit = DynCast<PyMethod>(v);
+    const auto* manager = exit != nullptr ? DynCast<PyInstance>(exit->self) : nullptr;
+    if (manager == nullptr) continue;
+    Value target = manager->attrs->GetStr("error_on_graph_break");
+    out += fmt::format("{}({}) ", manager->type->name, target ? (IsTruthy(target) ? "True" : "False") : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
+  bool skipped = false;
+  std::unique_ptr<Trace> t = MakeResume(*contexts_[slot], levels, nullptr, &skipped);
+  // A nested resume function a frame-skipping break skipped runs eagerly: it calls its
+  // inner frames' resume function, which Dynamo is offered as a frame of its own, and the
+  // rest of its outermost frame runs eagerly once that returns (R-skip-frame).
+  while (t == nullptr && skipped && levels.size() > 1) {
+    levels.erase(levels.begin());
+    pending_resumes_.push_back({slot, in_.frames()[levels.front().depth], nullptr, {}});
+    t = MakeResume(*contexts_[slot], levels, nullptr, &skipped);
+  }
+  contexts_[slot] = std::move(t);
+}
+
+std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
+                                                  GraphBuilder* carried, bool* skipped_frame) {
+  const ResumeLevel& outer = levels.front();
+  const Frame& root = *in_.frames()[outer.depth];
+  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
+  CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
+  // The outermost frame's values are its resume function's arguments (L['___stack0'],
+  // L['x']); the inner frames' values are passed in one list, the deepest frame's first
+  // (L['__nested_frame_values'][0][1]).
+  Sources sources;
+  auto add = [&](const ResumeLevel& level, auto name) {
+    for (size_t i = 0; i < level.stack.size(); ++i) sources.emplace_back(level.stack[i], name(i, fmt::format("___stack{}", i)));
+    for (size_t i = 0; i < level.live.size(); ++i) {
+      sources.emplace_back(level.values[i], name(level.stack.size() + i, level.live[i]));
+    }
+  };
+  add(outer, [](size_t, const std::string& local) { return fmt::format("L['{}']", local); });
+  for (size_t k = 1; k < levels.size(); ++k) {
+    const ResumeLevel& level = levels[k];
+    key.nested.push_back(level.call);
+    key.open_contexts += "| " + OpenContexts(level.stack);
+    const size_t index = levels.size() - 1 - k;
+    add(level, [index](size_t i, const std::string&) { return fmt::format("L['__nested_frame_values'][{}][{}]", index, i); });
+  }
+  std::vector<Value> values;
+  for (const auto& [v, source] : sources) values.push_back(v);
+  if (skipped_frame != nullptr) *skipped_frame = codes_[key].skip == CodeState::Skip::kSkipFrame;
+  if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, root.function->globals, values)) {
+    return nullptr;
+  }
+  // The outermost frame resuming may be an inlined one (the frames above it only return
+  // its value): its resume function is named after it.
+  const bool at_root = outer.depth == old.root_depth;
+  const std::string co_name = at_root ? old.co_name : CodeName(*root.scope);
+  const std::string qualname = at_root ? old.code_name : CodeQualname(*root.scope);
+  const int64_t line = outer.call->span.begin.line;
+  std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line);
+  Explain(fmt::format("{}: the rest of {} after line {}", name, co_name, line));
+  // The resume function is called under the frame's own grad mode and enters the with
+  // blocks still open (its first node sets grad mode again).
+  const bool inside = in_.process().grad_enabled;
+  in_.process().grad_enabled = old.grad_enabled;
+  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true);
+  in_.process().grad_enabled = inside;
+  t->callback = old.callback;
+  t->co_name = co_name;
+  t->root_depth = outer.depth;
+  t->folded = old.folded;
+  t->at_first_line = old.at_first_line;
+  if (outer.depth > old.root_depth + 1) t->folded.emplace_back(old.root_depth + 1, outer.depth - 1);
+  if (carried != nullptr) {
+    t->graph = std::move(*carried);
+    std::vector<bool> renamed;
+    for (const auto& [v, source] : sources) t->graph.RenameInputs(v, source, renamed);
+  } else {
+    for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
+    if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
+    if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
+  }
+  t->waiting_above = levels.back().depth;
+  t->chain = std::move(levels);
+  return t;
+}
+
+}  // namespace tdc::dynamo
