@@ -127,7 +127,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // frames (`folded`, first and last depth), and whose call of it after a step graph
     // break has no source line (the frame shows its first line).
     std::vector<std::pair<size_t, size_t>> folded;
-    std::vector<size_t> at_first_line;
+    std::vector<std::pair<size_t, int64_t>> at_first_line;  // depth, the line shown
     // A nested resume function's frames, outermost first (StartResume's levels), and the
     // deepest of them not returned yet: those above it wait at the calls of their inner
     // frames' resume functions (a break one of them ends the graph at: RerootAt).
@@ -257,6 +257,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void UseArguments(const CallArgs& args);
   // The code a skip_frame() call would skip: co_name and co_firstlineno of the calling frame.
   std::pair<std::string, int64_t> SkippedFrame() const;
+  // co_name and co_firstlineno of the code the frame at `depth` runs (a resume function's
+  // for the trace's root or a frame a nested resume function resumed).
+  std::pair<std::string, int64_t> CodeOfFrame(size_t depth) const;
+  // co_firstlineno of the code `t` traces (a resume function's: its break's line).
+  int64_t FirstLineOf(const Trace& t) const;
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
@@ -357,6 +362,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     const Frame* frame;
     std::unique_ptr<Trace> trace;
     std::vector<ResumeLevel> levels;
+    // Until then, after a step graph break: the frames folded into the compiled code that
+    // called the frame's skipped rest (first and last depth), and the root, whose call of
+    // it has no source line (it shows its first line; golden fuzz case 966 of issue 13).
+    std::pair<size_t, size_t> folded = {1, 0};
+    std::optional<std::pair<size_t, int64_t>> at_first_line = std::nullopt;  // depth, the line shown
   };
   // The frame of the last pending resume returned `result`: its resume function starts.
   void ResumeAround(const Frame& frame, const Value& result);

@@ -67,11 +67,13 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   for (size_t i = checkpoint.calls; i < t.inlined_calls.size(); ++i) {
     if (t.inlined_calls[i].depth == level) calls.push_back(std::move(t.inlined_calls[i]));
   }
-  if (!resuming.empty() && rules_.on(Rule::kResumeFunction)) {
-    pending_resumes_.push_back({slot, &f, std::move(contexts_[slot]), std::move(resuming)});
+  if (level > root_depth) {
+    if (!rules_.on(Rule::kResumeFunction)) resuming.clear();
+    pending_resumes_.push_back(
+        {slot, &f, std::move(contexts_[slot]), std::move(resuming), {root_depth + 1, level - 1},
+         std::pair{root_depth, FirstLineOf(t)}});
   }
   contexts_[slot] = nullptr;
-  FoldFrames fold(*this, root_depth + 1, level - 1);
   EagerRegion eager(*this, false);
   for (auto& call : calls) in_.Call(call.function, std::move(call.args));
   return in_.Call(callee, std::move(args));
@@ -87,12 +89,13 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
   }
   pending.levels.back().stack.push_back(result);  // the frame's value goes to the deepest frame resuming
   const size_t caller = pending.trace->root_depth;
+  const int64_t caller_line = FirstLineOf(*pending.trace);
   contexts_[pending.slot] = std::move(pending.trace);
   StartResume(pending.slot, std::move(pending.levels));
   // The caller's frame and the resume function's, when they are one function's, show as one
   // (collapse_resume_frames): its line is the resume function's.
   Trace* resumed = contexts_[pending.slot].get();
-  if (resumed != nullptr && resumed->root_depth > caller) resumed->at_first_line.push_back(caller);
+  if (resumed != nullptr && resumed->root_depth > caller) resumed->at_first_line.emplace_back(caller, caller_line);
 }
 
 // torch drops the partial graph and runs the skipped code eagerly from its start (its calls

@@ -77,7 +77,10 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   const Frame& at = nested ? *frames[level] : *frames.back();
   graph::GraphBreak record;
   record.location = graph::FileLine{at.program->filename, CurrentLine(at)};
-  record.reason = ends_frame ? FrameEndingReason(text.then) : BreakReason(IsVariadic(frames[level]->call));
+  // A frame waiting in a nested resume function is at its call of the inner frame's resume
+  // function, `__nested_resume_fns[-1](*...)`.
+  const bool variadic = IsVariadic(frames[level]->call) || level + 1 <= t.waiting_above;
+  record.reason = ends_frame ? FrameEndingReason(text.then) : BreakReason(variadic);
   record.gb_type = text.gb_type;
   record.explanation = text.explanation;
   record.hints = text.hints;

@@ -62,9 +62,8 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
       if (!BackedgeAtOrAbove(t, level)) return {level, Kind::kAtCall};
       // A loop in this frame or around it: the frame would be skipped, which the
       // inlining drops (golden variants/graph_break__break_in_loop__wrap).
-      const Frame& f = *in_.frames()[level];
-      text = LoopBreakText(text, CodeName(*f.scope), f.program->filename,
-                           CodeFirstLine(*std::get<UserCode>(f.function->code).def));
+      auto [name, line] = CodeOfFrame(level);
+      text = LoopBreakText(text, name, in_.frames()[level]->program->filename, line);
       continue;
     }
     // A frame that cannot end the graph at its call steps back to its checkpoint, if it
@@ -149,6 +148,10 @@ std::optional<int64_t> Dynamo::ShownLine(size_t depth) const {
   for (const auto& [first, last] : folded_frames_) {
     if (first <= depth && depth <= last) return std::nullopt;
   }
+  for (const PendingResume& p : pending_resumes_) {
+    if (p.folded.first <= depth && depth <= p.folded.second) return std::nullopt;
+    if (p.at_first_line && p.at_first_line->first == depth) return p.at_first_line->second;
+  }
   for (const std::unique_ptr<Trace>& t : contexts_) {
     if (t == nullptr) continue;
     for (const auto& [first, last] : t->folded) {
@@ -157,8 +160,8 @@ std::optional<int64_t> Dynamo::ShownLine(size_t depth) const {
     // The code a step graph break compiled calls the resume function from no line of the
     // source: a traceback shows the function's first line (golden
     // variants/nested_graph_breaks__try_and_loop_in_inlined_frames__wrap).
-    if (std::find(t->at_first_line.begin(), t->at_first_line.end(), depth) != t->at_first_line.end()) {
-      return CodeFirstLine(*std::get<UserCode>(in_.frames()[depth]->function->code).def);
+    for (const auto& [at, line] : t->at_first_line) {
+      if (at == depth) return line;
     }
   }
   const Frame& f = *in_.frames()[depth];

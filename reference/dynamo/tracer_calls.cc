@@ -69,12 +69,26 @@ Dynamo::DisableWrapper Dynamo::DisableWrapperOf(const Value& callee) {
                                                                                    : DisableWrapper::kNonrecursive;
 }
 
-std::pair<std::string, int64_t> Dynamo::SkippedFrame() const {
+std::pair<std::string, int64_t> Dynamo::CodeOfFrame(size_t depth) const {
   const Trace& t = *Tracing();
-  const Frame& f = *in_.frames().back();
-  // A resume function is a code of its own, starting at its break's line.
-  if (in_.frames()[t.root_depth] == &f && t.resume) return {NameOfQualname(t.code_name), t.key.resume_at->span.begin.line};
+  const Frame& f = *in_.frames()[depth];
+  // A resume function is a code of its own, starting at its break's line; so is each frame
+  // a nested resume function resumed (still running under it).
+  if (depth == t.root_depth && t.resume) return {NameOfQualname(t.code_name), t.key.resume_at->span.begin.line};
+  for (const ResumeLevel& level : t.chain) {
+    if (level.depth == depth && depth > t.root_depth && depth <= t.waiting_above) {
+      const int64_t line = level.call->span.begin.line;
+      return {fmt::format("torch_dynamo_resume_in_{}_at_{}", CodeName(*f.scope), line), line};
+    }
+  }
   return {CodeName(*f.scope), CodeFirstLine(*std::get<UserCode>(f.function->code).def)};
+}
+
+std::pair<std::string, int64_t> Dynamo::SkippedFrame() const { return CodeOfFrame(in_.frames().size() - 1); }
+
+int64_t Dynamo::FirstLineOf(const Trace& t) const {
+  if (t.resume) return t.key.resume_at->span.begin.line;
+  return CodeFirstLine(*std::get<UserCode>(in_.frames()[t.root_depth]->function->code).def);
 }
 
 std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs& args) {
