@@ -151,11 +151,10 @@ std::string LocalOf(const GuardedValue& g) { return g.name.substr(0, g.name.find
 
 bool Reads::Read(const GuardedValue& g) const {
   const std::string local = LocalOf(g);
-  if (local.starts_with("___stack")) return true;
-  // A nested resume function's values are read (unpacked for the inner resume functions'
-  // calls); each is guarded once used.
-  const bool read = locals.contains(local) || local == "__nested_frame_values";
-  if (!read || !ReadCell(g)) return false;
+  // A nested resume function's values are unpacked into its inner resume functions' calls
+  // (LIST_EXTEND iterates them): realized, so guarded, as its ___stack values are.
+  if (local.starts_with("___stack") || local == "__nested_frame_values") return true;
+  if (!locals.contains(local) || !ReadCell(g)) return false;
   // A cell's contents count as used once the cell is read; anything else once used.
   return (g.cell && g.items.empty()) || used.contains(g.object);
 }

@@ -59,7 +59,7 @@ struct Reads {
   std::set<runtime::ObjectId> cells;     // closure cells, by identity, in any traced frame
   std::set<runtime::ObjectId> used;      // objects used other than by moving them (FrameHook::OnUse)
   // Whether `g` is kept: its local was read and its value used (a resume function's
-  // ___stack values always are; a nested one's __nested_frame_values count as read) and,
+  // ___stack values and a nested one's __nested_frame_values always are) and,
   // for a cell's contents, the cell was read.
   bool Read(const GuardedValue& g) const;
   // Whether `g` is not a cell's contents, or one of a cell the trace read.
