@@ -106,7 +106,9 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   // Its code skipped, the frame runs eagerly from its start: the calls it made run again.
   std::vector<Trace::InlinedCall> calls;
   if (frame == nullptr) calls = CallsAt(*old, level + 1);
-  pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting)});
+  // The waiting frames are folded into the compiled code that calls the frame, traced or not.
+  const std::pair<size_t, size_t> folded{old->root_depth + 1, level};
+  pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting), folded});
   contexts_[slot] = std::move(frame);
   if (Tracing() == nullptr) return RunAgainEagerly(std::move(calls), callee, std::move(args));
   return Break(reached, callee, args);
