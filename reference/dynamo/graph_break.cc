@@ -294,7 +294,14 @@ Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
   FrameAtCall at;
   at.names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
   for (const std::string& name : at.names) at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
-  UseMovedLocals(t, at.names, at.values);
+  // An inlined frame's locals hold the root's values under its names: handed on, realized.
+  if (depth == t.root_depth) {
+    UseMovedLocals(t, at.names, at.values);
+  } else {
+    for (const Value& v : at.values) {
+      if (v) Realize(t, v);
+    }
+  }
   const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) && !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));
   at.resumes = !returns || !rules_.on(Rule::kReturnNoResume);
   return at;
