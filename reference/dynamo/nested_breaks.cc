@@ -5,6 +5,7 @@
 // (graph_break.cc's BreakAtCall and StartResume do both). These say which frame ends the
 // graph when the break's own frame cannot.
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -85,9 +86,12 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
     Raise(in_.heap(), ExcType::kNotImplementedError,
           "a graph break ending the graph at a call that a nested graph break resumed is outside the reference");
   }
-  // Nothing was traced at the waiting frames: the graph ends empty at `level`'s call.
+  // Nothing was traced at the waiting frames: the graph ends empty at `level`'s call, and
+  // what the abandoned inlining read is not guarded (it is the new frame's).
   GraphBuilder traced = std::move(old->graph);
   old->graph = GraphBuilder();
+  Reads reads = std::exchange(old->reads, Reads{});
+  std::vector<GlobalGuard> globals = std::exchange(old->global_guards, {});
   const Frame& root = *in_.frames()[old->root_depth];
   Emit(*old, {}, root.call != nullptr ? root.call->span.begin.line : root.line, false);
   Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
@@ -96,7 +100,8 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   if (frame != nullptr) frame->rerooted = true;
   if (frame != nullptr && frame->record) {
     // What the waiting trace read and did in those frames is the new frame's trace.
-    frame->reads = old->reads;
+    frame->reads = std::move(reads);
+    frame->global_guards = std::move(globals);
     const size_t offset = frame->root_depth - old->root_depth;
     if (old->checkpoints.size() > offset) frame->checkpoints.assign(old->checkpoints.begin() + offset, old->checkpoints.end());
     for (const Trace::InlinedCall& call : old->inlined_calls) {
