@@ -187,7 +187,9 @@ class Oracle {
     // The graph when its function was entered: a break its frame cannot take goes back
     // there, to its caller's call (the inlining is abandoned).
     Graph at_entry;
-    bool fresh = true;  // entered by this trace (not a frame a nested break resumed)
+    // Its place among the frames a nested resume function resumed (the code's levels as
+    // converted); -1: entered by this trace.
+    int resumed = -1;
     // Dynamo's checkpoint: a statement's start with two calls in the graph (spec §2.8).
     std::optional<std::pair<size_t, Graph>> checkpoint;
   };
@@ -233,7 +235,7 @@ class Oracle {
         ++leaf.i;
         continue;
       }
-      if (levels.size() > 1) return NestedBreak(std::move(levels), s, graph);
+      if (levels.size() > 1) return NestedBreak(std::move(levels), start, s, graph);
       return RootBreak(start, code, levels.back(), s, graph);
     }
     // Reaching the return with no op traced marks the code skipped (SEMANTICS §8.2
@@ -271,15 +273,15 @@ class Oracle {
   // exception does: skip_frame()'s and a loop's frame skip are dropped when it leaves the
   // inlining, step_unsupported() and a break in a try block step back to the frame's own
   // checkpoint if it has one. The callers are at calls, never in a try block or a loop.
-  void NestedBreak(std::vector<Level> levels, const Stmt& s, Graph& graph) {
+  void NestedBreak(std::vector<Level> levels, const std::vector<Level>& start, const Stmt& s, Graph& graph) {
     Level& leaf = levels.back();
     switch (s.kind) {
       case Stmt::Kind::kSkipFrame:
       case Stmt::Kind::kLoop:
-      case Stmt::Kind::kLoopBreak: return CallerBreaks(std::move(levels));
+      case Stmt::Kind::kLoopBreak: return CallerBreaks(std::move(levels), start);
       case Stmt::Kind::kStepUnsupported:
       case Stmt::Kind::kTryBreak: {
-        if (!leaf.checkpoint) return CallerBreaks(std::move(levels));
+        if (!leaf.checkpoint) return CallerBreaks(std::move(levels), start);
         Emit(leaf.checkpoint->second);
         EagerRun(leaf.f, leaf.checkpoint->first);
         levels.pop_back();
@@ -296,12 +298,17 @@ class Oracle {
 
   // The innermost frame's caller breaks at its call of it: the graph as the call began,
   // the callee run eagerly (its frame offered: a fresh call from its start, a frame an
-  // earlier nested break resumed from its resume point), then the caller resumes.
-  void CallerBreaks(std::vector<Level> levels) {
+  // earlier nested break resumed as its resume function, whose inner frames, returned by
+  // now, are resumed in it), then the caller resumes.
+  void CallerBreaks(std::vector<Level> levels, const std::vector<Level>& start) {
     Level callee = std::move(levels.back());
     levels.pop_back();
     Emit(callee.at_entry);
-    Frame(callee.f, callee.fresh ? 0 : callee.from);
+    if (callee.resumed < 0) {
+      Frame(callee.f, 0);
+    } else {
+      Convert(std::vector<Level>(start.begin() + callee.resumed, start.end()));
+    }
     ++levels.back().i;
     Resume(std::move(levels));
   }
@@ -312,7 +319,7 @@ class Oracle {
   void Resume(std::vector<Level> levels) {
     for (size_t k = 0; k < levels.size(); ++k) {
       const Level& l = levels[k];
-      levels[k] = Level{l.f, l.i, k + 1 == levels.size() ? l.i : l.i + 1, Graph{}, false};
+      levels[k] = Level{l.f, l.i, k + 1 == levels.size() ? l.i : l.i + 1, Graph{}, static_cast<int>(k)};
     }
     Convert(std::move(levels));
   }

@@ -114,6 +114,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // call's value last for the deepest frame resuming) and its live locals.
   struct ResumeLevel {
     size_t depth;              // the frame's index in Interpreter::frames()
+    Ref<runtime::PyFunction> function;  // the frame's (it may have returned by the time it is read)
     const lang::Call* call;    // the call it resumes after
     std::vector<Value> stack;
     std::vector<std::string> live;
@@ -133,6 +134,16 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // frames' resume functions (a break one of them ends the graph at: RerootAt).
     std::vector<ResumeLevel> chain;
     size_t waiting_above = 0;
+    // The inner frames of the chain that returned while it traced: the graph then (what
+    // their rests traced), their value and line. A skipped frame of the chain runs its code
+    // eagerly, which calls their resume function: Dynamo converts that (ReplayInnerResume).
+    struct ChainReturn {
+      size_t depth;
+      GraphBuilder::Mark mark;
+      Value result;
+      int64_t line;
+    };
+    std::vector<ChainReturn> chain_returns;
     // Made by RerootAt: its root frame did not begin under it.
     bool rerooted = false;
     std::shared_ptr<const runtime::CompileCallback> callback;
@@ -312,6 +323,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // The same for a trace RerootAt made, whose frame cannot run again from its start: the
   // calls it made so far run again (offered), the rest of it eagerly (nested_breaks.cc).
   Value SkipRerootedFrame(const Value& callee, CallArgs args);
+  // A resume function of the frames `chain` (outermost first) is skipped and runs its code
+  // eagerly: the inner frames' resume function it calls first is converted as a frame of
+  // its own, what they traced (`graph`, as `returns` marks it, the objects they used) its
+  // graph; `like` is the trace whose settings it takes.
+  void ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
+                         const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
+                         const std::set<runtime::ObjectId>& used);
   // The calls the frame at `depth` made while `t` traced it.
   static std::vector<Trace::InlinedCall> CallsAt(const Trace& t, size_t depth);
   // `calls` made again eagerly (their frames offered), then `callee`'s.

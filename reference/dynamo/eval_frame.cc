@@ -173,7 +173,10 @@ void Dynamo::NameClosureCells(Trace& t, const Value& v, const std::string& sourc
 void Dynamo::OnReturn(const Frame& frame, const Value& result) {
   if (Trace* t = Tracing()) {
     const size_t depth = in_.frames().size() - 1;
-    if (depth <= t->waiting_above && depth > t->root_depth) t->waiting_above = depth - 1;  // its caller goes on
+    if (depth <= t->waiting_above && depth > t->root_depth) {
+      t->waiting_above = depth - 1;  // its caller goes on
+      t->chain_returns.push_back({depth, t->graph.mark(), result, frame.line});
+    }
     if (in_.frames()[t->root_depth] == &frame) Emit(*t, {result}, frame.line, /*at_return=*/true);
   }
   ResumeAround(frame, result);

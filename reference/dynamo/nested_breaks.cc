@@ -96,7 +96,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   Emit(*old, {}, root.call != nullptr ? root.call->span.begin.line : root.line, false);
   Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
                       CodeName(*in_.frames()[level + 1]->scope)));
-  std::unique_ptr<Trace> frame = MakeResume(*old, std::move(inner), &traced);
+  std::unique_ptr<Trace> frame = MakeResume(*old, inner, &traced);
   if (frame != nullptr) frame->rerooted = true;
   if (frame != nullptr && frame->record) {
     // What the waiting trace read and did in those frames is the new frame's trace.
@@ -107,10 +107,16 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
     for (const Trace::InlinedCall& call : old->inlined_calls) {
       if (call.depth >= frame->root_depth) frame->inlined_calls.push_back(call);
     }
+    for (const Trace::ChainReturn& r : old->chain_returns) {
+      if (r.depth > frame->root_depth) frame->chain_returns.push_back(r);
+    }
   }
   // Its code skipped, the frame runs eagerly from its start: the calls it made run again.
   std::vector<Trace::InlinedCall> calls;
-  if (frame == nullptr) calls = CallsAt(*old, level + 1);
+  if (frame == nullptr) {
+    calls = CallsAt(*old, level + 1);
+    ReplayInnerResume(*old, inner, old->chain_returns, traced, reads.used);
+  }
   // The waiting frames are folded into the compiled code that calls the frame, traced or not.
   const std::pair<size_t, size_t> folded{old->root_depth + 1, level};
   pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting), folded});
@@ -139,8 +145,26 @@ Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
   Explain("the frame is skipped: the partial graph is discarded; the calls it made run again, the rest of it "
           "eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls = CallsAt(t, t.root_depth);
+  ReplayInnerResume(t, t.chain, t.chain_returns, t.graph, t.reads.used);
   contexts_[slot] = nullptr;
   return RunAgainEagerly(std::move(calls), callee, std::move(args));
+}
+
+void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
+                               const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
+                               const std::set<runtime::ObjectId>& used) {
+  if (chain.size() < 2) return;
+  const size_t inner = chain[1].depth;
+  auto returned = std::find_if(returns.begin(), returns.end(), [&](const Trace::ChainReturn& r) { return r.depth == inner; });
+  if (returned == returns.end()) return;
+  GraphBuilder traced = graph;
+  traced.Rollback(returned->mark);
+  std::unique_ptr<Trace> frame = MakeResume(like, std::vector<ResumeLevel>(chain.begin() + 1, chain.end()), &traced);
+  if (frame == nullptr) return;
+  // It read its values as the trace that ran those frames used them.
+  frame->reads.used = used;
+  frame->reads.locals.insert(chain[1].live.begin(), chain[1].live.end());
+  Emit(*frame, {returned->result}, returned->line, /*at_return=*/true);
 }
 
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {

@@ -46,8 +46,10 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
 std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                                   GraphBuilder* carried, bool* skipped_frame) {
   const ResumeLevel& outer = levels.front();
-  const Frame& root = *in_.frames()[outer.depth];
-  const lang::Node& def = *std::get<UserCode>(root.function->code).def;
+  const PyFunction& function = *outer.function;
+  const auto& code = std::get<UserCode>(function.code);
+  const lang::Node& def = *code.def;
+  const runtime::Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
   // The outermost frame's values are its resume function's arguments (L['___stack0'],
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
@@ -70,14 +72,14 @@ std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
   if (skipped_frame != nullptr) *skipped_frame = codes_[key].skip == CodeState::Skip::kSkipFrame;
-  if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, root.function->globals, values)) {
+  if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, function.globals, values)) {
     return nullptr;
   }
   // The outermost frame resuming may be an inlined one (the frames above it only return
   // its value): its resume function is named after it.
   const bool at_root = outer.depth == old.root_depth;
-  const std::string co_name = at_root ? old.co_name : CodeName(*root.scope);
-  const std::string qualname = at_root ? old.code_name : CodeQualname(*root.scope);
+  const std::string co_name = at_root ? old.co_name : CodeName(scope);
+  const std::string qualname = at_root ? old.code_name : CodeQualname(scope);
   const int64_t line = outer.call->span.begin.line;
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, co_name, line));
