@@ -325,11 +325,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value SkipRerootedFrame(const Value& callee, CallArgs args);
   // A resume function of the frames `chain` (outermost first) is skipped and runs its code
   // eagerly: the inner frames' resume function it calls first is converted as a frame of
-  // its own, what they traced (`graph`, as `returns` marks it, the objects they used) its
-  // graph; `like` is the trace whose settings it takes.
+  // its own, what they traced (`graph`, as `returns` marks it; what they read) its graph;
+  // `like` is the trace whose settings it takes.
   void ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
                          const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
-                         const std::set<runtime::ObjectId>& used);
+                         const Reads& reads, const std::vector<GlobalGuard>& globals);
   // The calls the frame at `depth` made while `t` traced it.
   static std::vector<Trace::InlinedCall> CallsAt(const Trace& t, size_t depth);
   // `calls` made again eagerly (their frames offered), then `callee`'s.

@@ -115,7 +115,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   std::vector<Trace::InlinedCall> calls;
   if (frame == nullptr) {
     calls = CallsAt(*old, level + 1);
-    ReplayInnerResume(*old, inner, old->chain_returns, traced, reads.used);
+    ReplayInnerResume(*old, inner, old->chain_returns, traced, reads, globals);
   }
   // The waiting frames are folded into the compiled code that calls the frame, traced or not.
   const std::pair<size_t, size_t> folded{old->root_depth + 1, level};
@@ -145,14 +145,14 @@ Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
   Explain("the frame is skipped: the partial graph is discarded; the calls it made run again, the rest of it "
           "eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls = CallsAt(t, t.root_depth);
-  ReplayInnerResume(t, t.chain, t.chain_returns, t.graph, t.reads.used);
+  ReplayInnerResume(t, t.chain, t.chain_returns, t.graph, t.reads, t.global_guards);
   contexts_[slot] = nullptr;
   return RunAgainEagerly(std::move(calls), callee, std::move(args));
 }
 
 void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
                                const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
-                               const std::set<runtime::ObjectId>& used) {
+                               const Reads& reads, const std::vector<GlobalGuard>& globals) {
   if (chain.size() < 2) return;
   const size_t inner = chain[1].depth;
   auto returned = std::find_if(returns.begin(), returns.end(), [&](const Trace::ChainReturn& r) { return r.depth == inner; });
@@ -162,8 +162,9 @@ void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>
   std::unique_ptr<Trace> frame = MakeResume(like, std::vector<ResumeLevel>(chain.begin() + 1, chain.end()), &traced);
   if (frame == nullptr) return;
   // It read its values as the trace that ran those frames used them.
-  frame->reads.used = used;
+  frame->reads.used = reads.used;
   frame->reads.locals.insert(chain[1].live.begin(), chain[1].live.end());
+  frame->global_guards = globals;
   Emit(*frame, {returned->result}, returned->line, /*at_return=*/true);
 }
 
