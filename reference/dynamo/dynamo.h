@@ -142,6 +142,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
       GraphBuilder::Mark mark;
       Value result;
       int64_t line;
+      bool error_on_graph_break;  // the flag then, which decides whether its graph is one
     };
     std::vector<ChainReturn> chain_returns;
     // Made by RerootAt: its root frame did not begin under it.

@@ -175,7 +175,7 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
     const size_t depth = in_.frames().size() - 1;
     if (depth <= t->waiting_above && depth > t->root_depth) {
       t->waiting_above = depth - 1;  // its caller goes on
-      t->chain_returns.push_back({depth, t->graph.mark(), result, frame.line});
+      t->chain_returns.push_back({depth, t->graph.mark(), result, frame.line, in_.process().error_on_graph_break});
     }
     if (in_.frames()[t->root_depth] == &frame) Emit(*t, {result}, frame.line, /*at_return=*/true);
   }

@@ -165,7 +165,9 @@ void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>
   frame->reads.used = reads.used;
   frame->reads.locals.insert(chain[1].live.begin(), chain[1].live.end());
   frame->global_guards = globals;
+  const bool flag = std::exchange(in_.process().error_on_graph_break, returned->error_on_graph_break);
   Emit(*frame, {returned->result}, returned->line, /*at_return=*/true);
+  in_.process().error_on_graph_break = flag;
 }
 
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
