@@ -173,6 +173,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
       size_t depth;
       Value function;
       CallArgs args;
+      int64_t line = 0;  // the calling frame's line then
     };
     std::vector<InlinedCall> inlined_calls;
     // The last checkpoint of each frame, the root's first (resumability.h): a statement
@@ -413,6 +414,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // runs its eager call: while that runs they are no Python frames, and user stacks leave
   // them out (golden variants/version__skip_frame_in_inlined_callee__wrap).
   std::vector<std::pair<size_t, size_t>> folded_frames_;
+  // The line a frame is at: its current call's, else its statement's.
+  static int64_t LineOf(const Frame& f) { return f.call != nullptr ? f.call->span.begin.line : f.line; }
+  // A frame running a call again (RunAgainEagerly) shows that call's line.
+  std::vector<std::pair<size_t, int64_t>> shown_lines_;
   class FoldFrames {
    public:
     FoldFrames(Dynamo& d, size_t first, size_t last) : d_(d) { d_.folded_frames_.emplace_back(first, last); }

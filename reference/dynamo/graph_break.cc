@@ -25,8 +25,6 @@ bool IsVariadic(const lang::Call* call) {
   return false;
 }
 
-// The line a frame is at: its current call's, else its statement's.
-int64_t CurrentLine(const Frame& f) { return f.call != nullptr ? f.call->span.begin.line : f.line; }
 
 }  // namespace
 
@@ -38,7 +36,7 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
     if (inlined_compiled_.contains(i)) {
       for (TracebackEntry& e : CompiledFunctionPolyfillFrames()) entries.push_back(std::move(e));
     }
-    int64_t line = CurrentLine(f);
+    int64_t line = LineOf(f);
     std::optional<SourceSpan> where;
     if (f.call != nullptr) where = CallPosition(f.stmt, *f.call);
     if (after_call && i + 1 == frames.size() && f.call != nullptr && f.stmt != nullptr) {
@@ -76,7 +74,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   const bool nested = level > t.root_depth && NestedGraphBreaks();
   const Frame& at = nested ? *frames[level] : *frames.back();
   graph::GraphBreak record;
-  record.location = graph::FileLine{at.program->filename, CurrentLine(at)};
+  record.location = graph::FileLine{at.program->filename, LineOf(at)};
   // A frame waiting in a nested resume function is at its call of the inner frame's resume
   // function, `__nested_resume_fns[-1](*...)`.
   const bool variadic = IsVariadic(frames[level]->call) || level + 1 <= t.waiting_above;
@@ -90,7 +88,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   std::string location = fmt::format("{} {}:{}", text.duplicate_type.empty() ? text.gb_type : text.duplicate_type,
                                      record.location->file, record.location->line);
   for (size_t i = t.root_depth; nested && i < level; ++i) {
-    location += fmt::format(" in {}:{}", frames[i]->program->filename, CurrentLine(*frames[i]));
+    location += fmt::format(" in {}:{}", frames[i]->program->filename, LineOf(*frames[i]));
   }
   if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup)) {
     std::vector<graph::StackFrame> stack;
@@ -132,7 +130,7 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   const bool ends_frame = ending.kind != Kind::kAtCall;
   if (t.record) LogBreak(t, text, ends_frame, ending.level);
   const Frame& here = *in_.frames().back();
-  Explain(fmt::format("line {} in {}: {}", CurrentLine(here), CodeName(*here.scope), text.gb_type));
+  Explain(fmt::format("line {} in {}: {}", LineOf(here), CodeName(*here.scope), text.gb_type));
   if (ending.kind == Kind::kSkipFrame) {
     if (t.rerooted) return SkipRerootedFrame(callee, std::move(args));
     SkipRootFrame();
@@ -336,7 +334,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
   if (t.record && in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
-  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, CurrentLine(*frames[t.root_depth]), false);
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, LineOf(*frames[t.root_depth]), false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
   Explain(fmt::format("runs eagerly: {}{}", FunctionReprOf(callee),

@@ -92,8 +92,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   old->graph = GraphBuilder();
   Reads reads = std::exchange(old->reads, Reads{});
   std::vector<GlobalGuard> globals = std::exchange(old->global_guards, {});
-  const Frame& root = *in_.frames()[old->root_depth];
-  Emit(*old, {}, root.call != nullptr ? root.call->span.begin.line : root.line, false);
+  Emit(*old, {}, LineOf(*in_.frames()[old->root_depth]), false);
   Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
                       CodeName(*in_.frames()[level + 1]->scope)));
   std::unique_ptr<Trace> frame = MakeResume(*old, inner, &traced);
@@ -134,7 +133,14 @@ std::vector<Dynamo::Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t d
 
 Value Dynamo::RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee, CallArgs args) {
   EagerRegion eager(*this, false);
-  for (Trace::InlinedCall& call : calls) in_.Call(call.function, std::move(call.args));
+  for (Trace::InlinedCall& call : calls) {
+    shown_lines_.emplace_back(call.depth, call.line);  // torch runs it again from there
+    struct Pop {
+      std::vector<std::pair<size_t, int64_t>>& lines;
+      ~Pop() { lines.pop_back(); }
+    } pop{shown_lines_};
+    in_.Call(call.function, std::move(call.args));
+  }
   return in_.Call(callee, std::move(args));
 }
 
@@ -179,6 +185,9 @@ bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
 }
 
 std::optional<int64_t> Dynamo::ShownLine(size_t depth) const {
+  for (const auto& [at, line] : shown_lines_) {
+    if (at == depth) return line;
+  }
   for (const auto& [first, last] : folded_frames_) {
     if (first <= depth && depth <= last) return std::nullopt;
   }
@@ -198,8 +207,7 @@ std::optional<int64_t> Dynamo::ShownLine(size_t depth) const {
       if (at == depth) return line;
     }
   }
-  const Frame& f = *in_.frames()[depth];
-  return f.call != nullptr ? f.call->span.begin.line : f.line;
+  return LineOf(*in_.frames()[depth]);
 }
 
 }  // namespace tdc::dynamo

@@ -82,7 +82,7 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
     return Break(NonstrictOutputTypeText(name), wrapper, args);  // the call runs again, eagerly
   }
   Trace& t = *Tracing();
-  t.inlined_calls.push_back({in_.frames().size() - 1, wrapper, as_called});  // run eagerly, it is a frame
+  t.inlined_calls.push_back({in_.frames().size() - 1, wrapper, as_called, LineOf(*in_.frames().back())});  // run eagerly, it is a frame
   std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"), t.graph.AddGetAttr(name + "_input_spec")};
   t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat, in_.heap().NewTuple(std::move(outputs)),
                   AotTrace(traceable, as_called), false, std::move(leading));

@@ -239,7 +239,7 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   // The callee's frame is new: no checkpoint of it yet.
   if (t.checkpoints.size() > depth + 1 - t.root_depth) t.checkpoints.resize(depth + 1 - t.root_depth);
   const size_t call_index = t.inlined_calls.size();
-  t.inlined_calls.push_back({depth, function, args});
+  t.inlined_calls.push_back({depth, function, args, LineOf(*in_.frames()[depth])});
   // A break in the callee can end the graph at this call: the root frame's (classic), or
   // under nested graph breaks any inlined frame's (R-nested-graph-break), whatever the
   // config says when the call begins (disable_nested_graph_breaks turns it off within).
@@ -302,7 +302,7 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
   CallArgs as_called = args;
-  Tracing()->inlined_calls.push_back({in_.frames().size() - 1, callee, args});
+  Tracing()->inlined_calls.push_back({in_.frames().size() - 1, callee, args, LineOf(*in_.frames().back())});
   Value result;
   {
     // The body runs inside the graph: no frame of it is offered to Dynamo.
