@@ -2,8 +2,10 @@
 // nested_graph_breaks=True): a break inside inlined callees ends the graph where it is,
 // with every op traced before it at every level; the breaking call runs eagerly and one
 // resume function, calling the inner frames' resume functions, goes on in all of them
-// (graph_break.cc's BreakAtCall and StartResume do both). These say which frame ends the
-// graph when the break's own frame cannot.
+// (graph_break.cc's BreakAtCall, resume_functions.cc's StartResume). Here: which frame ends
+// the graph when the break's own frame cannot, a frame waiting in a nested resume function
+// handing its inner frame's resume function over as a frame of its own (RerootAt,
+// ReplayInnerResume), and what user stacks show meanwhile (ShownLine).
 #include <algorithm>
 #include <utility>
 
