@@ -96,7 +96,7 @@ void Dynamo::Reset() {
   next_frame_id_ = 0;
 }
 
-Dynamo::Trace* Dynamo::Tracing() const {
+Trace* Dynamo::Tracing() const {
   return contexts_.empty() ? nullptr : contexts_.back().get();
 }
 
@@ -259,7 +259,7 @@ bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values
   return true;
 }
 
-std::unique_ptr<Dynamo::Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
+std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
                                                 bool resume) {
   auto t = std::make_unique<Trace>();
   t->serial = next_trace_serial_++;

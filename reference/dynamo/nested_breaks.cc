@@ -126,7 +126,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   return Break(reached, callee, args);
 }
 
-std::vector<Dynamo::Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t depth) {
+std::vector<Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t depth) {
   std::vector<Trace::InlinedCall> calls;
   std::copy_if(t.inlined_calls.begin(), t.inlined_calls.end(), std::back_inserter(calls),
                [&](const Trace::InlinedCall& call) { return call.depth == depth; });

@@ -43,7 +43,7 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   contexts_[slot] = std::move(t);
 }
 
-std::unique_ptr<Dynamo::Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
+std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                                   GraphBuilder* carried, bool* skipped_frame) {
   const ResumeLevel& outer = levels.front();
   const PyFunction& function = *outer.function;

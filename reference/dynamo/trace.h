@@ -1,0 +1,127 @@
+// What Dynamo keeps while it converts a frame (SEMANTICS §8): the code object it converts,
+// and the trace of that frame and of the frames it inlines, with what a graph break needs
+// (checkpoints, the calls made, a nested resume function's frames).
+#ifndef TDCONFORM_REFERENCE_DYNAMO_TRACE_H_
+#define TDCONFORM_REFERENCE_DYNAMO_TRACE_H_
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reference/dynamo/graph_builder.h"
+#include "reference/dynamo/guards.h"
+#include "reference/lang/ast.h"
+#include "reference/runtime/interp/process.h"
+
+namespace tdc::dynamo {
+
+using runtime::Ref;
+
+// A code object: a function's, or a resume function's (the function and the call
+// whose break made it).
+struct CodeKey {
+  const lang::Node* def = nullptr;
+  const lang::Call* resume_at = nullptr;
+  // A resume function's code also depends on the context managers open at its break and
+  // their target values (torch's ContinueExecutionCache keys on stack_ctx_vars).
+  std::string open_contexts = {};
+  // A nested graph break's resume code also holds the inner frames' resume codes: the
+  // call each of them was at, outermost first (torch's nested_code_objs).
+  std::vector<const lang::Call*> nested = {};
+  auto operator<=>(const CodeKey&) const = default;
+};
+// One frame's part of a resume function's values: its Python stack below the call (the
+// call's value last for the deepest frame resuming) and its live locals.
+struct ResumeLevel {
+  size_t depth;              // the frame's index in Interpreter::frames()
+  Ref<runtime::PyFunction> function;  // the frame's (it may have returned by the time it is read)
+  const lang::Call* call;    // the call it resumes after
+  std::vector<Value> stack;
+  std::vector<std::string> live;
+  std::vector<Value> values;  // the live locals' values then
+};
+// One frame being traced (or, on a cache hit, run again without recording).
+struct Trace {
+  uint64_t serial = 0;    // tells a trace from the one a nested break replaced it with
+  size_t root_depth = 0;  // its frame's index in Interpreter::frames()
+  // Frames above the root that user stacks show otherwise while it runs: a nested graph
+  // break's resume function runs from compiled code whose inlined frames are no Python
+  // frames (`folded`, first and last depth), and whose call of it after a step graph
+  // break has no source line (the frame shows its first line).
+  std::vector<std::pair<size_t, size_t>> folded;
+  std::vector<std::pair<size_t, int64_t>> at_first_line;  // depth, the line shown
+  // A nested resume function's frames, outermost first (StartResume's levels), and the
+  // deepest of them not returned yet: those above it wait at the calls of their inner
+  // frames' resume functions (a break one of them ends the graph at: RerootAt).
+  std::vector<ResumeLevel> chain;
+  size_t waiting_above = 0;
+  // The inner frames of the chain that returned while it traced: the graph then (what
+  // their rests traced), their value and line. A skipped frame of the chain runs its code
+  // eagerly, which calls their resume function: Dynamo converts that (ReplayInnerResume).
+  struct ChainReturn {
+    size_t depth;
+    GraphBuilder::Mark mark;
+    Value result;
+    int64_t line;
+    bool error_on_graph_break;  // the flag then, which decides whether its graph is one
+  };
+  std::vector<ChainReturn> chain_returns;
+  // Made by RerootAt: its root frame did not begin under it.
+  bool rerooted = false;
+  std::shared_ptr<const runtime::CompileCallback> callback;
+  CodeKey key;
+  std::string code_name;  // co_qualname (trigger.code)
+  std::string co_name;    // the original function's name, for resume function names
+  bool resume = false;
+  bool record = true;     // false on a cache hit
+  std::string compile_id;
+  bool recompile = false;
+  std::vector<GuardedValue> guards;
+  // What the trace read: only those values are guarded (Dynamo builds guards as it reads
+  // values; R-lazy-guards, R-closure-guard).
+  Reads reads;
+  bool grad_enabled = true;
+  std::vector<GlobalGuard> global_guards;  // the module globals it read
+  // Where the closure cells of functions it can read came from, for naming a tensor in
+  // one (L['f'].__closure__[0].cell_contents, G['g'].__closure__[0].cell_contents).
+  std::map<runtime::ObjectId, std::string> cell_sources;
+  GraphBuilder graph;
+  // The user functions the trace's frames called (inlined or allowed), with the depth of
+  // the frame calling: when a frame ends with no op (R-no-ops-skip) or steps back to a
+  // checkpoint (R-step-graph-break), torch runs its code eagerly and these calls' frames
+  // are offered to Dynamo.
+  struct InlinedCall {
+    size_t depth;
+    Value function;
+    CallArgs args;
+    int64_t line = 0;  // the calling frame's line then
+  };
+  std::vector<InlinedCall> inlined_calls;
+  // The last checkpoint of each frame, the root's first (resumability.h): a statement
+  // begun with the graph non-empty, outside try / for / with; a step graph break compiles
+  // up to it. An inlined frame has them under nested graph breaks only.
+  struct Checkpoint {
+    const lang::Stmt* stmt;
+    GraphBuilder::Mark mark;
+    std::vector<Value> fast;  // the frame's locals then
+    size_t calls;             // inlined_calls then
+    // What the trace had read then: torch traces the frame again up to the checkpoint, so
+    // what it read after it is not guarded.
+    Reads reads;
+    size_t global_guards;
+  };
+  std::vector<std::optional<Checkpoint>> checkpoints;
+  const std::optional<Checkpoint>* CheckpointAt(size_t depth) const {
+    size_t i = depth - root_depth;
+    return i < checkpoints.size() && checkpoints[i] ? &checkpoints[i] : nullptr;
+  }
+};
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_TRACE_H_
