@@ -222,8 +222,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // itself reached it (an inlined callee's step_unsupported() leaves it unmarked: the
   // next call traces it again; golden variant step_unsupported__s08_..._wrap).
   [[noreturn]] void SkipRootFrame();
-  // The same for a trace RerootAt made, whose frame cannot run again from its start: the
-  // calls it made so far run again (offered), the rest of it eagerly (nested_breaks.cc).
+  // The same for a trace RerootAt made, whose frame cannot run again from its start: it
+  // runs again from its resume function's start (ResumeFrameEagerly) or, where it cannot,
+  // the calls it made so far run again (offered), the rest of it eagerly (nested_breaks.cc).
   Value SkipRerootedFrame(const Value& callee, CallArgs args);
   // A resume function of the frames `chain` (outermost first) is skipped and runs its code
   // eagerly: the inner frames' resume function it calls first is converted as a frame of
@@ -236,6 +237,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   static std::vector<Trace::InlinedCall> CallsAt(const Trace& t, size_t depth);
   // `calls` made again eagerly (their frames offered), then `callee`'s.
   Value RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee, CallArgs args);
+  // A resume function of the one frame `level` runs eagerly: that frame runs its code again
+  // from its call (runtime::ResumeFrame, with its locals then), which the reference had run
+  // traced. Returns (no throw) where the interpreter cannot start there: operands below the
+  // call's value on its stack, or a block other than an if statement open around it.
+  void ResumeFrameEagerly(const ResumeLevel& level);
   // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
   // (its own reason, not counted).
   // `level`: the frame ending the graph at its call (Dynamo logs the break there).

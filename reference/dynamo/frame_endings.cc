@@ -58,7 +58,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
     FrameAtCall at = AtCall(t, depth);
     live.insert(live.end(), outer.stack.begin(), outer.stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stack, std::move(at.names), at.values});
+    if (at.resumes) resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack, std::move(at.names), at.values});
   }
   const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line : in_.frames()[t.root_depth]->call->span.begin.line;
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, line, false);

@@ -329,7 +329,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
       for (const auto& [k, v] : args.keywords) live.push_back(v);
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stack, std::move(at.names), at.values});
+    if (at.resumes) resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stmt, f.stack, std::move(at.names), at.values});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).

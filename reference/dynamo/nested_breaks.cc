@@ -114,6 +114,8 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   }
   // Its code skipped, the frame runs eagerly from its start: the calls it made run again.
   std::vector<Trace::InlinedCall> calls;
+  const ResumeLevel restart = inner.front();
+  const bool one_frame = inner.size() == 1;
   if (frame == nullptr) {
     calls = CallsAt(*old, level + 1);
     ReplayInnerResume(*old, inner, old->chain_returns, traced, reads, globals);
@@ -122,8 +124,9 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   const std::pair<size_t, size_t> folded{old->root_depth + 1, level};
   pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting), folded});
   contexts_[slot] = std::move(frame);
-  if (Tracing() == nullptr) return RunAgainEagerly(std::move(calls), callee, std::move(args));
-  return Break(reached, callee, args);
+  if (Tracing() != nullptr) return Break(reached, callee, args);
+  if (one_frame) ResumeFrameEagerly(restart);
+  return RunAgainEagerly(std::move(calls), callee, std::move(args));
 }
 
 std::vector<Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t depth) {
@@ -154,8 +157,26 @@ Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
           "eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls = CallsAt(t, t.root_depth);
   ReplayInnerResume(t, t.chain, t.chain_returns, t.graph, t.reads, t.global_guards);
+  const std::vector<ResumeLevel> chain = t.chain;
   contexts_[slot] = nullptr;
+  if (chain.size() == 1) ResumeFrameEagerly(chain.front());
   return RunAgainEagerly(std::move(calls), callee, std::move(args));
+}
+
+void Dynamo::ResumeFrameEagerly(const ResumeLevel& level) {
+  Frame& f = *in_.frames()[level.depth];
+  const lang::Node& def = *std::get<UserCode>(f.function->code).def;
+  if (level.stack.size() != 1 || def.kind != lang::NodeKind::kFunctionDef ||
+      !Interpreter::CanResumeAt(lang::As<lang::FunctionDef>(def).body, *level.stmt)) {
+    return;
+  }
+  std::vector<Value> fast = f.fast;
+  for (size_t i = 0; i < level.live.size(); ++i) {
+    auto slot = f.scope->local_slot.find(level.live[i]);
+    if (slot != f.scope->local_slot.end()) fast[slot->second] = level.values[i];
+  }
+  Explain(fmt::format("{} runs again eagerly from line {}, after its call", CodeName(*f.scope), level.call->span.begin.line));
+  throw ResumeFrame{&f, level.stmt, level.call, level.stack.back(), std::move(fast)};
 }
 
 void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,

@@ -41,6 +41,7 @@ struct ResumeLevel {
   size_t depth;              // the frame's index in Interpreter::frames()
   Ref<runtime::PyFunction> function;  // the frame's (it may have returned by the time it is read)
   const lang::Call* call;    // the call it resumes after
+  const lang::Stmt* stmt;    // the statement making it
   std::vector<Value> stack;
   std::vector<std::string> live;
   std::vector<Value> values;  // the live locals' values then

@@ -83,7 +83,7 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
   } exit{*this, frame};
   if (code.def->kind == NodeKind::kLambda) {
     result = Eval(frame, *As<Lambda>(*code.def).body);
-  } else if (ExecBlock(frame, As<FunctionDef>(*code.def).body, result) != Flow::kReturn) {
+  } else if (ExecFunctionBody(frame, As<FunctionDef>(*code.def).body, result) != Flow::kReturn) {
     result = heap().None();
   }
   if (hook_ != nullptr) hook_->OnReturn(frame, result);

@@ -213,6 +213,10 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
 }
 
 Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {
+  if (f.made_call == &call) {
+    f.made_call = nullptr;
+    return std::move(f.made_value);
+  }
   Value callee = Eval(f, *call.func);
   CallArgs args;
   {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/graph/golden_json.h"
+#include "reference/lang/ast.h"
 #include "reference/runtime/interp/outcome.h"
 #include "reference/runtime/interp/run_program.h"
 
@@ -135,6 +136,65 @@ TEST(InterpTest, ParseErrorsAreDiagnostics) {
   auto result = RunProgram("x = (1,\n", "bad.py", RunMode::kEager);
   ASSERT_TRUE(std::holds_alternative<std::string>(result));
   EXPECT_EQ(std::get<std::string>(result), "bad.py:1:5: error: '(' was never closed");
+}
+
+// A frame hook that, at the second call of the program's `marker`, runs the calling frame
+// again from `z = marker()` (in an if block) with y = 100 and that call's value 5.
+class RestartAtSecondMarker : public FrameHook {
+ public:
+  explicit RestartAtSecondMarker(Interpreter& in) : in_(in) {}
+  std::optional<Value> OnCall(const Value& callee, CallArgs& args) override {
+    (void)args;
+    const auto* function = DynCast<PyFunction>(callee);
+    if (function == nullptr || function->qualname_text() != "marker" || ++calls_ != 2) return std::nullopt;
+    const Frame& f = *in_.current_frame();
+    const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(f.function->code).def);
+    const auto& branch = lang::As<lang::If>(*def.body[1]);
+    const auto& assign = lang::As<lang::Assign>(*branch.body[0]);
+    std::vector<Value> fast = f.fast;
+    fast[f.scope->local_slot.at("y")] = in_.heap().Int(100);
+    fast[f.scope->local_slot.at("z")].Reset();
+    throw ResumeFrame{&f, &assign, &lang::As<lang::Call>(*assign.value), in_.heap().Int(5), std::move(fast)};
+  }
+  void OnReturn(const Frame& frame, const Value& result) override {
+    (void)frame;
+    (void)result;
+  }
+
+ private:
+  Interpreter& in_;
+  int calls_ = 0;
+};
+
+TEST(InterpTest, AResumedFrameRunsFromItsStatementWithTheGivenLocals) {
+  auto parsed = ParseProgram(
+      "log = []\n"
+      "def check():\n    log.append('check')\n    return True\n"
+      "def marker():\n    log.append('marker')\n    return 0\n"
+      "def f(x):\n"
+      "    y = 10\n"
+      "    if check():\n"
+      "        z = marker()\n"
+      "        log.append(z)\n"
+      "        y = y + z + x\n"
+      "        marker()\n"
+      "    return y\n"
+      "out = (f(1), log)\n",
+      "test.py");
+  ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const Program>>(parsed)) << std::get<std::string>(parsed);
+  Process process;
+  Interpreter in(process);
+  Ref<PyDict> globals = PrepareFixture(in, "test.py");
+  RestartAtSecondMarker hook(in);
+  in.set_frame_hook(&hook);
+  Value exception = RunFixtureModule(in, std::get<std::shared_ptr<const Program>>(parsed), globals);
+  graph::Outcome outcome = MakeOutcome(*globals, exception);
+  ASSERT_FALSE(outcome.exception.has_value());
+  ASSERT_EQ(outcome.outs.size(), 1U);
+  // The if test is not evaluated again and `z = marker()` does not call marker: y is
+  // 100 + 5 + 1; the second marker() call, abandoned before it ran, runs after the restart.
+  EXPECT_EQ(graph::ToJson(outcome.outs[0].second).dump(),
+            R"({"tuple":[{"int":106},{"list":[{"str":"check"},{"str":"marker"},{"int":0},{"int":5},{"str":"marker"}]}]})");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // try/except/finally, with, import.
 #include "reference/runtime/interp/interpreter.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "reference/runtime/interp/py_ops.h"
@@ -30,6 +32,64 @@ Interpreter::Flow Interpreter::ExecBlock(Frame& f, const StmtList& body, Value& 
     if (flow != Flow::kNext) return flow;
   }
   return Flow::kNext;
+}
+
+namespace {
+
+// The statement of `body` that is `stmt` or holds it in an if statement's branches.
+const Stmt* Holding(const StmtList& body, const Stmt& stmt);
+
+bool Holds(const Stmt& st, const Stmt& stmt) {
+  if (&st == &stmt) return true;
+  if (st.kind != NodeKind::kIf) return false;
+  const auto& i = As<If>(st);
+  return Holding(i.body, stmt) != nullptr || Holding(i.orelse, stmt) != nullptr;
+}
+
+const Stmt* Holding(const StmtList& body, const Stmt& stmt) {
+  for (const auto& st : body) {
+    if (Holds(*st, stmt)) return st.get();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool Interpreter::CanResumeAt(const StmtList& body, const Stmt& stmt) { return Holding(body, stmt) != nullptr; }
+
+Interpreter::Flow Interpreter::ExecFrom(Frame& f, const StmtList& body, const Stmt& stmt, Value& result) {
+  auto it = std::find_if(body.begin(), body.end(), [&](const auto& st) { return Holds(*st, stmt); });
+  Flow flow;
+  if (it->get() == &stmt) {
+    flow = Exec(f, stmt, result);
+  } else {
+    // The branch holding it was taken: the test is not evaluated again.
+    const auto& i = As<If>(**it);
+    f.line = i.span.begin.line;
+    flow = ExecFrom(f, Holding(i.body, stmt) != nullptr ? i.body : i.orelse, stmt, result);
+  }
+  for (++it; flow == Flow::kNext && it != body.end(); ++it) flow = Exec(f, **it, result);
+  return flow;
+}
+
+Interpreter::Flow Interpreter::ExecFunctionBody(Frame& f, const StmtList& body, Value& result) {
+  try {
+    return ExecBlock(f, body, result);
+  } catch (ResumeFrame& resume) {
+    if (resume.frame != &f) throw;
+    for (;;) {
+      f.fast = std::move(resume.fast);
+      f.stack.clear();
+      f.made_call = resume.made;
+      f.made_value = std::move(resume.value);
+      try {
+        return ExecFrom(f, body, *resume.stmt, result);
+      } catch (ResumeFrame& again) {
+        if (again.frame != &f) throw;
+        resume = std::move(again);
+      }
+    }
+  }
 }
 
 Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {

@@ -40,6 +40,23 @@ struct Frame {
   // stack minus the call being made): a binary operator's left side while the right one
   // is evaluated, a call's callee and earlier arguments while a later one is.
   std::vector<Value> stack;
+  // A call of the statement being run again that was already made (ResumeFrame): it
+  // evaluates to `made_value` once, without being made again.
+  const lang::Call* made_call = nullptr;
+  Value made_value;
+};
+
+// Thrown by the frame hook through the frames above `frame`: the frame runs its code again
+// from statement `stmt` (in its body or in if statements there: Interpreter::CanResumeAt)
+// with the locals `fast`, the call `made` of that statement evaluating to `value`. Dynamo
+// throws it where torch runs a resume function's code eagerly that the reference had run
+// traced (is_compiling() is False there now).
+struct ResumeFrame {
+  const Frame* frame;
+  const lang::Stmt* stmt;
+  const lang::Call* made;
+  Value value;
+  std::vector<Value> fast;
 };
 
 // Frame interception (DESIGN D5): Dynamo implements this; the eager interpreter runs
@@ -104,6 +121,9 @@ class Interpreter {
   std::vector<Value> Iterate(const Value& iterable);
 
   void set_frame_hook(FrameHook* hook) { hook_ = hook; }
+  // Whether a ResumeFrame can start at `stmt` of a function's `body`: it is one of the
+  // body's statements or inside if statements there (no block to enter again).
+  static bool CanResumeAt(const lang::StmtList& body, const lang::Stmt& stmt);
   // torch._C._set_grad_enabled: sets the process's grad mode and tells the frame hook when
   // it changes (Dynamo's GradModeVariable records a node only then).
   void SetGradEnabled(bool enabled) {
@@ -128,6 +148,10 @@ class Interpreter {
                      CallArgs& args);
 
   Flow ExecBlock(Frame& f, const lang::StmtList& body, Value& result);
+  // Runs `body` from the statement holding `stmt` (CanResumeAt) to its end.
+  Flow ExecFrom(Frame& f, const lang::StmtList& body, const lang::Stmt& stmt, Value& result);
+  // Runs a function's body, again from a ResumeFrame point each time one comes for `f`.
+  Flow ExecFunctionBody(Frame& f, const lang::StmtList& body, Value& result);
   Flow Exec(Frame& f, const lang::Stmt& stmt, Value& result);
   Flow ExecTry(Frame& f, const lang::Try& stmt, Value& result);
   Flow ExecWith(Frame& f, const lang::With& stmt, size_t item, Value& result);
