@@ -143,14 +143,11 @@ def header(path: Path, key: str) -> list[str]:
 def compile_fixtures() -> list[Fixture]:
     """The compile-scope fixtures (fixtures/compile_scope.cmake) with what they cite."""
     text = COMPILE_SCOPE.read_text()
-    ngb_not_yet = set(cmake_list(text, "TDC_NGB_NOT_YET"))
     out = []
     for entry in cmake_list(text, "TDC_COMPILE_FIXTURES"):
         path = ROOT / "fixtures" / f"{entry}.py"
         allowed = header(path, "profiles")
         profiles = [p for p in PROFILES if ("all" in allowed or p in allowed)]
-        if entry in ngb_not_yet:
-            profiles = [p for p in profiles if p != "torch-2.13-ngb"]
         out.append(
             Fixture(
                 f"fixtures/{entry}.py",

@@ -260,6 +260,16 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::unique_ptr<Trace> MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                     GraphBuilder* carried = nullptr, bool* skipped_frame = nullptr);
 
+  // bound_from.cc: where the local `name` of the frame at `depth` came from among the root
+  // frame's values while it still holds that object (its parameters; Trace::bound_from).
+  std::optional<ValuePath> PathOfLocal(const Trace& t, size_t depth, const std::string& name) const;
+  // The same for item `i` (the object `item`) of that local.
+  std::optional<ValuePath> PathOfItem(const Trace& t, size_t depth, const std::string& name, size_t i,
+                                      const Value& item) const;
+  // Notes where the parameters of `function`, about to be inlined by the frame at `depth`
+  // at its current call, come from.
+  void NoteBoundFrom(Trace& t, size_t depth, const runtime::PyFunction& function);
+
   // What a frame of the trace does at its current call: its live locals after it, and
   // whether it resumes there (R-return-no-resume). Realizes what they hold.
   struct FrameAtCall {

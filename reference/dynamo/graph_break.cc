@@ -295,12 +295,18 @@ Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
   FrameAtCall at;
   at.names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
   for (const std::string& name : at.names) at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
-  // An inlined frame's locals hold the root's values under its names: handed on, realized.
+  // An inlined frame's locals hold the root's values under its names: handed on, realized
+  // (where they came from, when the reference knows it).
   if (depth == t.root_depth) {
     UseMovedLocals(t, at.names, at.values);
   } else {
-    for (const Value& v : at.values) {
-      if (v) Realize(t, v);
+    for (size_t i = 0; i < at.names.size(); ++i) {
+      if (!at.values[i]) continue;
+      if (std::optional<ValuePath> path = PathOfLocal(t, depth, at.names[i])) {
+        t.reads.used_at.insert(std::move(*path));
+      } else {
+        Realize(t, at.values[i]);
+      }
     }
   }
   const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) && !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));

@@ -1,5 +1,7 @@
 #include "reference/dynamo/guards.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -156,7 +158,13 @@ bool Reads::Read(const GuardedValue& g) const {
   if (local.starts_with("___stack") || local == "__nested_frame_values") return true;
   if (!locals.contains(local) || !ReadCell(g)) return false;
   // A cell's contents count as used once the cell is read; anything else once used.
-  return (g.cell && g.items.empty()) || used.contains(g.object);
+  if ((g.cell && g.items.empty()) || used.contains(g.object)) return true;
+  return std::any_of(used_at.begin(), used_at.end(), [&](const ValuePath& path) { return path.Holds(g); });
+}
+
+bool ValuePath::Holds(const GuardedValue& g) const {
+  return !g.cell && g.index == index && g.items.size() >= items.size() &&
+         std::equal(items.begin(), items.end(), g.items.begin());
 }
 
 std::string GlobalGuard::Failure() const {

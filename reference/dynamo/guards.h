@@ -52,12 +52,25 @@ std::string GuardFailure(const GuardedValue& cached, const runtime::Value& now);
 // The local a guard's value was read from (args[0] -> args, f.__closure__[0]... -> f).
 std::string LocalOf(const GuardedValue& g);
 
+// Where a value sits among a frame's values: a GuardedValue's index and item path.
+struct ValuePath {
+  size_t index = 0;
+  std::vector<size_t> items;
+  auto operator<=>(const ValuePath&) const = default;
+  // Whether `g` checks this value or an item inside it (not a closure cell's contents).
+  bool Holds(const GuardedValue& g) const;
+};
+
 // What a trace read, for keeping only the guards of values it read (R-lazy-guards,
 // R-closure-guard).
 struct Reads {
   std::set<std::string> locals;          // the root frame's locals
   std::set<runtime::ObjectId> cells;     // closure cells, by identity, in any traced frame
   std::set<runtime::ObjectId> used;      // objects used other than by moving them (FrameHook::OnUse)
+  // Values realized through where they came from (an inlined frame's local bound from a
+  // frame value, realized at a nested break: torch guards that source only, not other
+  // places holding the same object).
+  std::set<ValuePath> used_at;
   // Whether `g` is kept: its local was read and its value used (a resume function's
   // ___stack values and a nested one's __nested_frame_values always are) and,
   // for a cell's contents, the cell was read.

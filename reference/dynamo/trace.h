@@ -103,6 +103,14 @@ struct Trace {
     int64_t line = 0;  // the calling frame's line then
   };
   std::vector<InlinedCall> inlined_calls;
+  // Where an inlined frame's parameters came from among the root frame's values, where its
+  // call passed them by name (`f(x)`, `f(*args)`): (depth, name) -> the path and the
+  // object then (NoteBoundFrom). A nested break realizes such a local at that path only.
+  struct BoundFrom {
+    ValuePath path;
+    runtime::ObjectId object;
+  };
+  std::map<std::pair<size_t, std::string>, BoundFrom> bound_from;
   // The last checkpoint of each frame, the root's first (resumability.h): a statement
   // begun with the graph non-empty, outside try / for / with; a step graph break compiles
   // up to it. An inlined frame has them under nested graph breaks only.

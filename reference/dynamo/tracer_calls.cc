@@ -240,6 +240,8 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   if (t.checkpoints.size() > depth + 1 - t.root_depth) t.checkpoints.resize(depth + 1 - t.root_depth);
   const size_t call_index = t.inlined_calls.size();
   t.inlined_calls.push_back({depth, function, args, LineOf(*in_.frames()[depth])});
+  // A method's self or a wrapper's own parameters are not the call's arguments.
+  if (callee == function && !through_compile_wrapper) NoteBoundFrom(t, depth, *RefCast<PyFunction>(function));
   // A break in the callee can end the graph at this call: the root frame's (classic), or
   // under nested graph breaks any inlined frame's (R-nested-graph-break), whatever the
   // config says when the call begins (disable_nested_graph_breaks turns it off within).
