@@ -1,0 +1,149 @@
+// The wire form against the graph form it carries: every graph of every golden survives
+// the trip, the header's enum values are the vocabularies' (by name), and malformed wire
+// graphs are refused with the node and what is wrong.
+#include "conformance/abi/wire.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string_view>
+#include <utility>
+
+#include "reference/graph/golden_json.h"
+#include "reference/graph/test_files.h"
+
+namespace tdc::conformance {
+namespace {
+
+template <typename Parse>
+void ExpectNumbered(std::initializer_list<std::pair<std::string_view, int>> header, Parse parse) {
+  for (const auto& [name, value] : header) {
+    auto parsed = parse(name);
+    ASSERT_TRUE(parsed.has_value()) << name;
+    EXPECT_EQ(static_cast<int>(*parsed), value) << name;
+  }
+}
+
+TEST(WireTest, HeaderEnumsAreTheVocabulariesByName) {
+  ExpectNumbered({{"float16", TDC_DTYPE_FLOAT16}, {"bfloat16", TDC_DTYPE_BFLOAT16}, {"float32", TDC_DTYPE_FLOAT32},
+                  {"float64", TDC_DTYPE_FLOAT64}, {"complex64", TDC_DTYPE_COMPLEX64},
+                  {"complex128", TDC_DTYPE_COMPLEX128}, {"uint8", TDC_DTYPE_UINT8}, {"uint16", TDC_DTYPE_UINT16},
+                  {"uint32", TDC_DTYPE_UINT32}, {"uint64", TDC_DTYPE_UINT64}, {"int8", TDC_DTYPE_INT8},
+                  {"int16", TDC_DTYPE_INT16}, {"int32", TDC_DTYPE_INT32}, {"int64", TDC_DTYPE_INT64},
+                  {"bool", TDC_DTYPE_BOOL}},
+                 graph::ParseDType);
+  ExpectNumbered({{"placeholder", TDC_NODE_PLACEHOLDER}, {"call_function", TDC_NODE_CALL_FUNCTION},
+                  {"call_method", TDC_NODE_CALL_METHOD}, {"call_module", TDC_NODE_CALL_MODULE},
+                  {"get_attr", TDC_NODE_GET_ATTR}, {"output", TDC_NODE_OUTPUT}},
+                 graph::ParseNodeOp);
+  ExpectNumbered({{"tensor", TDC_ARG_TENSOR}, {"int", TDC_ARG_INT}, {"float", TDC_ARG_FLOAT}, {"bool", TDC_ARG_BOOL},
+                  {"str", TDC_ARG_STR}, {"none", TDC_ARG_NONE}, {"ellipsis", TDC_ARG_ELLIPSIS},
+                  {"tuple", TDC_ARG_TUPLE}, {"list", TDC_ARG_LIST}, {"dict", TDC_ARG_DICT}, {"dtype", TDC_ARG_DTYPE},
+                  {"device", TDC_ARG_DEVICE}, {"callable", TDC_ARG_CALLABLE}, {"repr", TDC_ARG_REPR},
+                  {"ref", TDC_ARG_REF}, {"slice", TDC_ARG_SLICE}, {"layout", TDC_ARG_LAYOUT},
+                  {"memory_format", TDC_ARG_MEMORY_FORMAT}},
+                 graph::ParseValueKind);
+  ExpectNumbered({{"strided", TDC_LAYOUT_STRIDED}, {"sparse_coo", TDC_LAYOUT_SPARSE_COO},
+                  {"sparse_csr", TDC_LAYOUT_SPARSE_CSR}, {"sparse_csc", TDC_LAYOUT_SPARSE_CSC},
+                  {"sparse_bsr", TDC_LAYOUT_SPARSE_BSR}, {"sparse_bsc", TDC_LAYOUT_SPARSE_BSC},
+                  {"_mkldnn", TDC_LAYOUT_MKLDNN}, {"jagged", TDC_LAYOUT_JAGGED}},
+                 graph::ParseLayout);
+  ExpectNumbered({{"contiguous_format", TDC_MEMORY_FORMAT_CONTIGUOUS}, {"channels_last", TDC_MEMORY_FORMAT_CHANNELS_LAST},
+                  {"channels_last_3d", TDC_MEMORY_FORMAT_CHANNELS_LAST_3D},
+                  {"preserve_format", TDC_MEMORY_FORMAT_PRESERVE}},
+                 graph::ParseMemoryFormat);
+}
+
+std::string RoundTrip(const graph::Graph& g, tdc_graph_level level) {
+  WireGraph wire(g, level, "test");
+  std::variant<graph::Graph, std::string> back = DecodeGraph(wire.get());
+  if (auto* error = std::get_if<std::string>(&back)) return "error: " + *error;
+  return graph::ToJson(std::get<graph::Graph>(back)).dump();
+}
+
+TEST(WireTest, EveryGraphOfEveryGoldenSurvivesTheTrip) {
+  size_t graphs = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(graph::testing::SourcePath("fixtures"))) {
+    const std::string path = entry.path().string();
+    if (!path.ends_with(".golden.json")) continue;
+    std::string relative = std::filesystem::relative(entry.path(), graph::testing::SourcePath("")).string();
+    graph::GoldenReadResult read = graph::ReadGolden(*graph::testing::ReadSourceFile(relative));
+    ASSERT_TRUE(read.golden) << relative;
+    for (const auto& [profile, outcome] : read.golden->compiled) {
+      for (const graph::Invocation& call : outcome.invocations) {
+        EXPECT_EQ(RoundTrip(call.dynamo_graph, TDC_GRAPH_LEVEL_DYNAMO), graph::ToJson(call.dynamo_graph).dump()) << relative;
+        ++graphs;
+        if (!call.aten_graph) continue;
+        EXPECT_EQ(RoundTrip(*call.aten_graph, TDC_GRAPH_LEVEL_ATEN), graph::ToJson(*call.aten_graph).dump()) << relative;
+        ++graphs;
+      }
+    }
+  }
+  EXPECT_GT(graphs, 1000U);  // the fixtures hold a few thousand: the walk found them
+}
+
+TEST(WireTest, TheGraphRecordsItsLevelNameAndSize) {
+  graph::Graph g;
+  graph::Node input;
+  input.op = graph::NodeOp::kPlaceholder;
+  input.type = "tensor";
+  input.shape = std::vector<int64_t>{2, 3};
+  input.dtype = graph::DType::kFloat64;
+  input.requires_grad = false;
+  g.nodes.push_back(input);
+  WireGraph wire(g, TDC_GRAPH_LEVEL_ATEN, "fixtures:a:b");
+  const tdc_graph& w = wire.get();
+  EXPECT_EQ(w.struct_size, sizeof(tdc_graph));
+  EXPECT_EQ(w.level, TDC_GRAPH_LEVEL_ATEN);
+  EXPECT_STREQ(w.name, "fixtures:a:b");
+  ASSERT_EQ(w.num_nodes, 1U);
+  EXPECT_EQ(w.nodes[0].ndim, 2);
+  EXPECT_EQ(w.nodes[0].shape[1], 3);
+  EXPECT_EQ(w.nodes[0].dtype, TDC_DTYPE_FLOAT64);
+  EXPECT_EQ(w.nodes[0].source, nullptr);  // an ATen placeholder has none
+}
+
+std::string DecodeError(const tdc_graph& g) {
+  std::variant<graph::Graph, std::string> decoded = DecodeGraph(g);
+  return std::holds_alternative<std::string>(decoded) ? std::get<std::string>(decoded) : "decoded";
+}
+
+TEST(WireTest, MalformedGraphsAreRefusedNamingTheNode) {
+  tdc_arg forward_ref{};
+  forward_ref.kind = TDC_ARG_REF;
+  forward_ref.integer = 1;
+  tdc_node nodes[2] = {};
+  nodes[0].op = TDC_NODE_CALL_FUNCTION;
+  nodes[0].target = "torch.sin";
+  nodes[0].num_args = 1;
+  nodes[0].args = &forward_ref;
+  nodes[1].op = TDC_NODE_OUTPUT;
+  nodes[1].target = "";
+  tdc_graph g{sizeof(tdc_graph), TDC_GRAPH_LEVEL_DYNAMO, 2, nodes, nullptr};
+  EXPECT_EQ(DecodeError(g), "node 0: REF 1 does not name an earlier node");
+
+  forward_ref.kind = 99;
+  EXPECT_EQ(DecodeError(g), "node 0: argument kind 99 is not a tdc_arg_kind");
+
+  forward_ref.kind = TDC_ARG_DICT;
+  forward_ref.num_items = 1;
+  tdc_arg key{};
+  key.kind = TDC_ARG_STR;
+  key.text = "k";
+  forward_ref.items = &key;
+  EXPECT_EQ(DecodeError(g), "node 0: a DICT with an odd number of items");
+
+  nodes[0].num_args = 0;
+  nodes[1].target = nullptr;
+  EXPECT_EQ(DecodeError(g), "node 1: target is NULL");
+
+  nodes[1].target = "";
+  nodes[1].op = 6;
+  EXPECT_EQ(DecodeError(g), "node 1: op 6 is not a tdc_node_op");
+
+  nodes[1].op = TDC_NODE_OUTPUT;
+  EXPECT_EQ(DecodeError(g), "decoded");
+}
+
+}  // namespace
+}  // namespace tdc::conformance
