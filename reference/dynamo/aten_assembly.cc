@@ -51,7 +51,7 @@ graph::Graph WithoutDeadNodes(const graph::Graph& g) {
 }  // namespace
 
 graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept, const std::vector<int64_t>& outputs,
-                                      std::string& unsupported) const {
+                                      std::string& unsupported, std::vector<Value>& constants) const {
   graph::Graph g;
   for (size_t input : placeholders_) {
     graph::Node ph = inputs_[input].placeholder;
@@ -59,7 +59,6 @@ graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept, const std::
     ph.requires_grad = false;  // AOT autograd traces detached inputs
     g.nodes.push_back(std::move(ph));
   }
-  int64_t constants = 0;
   // The ATen refs of each call's result tensors.
   std::vector<std::vector<int64_t>> results(calls_.size());
   auto resolve = [&](int64_t internal) {
@@ -82,7 +81,11 @@ graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept, const std::
     auto place = [&](int64_t r) { return r >= 0 ? first + r : inputs[static_cast<size_t>(-r - 1)]; };
     for (graph::Node n : side.fragment.nodes) {
       // make_fx numbers the graph module's tensor constants as it meets them.
-      if (n.op == graph::NodeOp::kGetAttr) n.target += std::to_string(constants++);
+      // Its value is the call's result (torch.tensor's data, lifted by lift_fresh_copy).
+      if (n.op == graph::NodeOp::kGetAttr) {
+        n.target += std::to_string(constants.size());
+        constants.push_back(results_[i]);
+      }
       for (graph::Arg& a : n.args) a = MapRefs(std::move(a), place);
       for (auto& [name, a] : n.kwargs) a = MapRefs(std::move(a), place);
       g.nodes.push_back(std::move(n));

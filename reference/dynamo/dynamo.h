@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include "reference/dynamo/graph_builder.h"
@@ -24,6 +25,7 @@
 #include "reference/dynamo/rules.h"
 #include "reference/dynamo/trace.h"
 #include "reference/graph/golden.h"
+#include "reference/runtime/graph_backend.h"
 #include "reference/runtime/interp/interpreter.h"
 
 namespace tdc::dynamo {
@@ -55,8 +57,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:
   // `recorder` is the oracle's RecordingBackend instance: a graph handed to it is an
   // invocation (other backends compile without being recorded). `aten`, when given,
-  // lowers the traced ops: invocations then carry ATen graphs.
-  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten = nullptr);
+  // lowers the traced ops: invocations then carry ATen graphs. `backend`, when given,
+  // compiles and runs each invocation's graphs too (RunOnBackend).
+  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten = nullptr,
+         runtime::GraphBackend* backend = nullptr);
   ~Dynamo() override;
 
   const Records& records() const { return records_; }
@@ -260,6 +264,12 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::unique_ptr<Trace> MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                     GraphBuilder* carried = nullptr, bool* skipped_frame = nullptr);
 
+  // run_on_backend.cc: an invocation's graphs compiled and run by backend_, its outputs
+  // replacing the reference's values; an opaque node run again on the host for it.
+  void RunOnBackend(const graph::Invocation& call, const FinishedGraphs& graphs);
+  std::variant<std::vector<runtime::Tensor>, std::string> RunOpaque(const FinishedGraphs& graphs, size_t node,
+                                                                    const std::vector<runtime::Tensor>& inputs);
+
   // bound_from.cc: where the local `name` of the frame at `depth` came from among the root
   // frame's values while it still holds that object (its parameters; Trace::bound_from).
   std::optional<ValuePath> PathOfLocal(const Trace& t, size_t depth, const std::string& name) const;
@@ -361,6 +371,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::set<size_t> inlined_compiled_;
   Value wrap_inline_;  // external_utils.wrap_inline
   AtenLowering* aten_ = nullptr;
+  runtime::GraphBackend* backend_ = nullptr;
   // While AotTrace runs an allowed function's body: the recorder of its ops, and the
   // is_compiling family as AOT autograd's tracing reads it.
   FragmentRecorder* body_recorder_ = nullptr;

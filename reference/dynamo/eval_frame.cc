@@ -70,8 +70,8 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
 
 }  // namespace
 
-Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten)
-    : in_(in), rules_(rules), recorder_(std::move(recorder)), aten_(aten) {
+Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten, GraphBackend* backend)
+    : in_(in), rules_(rules), recorder_(std::move(recorder)), aten_(aten), backend_(backend) {
   Process& p = in.process();
   p.op_observer = this;
   in.set_frame_hook(this);

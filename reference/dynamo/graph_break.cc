@@ -250,6 +250,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   invocation.dynamo_graph = std::move(graphs.dynamo);
   invocation.aten_graph = std::move(graphs.aten);
   records_.invocations.push_back(std::move(invocation));
+  RunOnBackend(records_.invocations.back(), graphs);
   auto bump = [&](const char* name, int64_t by) {
     Value v = in_.GetAttr(recorder_, name);
     in_.SetAttr(recorder_, name, in_.heap().Int(DynCast<PyInt>(v)->value() + by));

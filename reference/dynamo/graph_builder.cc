@@ -77,7 +77,7 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
   if (const auto* t = DynCast<PyTensor>(v)) {
     if (t->trace_tag.epoch == epoch_) return;
     t->trace_tag = {epoch_, -static_cast<int64_t>(inputs_.size()) - 1};
-    inputs_.push_back({source, {}, -1});
+    inputs_.push_back({v, source, {}, -1});
     const runtime::Tensor& tensor = t->tensor();
     graph::Node& ph = inputs_.back().placeholder;
     ph.op = graph::NodeOp::kPlaceholder;
@@ -161,12 +161,15 @@ graph::Arg GraphBuilder::AddGetAttr(const std::string& name) {
   node.target = std::move(target);
   calls_.push_back(std::move(node));
   accessors_.push_back(true);  // kept when the call using it is
+  opaque_.emplace_back();
+  results_.emplace_back();
   aten_.push_back({});
   return graph::Arg::Ref(static_cast<int64_t>(calls_.size()) - 1);
 }
 
 void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
-                           Fragment fragment, bool accessor, std::vector<graph::Arg> leading) {
+                           Fragment fragment, bool accessor, std::vector<graph::Arg> leading,
+                           std::optional<OpaqueCall> opaque) {
   AtenSide side{std::move(fragment), {}, -1, 0};
   for (const PyTensor* t : TensorsOf(args)) side.inputs.push_back(RefOf(*t));
   aten_.push_back(std::move(side));
@@ -178,6 +181,8 @@ void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs&
   for (const auto& [name, v] : args.keywords) node.kwargs.emplace_back(name, ToArg(v));
   calls_.push_back(std::move(node));
   accessors_.push_back(accessor);
+  opaque_.push_back(std::move(opaque));
+  results_.push_back(result);
   int64_t index = static_cast<int64_t>(calls_.size()) - 1;
   Tag(result, index);
   size_t aten_tensor_items = 0;  // the fragment's outputs are the tuple's tensors, in order
@@ -190,6 +195,8 @@ void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs&
       item.args = {graph::Arg::Ref(index), graph::Arg::Int(static_cast<int64_t>(i))};
       calls_.push_back(std::move(item));
       accessors_.push_back(true);
+      opaque_.emplace_back();
+      results_.push_back(tuple->items()[i]);
       aten_.push_back({{}, {}, index, aten_tensor_items++});
       Tag(tuple->items()[i], static_cast<int64_t>(calls_.size()) - 1);
     }
@@ -218,6 +225,8 @@ void GraphBuilder::Rollback(const Mark& mark) {
   retags_.resize(mark.retags);
   calls_.resize(mark.calls);
   accessors_.resize(mark.calls);
+  opaque_.resize(mark.calls);
+  results_.resize(mark.calls);
   aten_.resize(mark.calls);
   for (size_t i = mark.placeholders; i < placeholders_.size(); ++i) inputs_[placeholders_[i]].index = -1;
   placeholders_.resize(mark.placeholders);
@@ -286,6 +295,7 @@ std::vector<bool> GraphBuilder::ErasedGradModePairs() const {
 
 FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs, bool grad_enabled) {
   std::vector<int64_t> outputs;
+  std::vector<Value> output_tensors;
   for (const Value& v : live) {
     std::vector<const PyTensor*> tensors;
     CollectTensors(v, tensors);
@@ -294,7 +304,9 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
       bool computed = t->trace_tag.slot >= 0 && static_cast<size_t>(t->trace_tag.slot) < calls_.size();
       if (!computed && !(outputs_inputs && t->trace_tag.slot < 0)) continue;
       int64_t ref = RefOf(*t);
-      if (std::find(outputs.begin(), outputs.end(), ref) == outputs.end()) outputs.push_back(ref);
+      if (std::find(outputs.begin(), outputs.end(), ref) != outputs.end()) continue;
+      outputs.push_back(ref);
+      output_tensors.emplace_back(const_cast<PyTensor*>(t));
     }
   }
   std::vector<bool> kept = KeptCalls(outputs);
@@ -306,13 +318,19 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
     if (kept[i]) call_index[i] = next++;
   }
   graph::Graph g;
-  for (size_t input : placeholders_) g.nodes.push_back(inputs_[input].placeholder);
+  FinishedGraphs out;
+  for (size_t input : placeholders_) {
+    g.nodes.push_back(inputs_[input].placeholder);
+    out.inputs.push_back(inputs_[input].tensor);
+    out.opaque.emplace_back();
+  }
   for (size_t i = 0; i < calls_.size(); ++i) {
     if (!kept[i]) continue;
     graph::Node node = calls_[i];
     for (graph::Arg& arg : node.args) arg = Remap(std::move(arg), call_index);
     for (auto& [name, arg] : node.kwargs) arg = Remap(std::move(arg), call_index);
     g.nodes.push_back(std::move(node));
+    out.opaque.push_back(opaque_[i]);
   }
   std::vector<graph::Arg> refs;
   for (int64_t ref : outputs) refs.push_back(Remap(graph::Arg::Ref(ref), call_index));
@@ -320,7 +338,9 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
   output.op = graph::NodeOp::kOutput;
   output.args.push_back(graph::Arg::Sequence(graph::ValueKind::kTuple, std::move(refs)));
   g.nodes.push_back(std::move(output));
-  FinishedGraphs out{std::move(g), std::nullopt, ""};
+  out.opaque.emplace_back();
+  out.dynamo = std::move(g);
+  out.outputs = std::move(output_tensors);
   bool training = grad_enabled && std::any_of(placeholders_.begin(), placeholders_.end(), [&](size_t input) {
                     return inputs_[input].placeholder.requires_grad == true;
                   });
@@ -329,7 +349,7 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
                            "not modeled";
     return out;
   }
-  graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported);
+  graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported, out.aten_constants);
   if (out.aten_unsupported.empty()) out.aten = std::move(aten);
   return out;
 }

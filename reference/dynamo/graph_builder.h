@@ -34,10 +34,25 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const runtime::PyTe
 
 // A finished frame's graphs: Dynamo's, and the forward graph AOT autograd hands its
 // compiler (null, with the reason, when a node has no ATen lowering).
+// How the host runs an opaque node again (a custom op, an allowed function, a
+// nonstrict_trace call) on tensors a backend hands it: `callee(*args)` with the tensors of
+// `args` (TensorsOf order: the node's REFs) replaced.
+struct OpaqueCall {
+  Value callee;
+  CallArgs args;
+};
 struct FinishedGraphs {
   graph::Graph dynamo;
   std::optional<graph::Graph> aten;
   std::string aten_unsupported;
+  // Both graphs' inputs and outputs: the tensors of the placeholders and of the output
+  // node, in order (the ATen graph's are the Dynamo graph's).
+  std::vector<Value> inputs;
+  std::vector<Value> outputs;
+  // Per node of `dynamo`, its opaque call, if it is one.
+  std::vector<std::optional<OpaqueCall>> opaque;
+  // The ATen graph's tensor constants (get_attr `_tensor_constant<k>`), by k.
+  std::vector<Value> aten_constants;
 };
 
 class GraphBuilder {
@@ -57,8 +72,9 @@ class GraphBuilder {
   // fragment (over TensorsOf(args)). An `accessor` node (getitem, getattr) is left out of
   // the graph when nothing uses it. A tuple result gets an accessor `operator.getitem`
   // node per tensor item, as Dynamo makes them.
+  // `opaque`: how the host runs the node again (FinishedGraphs::opaque).
   void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result, Fragment fragment,
-               bool accessor = false, std::vector<graph::Arg> leading = {});
+               bool accessor = false, std::vector<graph::Arg> leading = {}, std::optional<OpaqueCall> opaque = {});
   // A get_attr node reading an attribute Dynamo installed on the graph module (named
   // `name`, or `name_0`, `name_1`... once taken); not a call. Its ref, for `leading`.
   graph::Arg AddGetAttr(const std::string& name);
@@ -103,6 +119,7 @@ class GraphBuilder {
 
   uint64_t epoch_;
   struct Input {
+    Value tensor;
     std::string source;
     graph::Node placeholder;  // filled when the input is first used
     int64_t index = -1;       // its position among placeholders_, -1 until used
@@ -111,6 +128,8 @@ class GraphBuilder {
   std::vector<size_t> placeholders_;  // input indices, in first-use order
   std::vector<graph::Node> calls_;
   std::vector<bool> accessors_;  // per call: dropped unless used
+  std::vector<std::optional<OpaqueCall>> opaque_;  // per call
+  std::vector<Value> results_;  // per call: its result (what its fragment's constants hold)
   // Per call, its ATen side: the fragment and the internal refs of its inputs; a tuple
   // item's accessor instead names the call and the item (the fragment's output).
   struct AtenSide {
@@ -121,7 +140,7 @@ class GraphBuilder {
   };
   std::vector<AtenSide> aten_;
   graph::Graph FinishAten(const std::vector<bool>& kept, const std::vector<int64_t>& outputs,
-                          std::string& unsupported) const;
+                          std::string& unsupported, std::vector<Value>& constants) const;
   // Tensors a later node took over (an allowed function returning its input), with the
   // tag they had: a rollback gives it back (found by tdfuzz --vs-torch, seed 10914).
   std::vector<std::pair<Value, runtime::PyTensor::TraceTag>> retags_;

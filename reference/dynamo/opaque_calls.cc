@@ -85,7 +85,7 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   t.inlined_calls.push_back({in_.frames().size() - 1, wrapper, as_called, LineOf(*in_.frames().back())});  // run eagerly, it is a frame
   std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"), t.graph.AddGetAttr(name + "_input_spec")};
   t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat, in_.heap().NewTuple(std::move(outputs)),
-                  AotTrace(traceable, as_called), false, std::move(leading));
+                  AotTrace(traceable, as_called), false, std::move(leading), OpaqueCall{traceable, as_called});
   return returned;
 }
 
@@ -129,7 +129,8 @@ Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::strin
     RecordCustomOp(*recorder, target, as_called, result);
     fragment = recorder->Finish(result);
   }
-  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result, std::move(fragment));
+  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result, std::move(fragment), false, {},
+                           OpaqueCall{callee, as_called});
   return result;
 }
 

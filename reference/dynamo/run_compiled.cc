@@ -65,7 +65,7 @@ std::variant<Explained, std::string> RunExplained(const std::string& source, con
     process.modules()[ModuleId::kTorchDynamoConfig]->SetAttr(
         "nested_graph_breaks", process.heap().Bool(FindProfile(options.profile)->nested_graph_breaks));
     Value recorder = globals->GetStr("backend");
-    Dynamo dynamo(in, rules, recorder, options.aten);
+    Dynamo dynamo(in, rules, recorder, options.aten, options.backend);
     process.make_compile_wrapper = [&dynamo](const Value& model, CompileCallback callback) -> Value {
       return dynamo.MakeCompileWrapper(model, std::move(callback));
     };

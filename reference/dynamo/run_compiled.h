@@ -10,6 +10,7 @@
 
 #include "reference/dynamo/aten_lowering.h"
 #include "reference/graph/golden.h"
+#include "reference/runtime/graph_backend.h"
 #include "reference/runtime/heap.h"
 
 namespace tdc::dynamo {
@@ -22,6 +23,9 @@ struct CompileRunOptions {
   runtime::ReuseFlip reuse_flip;
   // The ATen level (reference/aot's implementation); null: invocations carry no ATen graph.
   AtenLowering* aten = nullptr;
+  // A backend that also compiles and runs every graph sent to the recording backend, its
+  // outputs replacing the reference's (runtime/graph_backend.h); null: none.
+  runtime::GraphBackend* backend = nullptr;
 };
 
 // The profiles the reference predicts.

@@ -312,7 +312,7 @@ Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
     result = in_.CallDirect(callee, std::move(args));
   }
   Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),
-                           as_called, result, AotTrace(callee, as_called));
+                           as_called, result, AotTrace(callee, as_called), false, {}, OpaqueCall{callee, as_called});
   return result;
 }
 

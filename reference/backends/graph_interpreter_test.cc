@@ -1,0 +1,105 @@
+// The interpreter against the reference's own run: every graph of every compile-scope
+// fixture (torch-2.13), run by the interpreter at both levels on the inputs the traced
+// program gave it, computes what the reference computed for its outputs (whose values the
+// fixtures' goldens pin to torch's). Dynamo graphs run the very kernels tracing ran: equal
+// bit for bit. ATen graphs compute through AOT autograd's decompositions: equal within
+// the comparator's float32 tolerance.
+#include "reference/backends/graph_interpreter.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "reference/aot/aot_lowering.h"
+#include "reference/dynamo/run_compiled.h"
+#include "reference/graph/test_files.h"
+
+namespace tdc::backends {
+namespace {
+
+using runtime::Tensor;
+
+bool SameBits(const Tensor& a, const Tensor& b) {
+  if (a.dtype != b.dtype || a.sizes != b.sizes) return false;
+  std::vector<runtime::Scalar> x = a.Values(), y = b.Values();
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i].AsDouble() != y[i].AsDouble() && !(std::isnan(x[i].AsDouble()) && std::isnan(y[i].AsDouble()))) return false;
+  }
+  return true;
+}
+
+bool Close(const Tensor& a, const Tensor& b) {
+  if (a.dtype != b.dtype || a.sizes != b.sizes) return false;
+  std::vector<runtime::Scalar> x = a.Values(), y = b.Values();
+  for (size_t i = 0; i < x.size(); ++i) {
+    double u = x[i].AsDouble(), v = y[i].AsDouble();
+    if (std::isnan(u) && std::isnan(v)) continue;
+    if (!(std::abs(u - v) <= 1e-5 + 1.3e-6 * std::abs(v))) return false;  // torch.testing's float32 rtol/atol
+  }
+  return true;
+}
+
+class Checker : public runtime::GraphBackend {
+ public:
+  std::optional<std::vector<Tensor>> Run(const Graphs& g) override {
+    Check(*g.dynamo, GraphLevel::kDynamo, g, g.dynamo_host);
+    if (g.aten != nullptr) Check(*g.aten, GraphLevel::kAten, g, g.aten_host);
+    return std::nullopt;  // the reference's values stay
+  }
+  std::string fixture;
+  std::vector<std::string> failures;
+  std::map<std::string, int> aten_errors;
+  int graphs = 0;
+
+ private:
+  void Check(const graph::Graph& graph, GraphLevel level, const Graphs& g, const HostNode& host) {
+    ++graphs;
+    const char* name = level == GraphLevel::kAten ? "aten" : "dynamo";
+    auto result = RunGraph(graph, level, g.inputs, host);
+    if (auto* error = std::get_if<std::string>(&result)) {
+      failures.push_back(fmt::format("{} graph {} ({}): {}", fixture, g.compile_id, name, *error));
+      return;
+    }
+    const auto& out = std::get<std::vector<Tensor>>(result);
+    if (out.size() != g.expected.size()) {
+      failures.push_back(fmt::format("{} graph {} ({}): {} outputs, expected {}", fixture, g.compile_id, name, out.size(), g.expected.size()));
+      return;
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+      bool ok = level == GraphLevel::kDynamo ? SameBits(out[i], g.expected[i]) : Close(out[i], g.expected[i]);
+      if (!ok) failures.push_back(fmt::format("{} graph {} ({}): output {} differs", fixture, g.compile_id, name, i));
+    }
+  }
+};
+
+TEST(GraphInterpreterTest, EveryCompileScopeGraphComputesWhatTheReferenceComputed) {
+  std::ifstream args(TDC_COMPILE_VERIFY_ARGS);
+  ASSERT_TRUE(args) << TDC_COMPILE_VERIFY_ARGS;
+  Checker checker;
+  std::string line;
+  int fixtures = 0;
+  while (std::getline(args, line)) {
+    if (!line.ends_with(".py")) continue;
+    std::optional<std::string> source = graph::testing::ReadSourceFile(line);
+    ASSERT_TRUE(source) << line;
+    dynamo::CompileRunOptions options;
+    options.aten = &aot::AotLowering();
+    options.backend = &checker;
+    checker.fixture = line;
+    auto outcome = dynamo::RunCompiled(*source, line, options);
+    ASSERT_TRUE(std::holds_alternative<graph::CompiledOutcome>(outcome)) << line;
+    ++fixtures;
+  }
+  EXPECT_GT(fixtures, 500);
+  EXPECT_GT(checker.graphs, 1000);
+  std::string all;
+  for (const std::string& f : checker.failures) all += f + "\n";
+  EXPECT_TRUE(checker.failures.empty()) << checker.failures.size() << " graphs differ:\n" << all;
+}
+
+}  // namespace
+}  // namespace tdc::backends

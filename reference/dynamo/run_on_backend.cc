@@ -1,0 +1,108 @@
+// A graph sent to the recording backend, compiled and run by an installed GraphBackend
+// too (runtime/graph_backend.h): its outputs replace the values the reference computed,
+// element by element in the same tensors, so the rest of the program runs on what the
+// backend computed; the opaque nodes it hands back run again on the host (RunOpaque).
+#include <fmt/format.h>
+
+#include "reference/dynamo/dynamo.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+// `v` with its tensors (TensorsOf order) replaced by `tensors[next...]`.
+Value Substitute(Heap& heap, const Value& v, const std::vector<Tensor>& tensors, size_t& next) {
+  if (Is<PyTensor>(v)) return next < tensors.size() ? Value(heap.NewTensor(tensors[next++])) : v;
+  std::vector<Value> items;
+  if (const auto* tuple = DynCast<PyTuple>(v)) {
+    for (const Value& item : tuple->items()) items.push_back(Substitute(heap, item, tensors, next));
+    return heap.NewTuple(std::move(items));
+  }
+  if (const auto* list = DynCast<PyList>(v)) {
+    for (const Value& item : list->items()) items.push_back(Substitute(heap, item, tensors, next));
+    return heap.NewList(std::move(items));
+  }
+  return v;
+}
+
+// The Dynamo node an opaque ATen node (a custom op's `ns.op.default`) comes from: the
+// Dynamo node of the same op (or its packet), met as many times before it.
+size_t DynamoNodeOf(const graph::Graph& dynamo, const graph::Graph& aten, size_t aten_node) {
+  const std::string& target = aten.nodes[aten_node].target;
+  size_t nth = 0;
+  for (size_t i = 0; i < aten_node; ++i) nth += aten.nodes[i].target == target ? 1 : 0;
+  for (size_t i = 0; i < dynamo.nodes.size(); ++i) {
+    const std::string& t = dynamo.nodes[i].target;
+    if ((t == target || t + ".default" == target) && nth-- == 0) return i;
+  }
+  return dynamo.nodes.size();
+}
+
+// Writes `from`'s elements into `into` (same shape and dtype), in logical order.
+void Overwrite(const Tensor& into, const Tensor& from) {
+  std::vector<int64_t> to = into.ElementOffsets();
+  std::vector<int64_t> source = from.ElementOffsets();
+  for (size_t i = 0; i < to.size(); ++i) into.Store(to[i], from.Load(source[i]));
+}
+
+}  // namespace
+
+void Dynamo::RunOnBackend(const graph::Invocation& call, const FinishedGraphs& graphs) {
+  if (backend_ == nullptr) return;
+  GraphBackend::Graphs g;
+  g.compile_id = call.compile_id;
+  g.dynamo = &call.dynamo_graph;
+  g.aten = call.aten_graph ? &*call.aten_graph : nullptr;
+  for (const Value& v : graphs.inputs) g.inputs.push_back(DynCast<PyTensor>(v)->tensor());
+  for (const Value& v : graphs.outputs) g.expected.push_back(DynCast<PyTensor>(v)->tensor());
+  g.dynamo_host = [&](size_t node, const std::vector<Tensor>& inputs) { return RunOpaque(graphs, node, inputs); };
+  g.aten_host = [&](size_t node, const std::vector<Tensor>& inputs) -> std::variant<std::vector<Tensor>, std::string> {
+    const graph::Node& n = g.aten->nodes.at(node);
+    if (n.op == graph::NodeOp::kGetAttr) {
+      // make_fx's `_tensor_constant<k>`: the k-th constant a fragment lifted.
+      constexpr std::string_view kConstant = "_tensor_constant";
+      const size_t k = n.target.starts_with(kConstant) ? std::stoul(n.target.substr(kConstant.size())) : SIZE_MAX;
+      if (k >= graphs.aten_constants.size()) return fmt::format("get_attr {} is not a tensor constant", n.target);
+      return std::vector<Tensor>{DynCast<PyTensor>(graphs.aten_constants[k])->tensor()};
+    }
+    return RunOpaque(graphs, DynamoNodeOf(*g.dynamo, *g.aten, node), inputs);
+  };
+  std::optional<std::vector<Tensor>> outputs = backend_->Run(g);
+  if (!outputs || outputs->size() != graphs.outputs.size()) return;
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    const Tensor& into = DynCast<PyTensor>(graphs.outputs[i])->tensor();
+    const Tensor& from = (*outputs)[i];
+    if (from.dtype == into.dtype && from.sizes == into.sizes && from.storage) Overwrite(into, from);
+  }
+}
+
+std::variant<std::vector<Tensor>, std::string> Dynamo::RunOpaque(const FinishedGraphs& graphs, size_t node,
+                                                                 const std::vector<Tensor>& inputs) {
+  if (node >= graphs.opaque.size() || !graphs.opaque[node]) {
+    return fmt::format("node {} is not an opaque call (a custom op, an allowed function, a nonstrict_trace call)", node);
+  }
+  const OpaqueCall& opaque = *graphs.opaque[node];
+  const size_t expected = TensorsOf(opaque.args).size();
+  if (inputs.size() != expected) return fmt::format("node {} takes {} tensors, got {}", node, expected, inputs.size());
+  size_t next = 0;
+  CallArgs args;
+  for (const Value& v : opaque.args.positional) args.positional.push_back(Substitute(in_.heap(), v, inputs, next));
+  for (const auto& [name, v] : opaque.args.keywords) args.keywords.emplace_back(name, Substitute(in_.heap(), v, inputs, next));
+  Value result;
+  try {
+    // It runs as the compiled graph runs it: nothing traced, no frame offered.
+    EagerRegion eager(*this, true);
+    result = in_.CallDirect(opaque.callee, std::move(args));
+  } catch (const PyError& error) {
+    return fmt::format("node {} raised {}", node, error.what());
+  }
+  std::vector<const PyTensor*> tensors;
+  CollectTensors(result, tensors);
+  std::vector<Tensor> out;
+  for (const PyTensor* t : tensors) out.push_back(t->tensor());
+  return out;
+}
+
+}  // namespace tdc::dynamo
