@@ -10,7 +10,8 @@
  * Graphs are canonical graph form v1 (DESIGN.md D2, fixtures/SCHEMA.md §7): FX nodes with
  * normalized targets (`torch.sin`, `operator.add`, `aten.add.Tensor`), arguments naming
  * earlier nodes by index. Parameters and buffers arrive as graph inputs (placeholders) like
- * any other tensor; a graph never holds tensor data a run does not pass.
+ * any other tensor; a tensor constant of an ATen graph (a get_attr node) comes from the
+ * host's run_node.
  *
  * COMPATIBILITY POLICY
  * - TDC_ABI_VERSION_MAJOR changes when a change breaks either side: a field removed or
@@ -245,16 +246,16 @@ typedef struct tdc_host_api {
    * allocated here. Fills in `out`, whose shape and strides stay valid with its data. */
   tdc_status (*alloc_tensor)(void* context, int32_t dtype, int32_t device, int32_t device_index, int32_t ndim,
                              const int64_t* shape, tdc_tensor* out);
-  /* Runs node `node_index` of `graph` on the host: an opaque node (a custom op, an allowed
-   * function's body, a nonstrict_trace call) or any op the backend leaves to the host.
-   * `inputs` are the values of the node's REF arguments, in the order they appear (args
-   * then kwargs, depth first); a non-tensor input (an int a node computed) is passed as a
-   * 0-dim int64 or float64 tensor. The node's results (a tensor, or the tensors of a
-   * tuple in order) are written to `outputs`, allocated by the host, `*num_outputs` of
+  /* Runs node `node_index` of the graph being run (only during run()) on the host: an
+   * opaque node (a custom op, an allowed function's body, a nonstrict_trace call), a
+   * get_attr tensor constant, or any op the backend leaves to the host. `inputs` are the
+   * tensors among the values of the node's REF arguments, in the order they appear (args
+   * then kwargs, depth first). The node's results (a tensor, or the tensors of a tuple in
+   * order) are written to `outputs`, allocated and owned by the host, `*num_outputs` of
    * them, at most `max_outputs`. */
-  tdc_status (*run_node)(void* context, const tdc_graph* graph, size_t node_index, const tdc_tensor* inputs,
-                         size_t num_inputs, tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs,
-                         char* message, size_t message_size);
+  tdc_status (*run_node)(void* context, size_t node_index, const tdc_tensor* inputs, size_t num_inputs,
+                         tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs, char* message,
+                         size_t message_size);
 } tdc_host_api;
 
 /* Who the backend is, for reports and expectation files. */
@@ -296,8 +297,9 @@ typedef struct tdc_backend_api {
   /* Compiles `graph` for `device` (a tdc_device, index 0). */
   tdc_status (*compile)(tdc_backend* backend, const tdc_graph* graph, int32_t device, tdc_compiled** out,
                         char* message, size_t message_size);
-  /* Runs a compiled graph: `inputs` in placeholder order; `outputs` (num_outputs entries,
-   * the output node's) filled in with tensors from host->alloc_tensor. */
+  /* Runs a compiled graph: `inputs` in placeholder order (read-only: they are the program's
+   * tensors); `outputs` (num_outputs entries, the output node's) filled in with tensors
+   * from host->alloc_tensor. */
   tdc_status (*run)(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* inputs, size_t num_inputs,
                     tdc_tensor* outputs, size_t num_outputs, char* message, size_t message_size);
   void (*release)(tdc_backend* backend, tdc_compiled* compiled);

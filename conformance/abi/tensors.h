@@ -1,0 +1,37 @@
+// Tensors across the ABI: a runtime tensor seen as a tdc_tensor (a view of its storage, for
+// passing in), and a tdc_tensor copied into a runtime tensor (for taking out).
+#ifndef TDCONFORM_CONFORMANCE_ABI_TENSORS_H_
+#define TDCONFORM_CONFORMANCE_ABI_TENSORS_H_
+
+#include <deque>
+#include <optional>
+#include <variant>
+#include <string>
+#include <vector>
+
+#include "conformance/abi/tdconform_backend.h"
+#include "reference/runtime/tensor.h"
+
+namespace tdc::conformance {
+
+// tdc_tensor views of runtime tensors on the CPU; keeps the shapes and strides they point
+// to (the tensors' storage must outlive the views).
+class WireTensors {
+ public:
+  const tdc_tensor& Add(const runtime::Tensor& t);
+  // A contiguous tensor of that dtype and shape, owned here, seen as `out`.
+  const runtime::Tensor& Allocate(int32_t dtype, int32_t ndim, const int64_t* shape, tdc_tensor& out);
+
+ private:
+  std::deque<runtime::Tensor> owned_;
+  std::deque<std::vector<int64_t>> dims_;
+  std::deque<tdc_tensor> views_;
+};
+
+// A copy of `t` (on the CPU), or why it cannot be one: an unknown dtype, a null pointer, a
+// device other than the CPU.
+std::variant<runtime::Tensor, std::string> CopyFromWire(const tdc_tensor& t);
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_ABI_TENSORS_H_

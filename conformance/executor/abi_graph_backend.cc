@@ -1,0 +1,230 @@
+#include "conformance/executor/abi_graph_backend.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "conformance/abi/wire.h"
+#include "reference/compare/tolerance.h"
+#include "reference/graph/vocabulary.h"
+
+namespace tdc::conformance {
+
+namespace {
+
+constexpr size_t kMessageSize = 1024;
+
+std::string LevelName(tdc_graph_level level) { return level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo"; }
+
+void Say(char* message, size_t size, const std::string& text) {
+  if (message != nullptr && size > 0) std::snprintf(message, size, "%s", text.c_str());
+}
+
+// The call nodes' targets that are not ATen, torch or operator ones: what a backend is
+// likely to hand the host (custom ops, allowed functions), named in crash messages.
+std::string OpaqueTargets(const graph::Graph& g) {
+  std::vector<std::string> names;
+  for (const graph::Node& n : g.nodes) {
+    if (n.op != graph::NodeOp::kCallFunction) continue;
+    if (n.target.starts_with("aten.") || n.target.starts_with("torch.") || n.target.starts_with("operator.")) continue;
+    if (std::find(names.begin(), names.end(), n.target) == names.end()) names.push_back(n.target);
+  }
+  return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress)
+    : backend_(backend), level_(level), required_(required), progress_(std::move(progress)) {
+  host_.struct_size = sizeof host_;
+  host_.abi_major = TDC_ABI_VERSION_MAJOR;
+  host_.abi_minor = TDC_ABI_VERSION_MINOR;
+  host_.context = this;
+  host_.alloc_tensor = &AllocTensor;
+  host_.run_node = &RunNode;
+}
+
+AbiGraphBackend::~AbiGraphBackend() { Finish(); }
+
+std::optional<Verdict> AbiGraphBackend::Start() {
+  char message[kMessageSize] = "";
+  progress_(CasePhase::kLoad, "create");
+  tdc_status s = backend_.api().create(&host_, &instance_, message, sizeof message);
+  if (s == TDC_STATUS_OK && instance_ != nullptr) return std::nullopt;
+  instance_ = nullptr;
+  return Verdict::Of(CaseStatus::kBackendError, CasePhase::kLoad, "create_failed", message);
+}
+
+bool AbiGraphBackend::Declared(const graph::Graph& g) const {
+  const tdc_capabilities& caps = backend_.capabilities();
+  if (!backend_.HasLevel(level_)) return false;
+  for (const graph::Node& n : g.nodes) {
+    if (n.dtype && !backend_.HasDType(static_cast<int32_t>(*n.dtype))) return false;
+    if (n.op == graph::NodeOp::kPlaceholder || n.op == graph::NodeOp::kOutput || caps.num_ops == 0) continue;
+    bool listed = false;
+    for (size_t i = 0; i < caps.num_ops && !listed; ++i) listed = n.target == caps.ops[i];
+    if (!listed) return false;
+  }
+  return true;
+}
+
+Verdict AbiGraphBackend::Refusal(tdc_status status, CasePhase phase, const graph::Graph& g, const std::string& what,
+                                 const std::string& message) const {
+  const std::string text = fmt::format("{}: {}", what, message);
+  switch (status) {
+    case TDC_STATUS_NOT_SUPPORTED:
+      // A capability it declared, then did not have: never NOT_SUPPORTED (DESIGN.md D7).
+      if (Declared(g)) return Verdict::Of(CaseStatus::kFail, phase, "declared_but_unsupported", text);
+      if (required_) return Verdict::Of(CaseStatus::kFail, phase, "not_supported_required", text);
+      return Verdict::Of(CaseStatus::kNotSupported, phase, "not_supported", text);
+    case TDC_STATUS_REJECTED:
+      if (required_) return Verdict::Of(CaseStatus::kFail, phase, "rejected_required", text);
+      return Verdict::Of(CaseStatus::kNotSupported, phase, "rejected", text);
+    case TDC_STATUS_OK:
+    case TDC_STATUS_ERROR: break;
+  }
+  return Verdict::Of(CaseStatus::kBackendError, phase, "error", text);
+}
+
+std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& graphs) {
+  if (failure_ || instance_ == nullptr) return std::nullopt;
+  const graph::Graph* g = level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten : graphs.dynamo;
+  const std::string what = fmt::format("graph {} ({} level)", graphs.compile_id, LevelName(level_));
+  if (g == nullptr) {
+    failure_ = Verdict::Of(CaseStatus::kNotSupported, CasePhase::kLower, "no_aten_graph",
+                           what + ": the reference has no ATen form of it");
+    return std::nullopt;
+  }
+  WireGraph wire(*g, level_, what);
+  char message[kMessageSize] = "";
+  progress_(CasePhase::kBackendCompile, what);
+  tdc_status s = backend_.api().can_compile(instance_, &wire.get(), message, sizeof message);
+  if (s != TDC_STATUS_OK) {
+    failure_ = Refusal(s, CasePhase::kBackendCompile, *g, what + " can_compile", message);
+    return std::nullopt;
+  }
+  tdc_compiled* compiled = nullptr;
+  s = backend_.api().compile(instance_, &wire.get(), TDC_DEVICE_CPU, &compiled, message, sizeof message);
+  if (s != TDC_STATUS_OK || compiled == nullptr) {
+    failure_ = Refusal(s == TDC_STATUS_OK ? TDC_STATUS_ERROR : s, CasePhase::kBackendCompile, *g, what + " compile",
+                       s == TDC_STATUS_OK ? "OK without a compiled handle" : message);
+    return std::nullopt;
+  }
+  compiled_.push_back(compiled);
+  std::vector<tdc_tensor> inputs;
+  WireTensors views;
+  for (const runtime::Tensor& t : graphs.inputs) inputs.push_back(views.Add(t));
+  std::vector<tdc_tensor> outputs(graphs.expected.size(), tdc_tensor{});
+  current_ = &graphs;
+  progress_(CasePhase::kBackendRun, fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
+  s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(), outputs.data(), outputs.size(), message,
+                         sizeof message);
+  current_ = nullptr;
+  ++graphs_run_;
+  if (s != TDC_STATUS_OK) {
+    failure_ = Refusal(s, CasePhase::kBackendRun, *g, what + " run", message);
+    return std::nullopt;
+  }
+  progress_(CasePhase::kCompare, what);
+  std::vector<runtime::Tensor> copied;
+  if (std::optional<Verdict> bad = CheckOutputs(graphs, outputs, copied)) {
+    bad->message = what + ": " + bad->message;
+    failure_ = std::move(bad);
+    return std::nullopt;
+  }
+  return copied;
+}
+
+std::optional<Verdict> AbiGraphBackend::CheckOutputs(const Graphs& graphs, const std::vector<tdc_tensor>& outputs,
+                                                     std::vector<runtime::Tensor>& copied) const {
+  auto mismatch = [](std::string reason, std::string message) {
+    return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, std::move(reason), std::move(message));
+  };
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const runtime::Tensor& expected = graphs.expected[i];
+    if (outputs[i].data == nullptr && expected.numel() > 0) return mismatch("output_mismatch", fmt::format("output {} was not written", i));
+    auto copy = CopyFromWire(outputs[i]);
+    if (auto* error = std::get_if<std::string>(&copy)) return mismatch("output_mismatch", fmt::format("output {}: {}", i, *error));
+    runtime::Tensor& got = std::get<runtime::Tensor>(copy);
+    if (got.dtype != expected.dtype || got.sizes != expected.sizes) {
+      return mismatch("output_mismatch", fmt::format("output {} is {}{}, expected {}{}", i, runtime::TorchTypeName(got.dtype),
+                                                     runtime::ShapeText(got.sizes), runtime::TorchTypeName(expected.dtype),
+                                                     runtime::ShapeText(expected.sizes)));
+    }
+    const graph::Tolerance tolerance = compare::ToleranceTable::Default(expected.dtype);
+    std::vector<runtime::Scalar> want = expected.Values(), have = got.Values();
+    for (size_t k = 0; k < want.size(); ++k) {
+      if (!compare::WithinTolerance(want[k].AsDouble(), have[k].AsDouble(), tolerance)) {
+        return mismatch("value_mismatch", fmt::format("output {} element {}: expected {}, got {}", i, k,
+                                                      want[k].AsDouble(), have[k].AsDouble()));
+      }
+    }
+    copied.push_back(std::move(got));
+  }
+  return std::nullopt;
+}
+
+std::optional<Verdict> AbiGraphBackend::Finish() {
+  if (instance_ == nullptr) return std::nullopt;
+  for (tdc_compiled* c : compiled_) backend_.api().release(instance_, c);
+  compiled_.clear();
+  const size_t live = backend_.api().live_handles(instance_);
+  backend_.api().destroy(instance_);
+  instance_ = nullptr;
+  if (live == 0) return std::nullopt;
+  return Verdict::Of(CaseStatus::kFail, CasePhase::kAbi, "leaked_handles",
+                     fmt::format("{} compiled handle(s) still live after every one was released", live));
+}
+
+tdc_status AbiGraphBackend::AllocTensor(void* context, int32_t dtype, int32_t device, int32_t, int32_t ndim,
+                                        const int64_t* shape, tdc_tensor* out) {
+  auto* self = static_cast<AbiGraphBackend*>(context);
+  if (out == nullptr || device != TDC_DEVICE_CPU || dtype < 0 || dtype > TDC_DTYPE_BOOL || ndim < 0 ||
+      (ndim > 0 && shape == nullptr) || !runtime::IsSupportedDType(static_cast<graph::DType>(dtype))) {
+    return TDC_STATUS_ERROR;
+  }
+  self->arena_.Allocate(dtype, ndim, shape, *out);
+  return TDC_STATUS_OK;
+}
+
+tdc_status AbiGraphBackend::RunNode(void* context, size_t node_index, const tdc_tensor* inputs, size_t num_inputs,
+                                    tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs, char* message,
+                                    size_t message_size) {
+  auto* self = static_cast<AbiGraphBackend*>(context);
+  if (self->current_ == nullptr || num_outputs == nullptr || (num_inputs > 0 && inputs == nullptr)) {
+    Say(message, message_size, "run_node outside run()");
+    return TDC_STATUS_ERROR;
+  }
+  std::vector<runtime::Tensor> in;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    auto copy = CopyFromWire(inputs[i]);
+    if (auto* error = std::get_if<std::string>(&copy)) {
+      Say(message, message_size, fmt::format("input {}: {}", i, *error));
+      return TDC_STATUS_ERROR;
+    }
+    in.push_back(std::get<runtime::Tensor>(std::move(copy)));
+  }
+  const HostNode& host = self->level_ == TDC_GRAPH_LEVEL_ATEN ? self->current_->aten_host : self->current_->dynamo_host;
+  auto result = host(node_index, in);
+  if (auto* error = std::get_if<std::string>(&result)) {
+    Say(message, message_size, *error);
+    return TDC_STATUS_ERROR;
+  }
+  const auto& tensors = std::get<std::vector<runtime::Tensor>>(result);
+  if (tensors.size() > max_outputs) {
+    Say(message, message_size, fmt::format("the node has {} results, room for {}", tensors.size(), max_outputs));
+    return TDC_STATUS_ERROR;
+  }
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const runtime::Tensor& t = tensors[i];
+    const runtime::Tensor& into = self->arena_.Allocate(static_cast<int32_t>(t.dtype), static_cast<int32_t>(t.dim()),
+                                                        t.sizes.data(), outputs[i]);
+    std::vector<int64_t> to = into.ElementOffsets(), from = t.ElementOffsets();
+    for (size_t k = 0; k < to.size(); ++k) into.Store(to[k], t.Load(from[k]));
+  }
+  *num_outputs = tensors.size();
+  return TDC_STATUS_OK;
+}
+
+}  // namespace tdc::conformance

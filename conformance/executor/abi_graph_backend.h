@@ -1,0 +1,71 @@
+// The host side of the ABI for one case: every graph the reference sends to torch.compile's
+// backend goes to a backend instance at the case's level (can_compile, compile, run); what
+// comes back is checked against the reference's own values for that graph, and the first
+// failure is kept as the case's verdict. Opaque nodes and tensor constants the backend
+// hands back run on the host.
+#ifndef TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
+#define TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/abi/tensors.h"
+#include "conformance/executor/verdict.h"
+#include "conformance/loader/loader.h"
+#include "reference/runtime/graph_backend.h"
+
+namespace tdc::conformance {
+
+// Where the case is, for the parent to name a crash or a hang: the phase entered and what.
+using Progress = std::function<void(CasePhase phase, const std::string& detail)>;
+
+class AbiGraphBackend final : public runtime::GraphBackend {
+ public:
+  // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail).
+  AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress);
+  ~AbiGraphBackend() override;
+  AbiGraphBackend(const AbiGraphBackend&) = delete;
+  AbiGraphBackend& operator=(const AbiGraphBackend&) = delete;
+
+  // Creates the backend instance; the verdict when it cannot be.
+  std::optional<Verdict> Start();
+  std::optional<std::vector<runtime::Tensor>> Run(const Graphs& graphs) override;
+  // The first failure, if any.
+  const std::optional<Verdict>& failure() const { return failure_; }
+  // Releases every compiled graph and checks the backend let them go (live_handles), then
+  // destroys the instance; the ABI verdict when it kept some.
+  std::optional<Verdict> Finish();
+  int graphs_run() const { return graphs_run_; }
+
+ private:
+  static tdc_status AllocTensor(void* context, int32_t dtype, int32_t device, int32_t device_index, int32_t ndim,
+                                const int64_t* shape, tdc_tensor* out);
+  static tdc_status RunNode(void* context, size_t node_index, const tdc_tensor* inputs, size_t num_inputs,
+                            tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs, char* message,
+                            size_t message_size);
+  // The verdict for a status other than OK from `phase` on the graph `g`.
+  Verdict Refusal(tdc_status status, CasePhase phase, const graph::Graph& g, const std::string& what,
+                  const std::string& message) const;
+  // Whether `g` needs only what the backend declared (level, dtypes, targets).
+  bool Declared(const graph::Graph& g) const;
+  std::optional<Verdict> CheckOutputs(const Graphs& graphs, const std::vector<tdc_tensor>& outputs,
+                                      std::vector<runtime::Tensor>& copied) const;
+
+  const LoadedBackend& backend_;
+  tdc_graph_level level_;
+  bool required_;
+  Progress progress_;
+  tdc_host_api host_{};
+  tdc_backend* instance_ = nullptr;
+  std::vector<tdc_compiled*> compiled_;
+  WireTensors arena_;              // what the host allocates for the backend: lives with the case
+  const Graphs* current_ = nullptr;  // the graph being run, for run_node
+  std::optional<Verdict> failure_;
+  int graphs_run_ = 0;
+};
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_

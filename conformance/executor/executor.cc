@@ -1,0 +1,203 @@
+// The parent forks one child per case and reads its progress lines and its verdict from a
+// pipe: a child that dies by a signal is a CRASH in the phase it last entered, one that
+// outlives the timeout is killed and is a TIMEOUT there (the message names the graph).
+#include "conformance/executor/executor.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "conformance/executor/abi_graph_backend.h"
+#include "reference/aot/aot_lowering.h"
+#include "reference/base/case_id.h"
+#include "reference/compare/comparator.h"
+#include "reference/dynamo/run_compiled.h"
+#include "reference/graph/golden_json.h"
+
+namespace tdc::conformance {
+
+namespace {
+
+std::optional<std::string> ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteAll(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+// The child's work: the compiled run with the backend, then the comparison.
+Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options,
+                   const Progress& progress) {
+  progress(CasePhase::kParse, spec.fixture);
+  std::optional<std::string> source = ReadText(spec.fixture);
+  std::string golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
+  std::optional<std::string> golden_text = ReadText(golden_file);
+  if (!source || !golden_text) {
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "missing_file",
+                       fmt::format("cannot read {} or {}", spec.fixture, golden_file));
+  }
+  graph::GoldenReadResult golden = graph::ReadGolden(*golden_text);
+  if (!golden.golden) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
+  AbiGraphBackend host(backend, spec.level, options.required, progress);
+  if (std::optional<Verdict> failed = host.Start()) return *failed;
+  dynamo::CompileRunOptions run;
+  run.profile = spec.profile;
+  run.aten = &aot::AotLowering();
+  run.backend = &host;
+  progress(CasePhase::kTrace, spec.fixture);
+  auto outcome = dynamo::RunCompiled(*source, spec.fixture, run);
+  if (auto* diagnostic = std::get_if<std::string>(&outcome)) {
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, "reference_error", *diagnostic);
+  }
+  if (host.failure()) return *host.failure();
+  if (std::optional<Verdict> leaked = host.Finish()) return *leaked;
+  progress(CasePhase::kCompare, "the program's outcome");
+  graph::Golden actual = *golden.golden;
+  for (auto& [profile, compiled] : actual.compiled) {
+    if (profile == spec.profile) compiled = std::get<graph::CompiledOutcome>(std::move(outcome));
+  }
+  compare::CompareOptions compare_options;
+  compare_options.mode = compare::Mode::kCompile;
+  compare_options.profile = spec.profile;
+  compare::CompareResult result = compare::Compare(*golden.golden, actual, compare_options);
+  if (result.error) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error", *result.error);
+  if (!result.differences.empty()) {
+    return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "value_mismatch",
+                       compare::FormatDifference(result.differences.front()));
+  }
+  if (host.graphs_run() == 0) return Verdict{CaseStatus::kPass, std::nullopt, "", "no graph reached the backend"};
+  return Verdict::Pass();
+}
+
+std::string SignalName(int signal) {
+  const char* name = sigabbrev_np(signal);
+  return name != nullptr ? fmt::format("SIG{}", name) : fmt::format("signal {}", signal);
+}
+
+}  // namespace
+
+std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level) {
+  std::string path = fixture.substr(std::string("fixtures/").size());
+  path = path.substr(0, path.size() - 3);
+  const size_t slash = path.rfind('/');
+  CaseId id{"fixtures", path.substr(0, slash), path.substr(slash + 1),
+            {{"profile", profile}, {"level", level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo"}}};
+  return FormatCaseId(id);
+}
+
+std::variant<CaseSpec, std::string> ResolveCase(std::string_view text) {
+  CaseIdParse parsed = ParseCaseId(text);
+  if (!parsed.id) return parsed.error;
+  const CaseId& id = *parsed.id;
+  if (id.suite != "fixtures") return fmt::format("unknown suite '{}' (the executor runs fixtures)", id.suite);
+  CaseSpec spec;
+  spec.id = std::string(text);
+  spec.fixture = fmt::format("fixtures/{}/{}.py", id.group, id.name);
+  std::string level;
+  for (const CaseParam& p : id.params) {
+    if (p.key == "profile") spec.profile = p.value;
+    else if (p.key == "level") level = p.value;
+    else return fmt::format("unknown parameter '{}' (profile, level)", p.key);
+  }
+  if (!dynamo::IsKnownProfile(spec.profile)) return fmt::format("unknown profile '{}'", spec.profile);
+  if (level != "dynamo" && level != "aten") return fmt::format("level '{}' is neither dynamo nor aten", level);
+  spec.level = level == "aten" ? TDC_GRAPH_LEVEL_ATEN : TDC_GRAPH_LEVEL_DYNAMO;
+  return spec;
+}
+
+Verdict LoadVerdict(const LoadFailure& failure) {
+  return Verdict::Of(CaseStatus::kBackendError, CasePhase::kLoad, failure.reason, failure.message);
+}
+
+Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options) {
+  if (!backend.HasLevel(spec.level)) {
+    Verdict v = Verdict::Of(CaseStatus::kNotSupported, CasePhase::kBackendCompile, "level_not_declared",
+                            "the backend does not compile graphs at this level");
+    if (options.required) v.status = CaseStatus::kFail;
+    return v;
+  }
+  int fds[2];
+  if (pipe(fds) != 0) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "pipe", std::strerror(errno));
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "fork", std::strerror(errno));
+  if (child == 0) {
+    close(fds[0]);
+    const int out = fds[1];
+    Progress progress = [out](CasePhase phase, const std::string& detail) {
+      WriteAll(out, fmt::format("progress {} {}\n", PhaseName(phase), detail));
+    };
+    Verdict v = RunInChild(backend, spec, options, progress);
+    WriteAll(out, "verdict " + ToJson(v).dump() + "\n");
+    _exit(0);
+  }
+  close(fds[1]);
+  // Read lines until the child closes the pipe or the time is up.
+  std::string buffer;
+  CasePhase phase = CasePhase::kLoad;
+  std::string detail;
+  std::optional<Verdict> verdict;
+  bool timed_out = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_seconds);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    char chunk[4096];
+    ssize_t n = read(fds[0], chunk, sizeof chunk);
+    if (n <= 0) break;
+    buffer.append(chunk, static_cast<size_t>(n));
+    for (size_t eol; (eol = buffer.find('\n')) != std::string::npos; buffer.erase(0, eol + 1)) {
+      std::string line = buffer.substr(0, eol);
+      if (line.starts_with("progress ")) {
+        std::string rest = line.substr(9);
+        const size_t space = rest.find(' ');
+        if (auto parsed = ParsePhase(rest.substr(0, space))) phase = *parsed;
+        detail = space == std::string::npos ? "" : rest.substr(space + 1);
+      } else if (line.starts_with("verdict ")) {
+        verdict = VerdictFromJson(nlohmann::json::parse(line.substr(8), nullptr, false));
+      }
+    }
+  }
+  close(fds[0]);
+  if (timed_out) kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (timed_out) {
+    return Verdict::Of(CaseStatus::kTimeout, phase, "timeout",
+                       fmt::format("no result after {} s, in {}: {}", options.timeout_seconds, PhaseName(phase), detail));
+  }
+  if (verdict) return *verdict;
+  if (WIFSIGNALED(status)) {
+    return Verdict::Of(CaseStatus::kCrash, phase, "signal",
+                       fmt::format("{} in {}: {}", SignalName(WTERMSIG(status)), PhaseName(phase), detail));
+  }
+  return Verdict::Of(CaseStatus::kCrash, phase, "exit",
+                     fmt::format("the case's process exited ({}) without a verdict, in {}: {}",
+                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, PhaseName(phase), detail));
+}
+
+}  // namespace tdc::conformance

@@ -1,0 +1,44 @@
+// The single-case executor (issue 14): one case, `fixtures:<group>:<name>:profile=<p>:
+// level=<dynamo|aten>`, is the fixture program run by the reference in compile mode with a
+// loaded backend compiling every graph at that level; it runs in a child process under a
+// timeout, and its outcome (each graph's outputs against the reference's, then the whole
+// program against its golden through the comparator) becomes a verdict by DESIGN.md D7.
+#ifndef TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_
+#define TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "conformance/abi/tdconform_backend.h"
+#include "conformance/executor/verdict.h"
+#include "conformance/loader/loader.h"
+
+namespace tdc::conformance {
+
+struct CaseSpec {
+  std::string id;       // as written
+  std::string fixture;  // fixtures/<group>/<name>.py, relative to the repository root
+  std::string profile;
+  tdc_graph_level level = TDC_GRAPH_LEVEL_DYNAMO;
+};
+
+// The case an id names, or why it names none.
+std::variant<CaseSpec, std::string> ResolveCase(std::string_view id);
+// The id of `fixture` (fixtures/<group>/<name>.py) at `profile` and `level`.
+std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level);
+
+struct ExecutorOptions {
+  double timeout_seconds = 60;
+  bool required = false;  // in the must-pass core set
+};
+
+// Runs `spec` on `backend` (paths relative to the working directory, the repository root).
+Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options);
+
+// The verdict of a library that does not load: BACKEND_ERROR in phase load.
+Verdict LoadVerdict(const LoadFailure& failure);
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_

@@ -1,0 +1,46 @@
+// Loading a backend library (tdconform_backend.h): dlopen, the entry point, the version and
+// the table checked before any case runs. A library that fails here is BACKEND_ERROR in
+// phase load and runs no case (DESIGN.md D7).
+#ifndef TDCONFORM_CONFORMANCE_LOADER_LOADER_H_
+#define TDCONFORM_CONFORMANCE_LOADER_LOADER_H_
+
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "conformance/abi/tdconform_backend.h"
+
+namespace tdc::conformance {
+
+class LoadedBackend {
+ public:
+  LoadedBackend(void* handle, const tdc_backend_api* api, std::string path);
+  ~LoadedBackend();
+  LoadedBackend(const LoadedBackend&) = delete;
+  LoadedBackend& operator=(const LoadedBackend&) = delete;
+
+  const tdc_backend_api& api() const { return *api_; }
+  const tdc_backend_info& info() const { return info_; }
+  const tdc_capabilities& capabilities() const { return capabilities_; }
+  const std::string& path() const { return path_; }
+  bool HasLevel(tdc_graph_level level) const { return (capabilities_.graph_levels & (1u << level)) != 0; }
+  bool HasDType(int32_t dtype) const { return dtype >= 0 && dtype < 64 && (capabilities_.dtypes & (1ull << dtype)) != 0; }
+
+ private:
+  void* handle_;
+  const tdc_backend_api* api_;
+  std::string path_;
+  tdc_backend_info info_{};
+  tdc_capabilities capabilities_{};
+};
+
+struct LoadFailure {
+  std::string reason;   // dlopen, no_entry_point, abi_version, bad_table
+  std::string message;  // one line: what was found
+};
+
+std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadBackend(const std::string& path);
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_LOADER_LOADER_H_
