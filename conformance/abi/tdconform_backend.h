@@ -9,9 +9,8 @@
  *
  * Graphs are canonical graph form v1 (DESIGN.md D2, fixtures/SCHEMA.md §7): FX nodes with
  * normalized targets (`torch.sin`, `operator.add`, `aten.add.Tensor`), arguments naming
- * earlier nodes by index. Parameters and buffers arrive as graph inputs (placeholders) like
- * any other tensor; a tensor constant of an ATen graph (a get_attr node) comes from the
- * host's run_node.
+ * earlier nodes by index, with the tensor constants they read (tdc_graph.constants).
+ * Parameters and buffers arrive as graph inputs (placeholders) like any other tensor.
  *
  * COMPATIBILITY POLICY
  * - TDC_ABI_VERSION_MAJOR changes when a change breaks either side: a field removed or
@@ -234,6 +233,11 @@ typedef struct tdc_graph {
   size_t num_nodes;
   const tdc_node* nodes; /* FX order: a REF names an earlier node */
   const char* name;      /* the case and graph it comes from, for messages; may be NULL */
+  /* The tensor constants its get_attr nodes read (an ATen graph's `_tensor_constant0`):
+   * the get_attr node whose target is constant_names[i] reads constants[i]. */
+  size_t num_constants;
+  const char* const* constant_names;
+  const tdc_tensor* constants;
 } tdc_graph;
 
 /* The host's side of the ABI, given to create(). */
@@ -247,8 +251,8 @@ typedef struct tdc_host_api {
   tdc_status (*alloc_tensor)(void* context, int32_t dtype, int32_t device, int32_t device_index, int32_t ndim,
                              const int64_t* shape, tdc_tensor* out);
   /* Runs node `node_index` of the graph being run (only during run()) on the host: an
-   * opaque node (a custom op, an allowed function's body, a nonstrict_trace call), a
-   * get_attr tensor constant, or any op the backend leaves to the host. `inputs` are the
+   * opaque node (a custom op, an allowed function's body, a nonstrict_trace call) or any
+   * op the backend leaves to the host. `inputs` are the
    * tensors among the values of the node's REF arguments, in the order they appear (args
    * then kwargs, depth first). The node's results (a tensor, or the tensors of a tuple in
    * order) are written to `outputs`, allocated and owned by the host, `*num_outputs` of

@@ -7,12 +7,16 @@
 #include <optional>
 #include <variant>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conformance/abi/tdconform_backend.h"
 #include "reference/runtime/tensor.h"
 
 namespace tdc::conformance {
+
+// Tensors by name (a graph's tensor constants, by their get_attr target).
+using NamedTensors = std::vector<std::pair<std::string, runtime::Tensor>>;
 
 // tdc_tensor views of runtime tensors on the CPU; keeps the shapes and strides they point
 // to (the tensors' storage must outlive the views).

@@ -44,7 +44,11 @@ static_assert(kDTypes == TDC_DTYPE_BOOL + 1 && kValueKinds == TDC_ARG_MEMORY_FOR
 
 }  // namespace
 
-WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name) {
+WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name, const NamedTensors& constants) {
+  for (const auto& [target, tensor] : constants) {
+    constant_names_.push_back(Keep(target));
+    constant_views_.push_back(constants_.Add(tensor));
+  }
   nodes_.reserve(g.nodes.size());
   for (const graph::Node& n : g.nodes) {
     tdc_node node{};
@@ -76,6 +80,9 @@ WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string n
   graph_.num_nodes = nodes_.size();
   graph_.nodes = nodes_.data();
   graph_.name = Keep(std::move(name));
+  graph_.num_constants = constant_views_.size();
+  graph_.constant_names = constant_names_.data();
+  graph_.constants = constant_views_.data();
 }
 
 const char* WireGraph::Keep(std::string text) { return strings_.emplace_back(std::move(text)).c_str(); }
@@ -259,5 +266,19 @@ class Decoder {
 }  // namespace
 
 std::variant<graph::Graph, std::string> DecodeGraph(const tdc_graph& g) { return Decoder(g).Run(); }
+
+std::variant<NamedTensors, std::string> DecodeConstants(const tdc_graph& g) {
+  NamedTensors out;
+  if (g.num_constants > 0 && (g.constant_names == nullptr || g.constants == nullptr)) {
+    return std::string("constants without their names or tensors");
+  }
+  for (size_t i = 0; i < g.num_constants; ++i) {
+    if (g.constant_names[i] == nullptr) return fmt::format("constant {}: its name is NULL", i);
+    auto copy = CopyFromWire(g.constants[i]);
+    if (auto* error = std::get_if<std::string>(&copy)) return fmt::format("constant {}: {}", g.constant_names[i], *error);
+    out.emplace_back(g.constant_names[i], std::get<runtime::Tensor>(std::move(copy)));
+  }
+  return out;
+}
 
 }  // namespace tdc::conformance

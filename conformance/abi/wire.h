@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "conformance/abi/tdconform_backend.h"
+#include "conformance/abi/tensors.h"
 #include "reference/graph/graph.h"
 
 namespace tdc::conformance {
@@ -19,7 +20,8 @@ namespace tdc::conformance {
 // A tdc_graph and everything its pointers reach; not copyable (the pointers are into it).
 class WireGraph {
  public:
-  WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name);
+  // `constants`: what its get_attr nodes read, by target (their storage must outlive it).
+  WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name, const NamedTensors& constants = {});
   WireGraph(const WireGraph&) = delete;
   WireGraph& operator=(const WireGraph&) = delete;
   const tdc_graph& get() const { return graph_; }
@@ -34,12 +36,17 @@ class WireGraph {
   std::deque<std::vector<tdc_kwarg>> kwargs_;
   std::deque<std::vector<int64_t>> shapes_;
   std::vector<tdc_node> nodes_;
+  WireTensors constants_;
+  std::vector<const char*> constant_names_;
+  std::vector<tdc_tensor> constant_views_;
   tdc_graph graph_{};
 };
 
 // The canonical graph `g` describes, or what is wrong with it (a bad kind, a REF to a
 // later node, a NULL where a string belongs), naming the node.
 std::variant<graph::Graph, std::string> DecodeGraph(const tdc_graph& g);
+// Copies of `g`'s tensor constants, or what is wrong with one.
+std::variant<NamedTensors, std::string> DecodeConstants(const tdc_graph& g);
 
 }  // namespace tdc::conformance
 

@@ -103,6 +103,24 @@ TEST(WireTest, TheGraphRecordsItsLevelNameAndSize) {
   EXPECT_EQ(w.nodes[0].source, nullptr);  // an ATen placeholder has none
 }
 
+TEST(WireTest, TensorConstantsTravelWithTheirNames) {
+  runtime::Tensor strided = runtime::TensorFromValues(
+      graph::DType::kFloat32, {2, 2}, {runtime::Scalar::Float(1), runtime::Scalar::Float(2), runtime::Scalar::Float(3), runtime::Scalar::Float(4)});
+  strided.strides = {1, 2};  // its transpose: elements read in logical order 1, 3, 2, 4
+  WireGraph wire(graph::Graph{}, TDC_GRAPH_LEVEL_ATEN, "g", {{"_tensor_constant0", strided}});
+  ASSERT_EQ(wire.get().num_constants, 1U);
+  EXPECT_STREQ(wire.get().constant_names[0], "_tensor_constant0");
+  auto decoded = DecodeConstants(wire.get());
+  ASSERT_TRUE(std::holds_alternative<NamedTensors>(decoded)) << std::get<std::string>(decoded);
+  const NamedTensors& constants = std::get<NamedTensors>(decoded);
+  ASSERT_EQ(constants.size(), 1U);
+  EXPECT_EQ(constants[0].first, "_tensor_constant0");
+  std::vector<double> values;
+  for (const runtime::Scalar& v : constants[0].second.Values()) values.push_back(v.AsDouble());
+  EXPECT_EQ(values, (std::vector<double>{1, 3, 2, 4}));
+  EXPECT_EQ(constants[0].second.strides, (std::vector<int64_t>{2, 1}));  // copied contiguous
+}
+
 std::string DecodeError(const tdc_graph& g) {
   std::variant<graph::Graph, std::string> decoded = DecodeGraph(g);
   return std::holds_alternative<std::string>(decoded) ? std::get<std::string>(decoded) : "decoded";
@@ -119,7 +137,11 @@ TEST(WireTest, MalformedGraphsAreRefusedNamingTheNode) {
   nodes[0].args = &forward_ref;
   nodes[1].op = TDC_NODE_OUTPUT;
   nodes[1].target = "";
-  tdc_graph g{sizeof(tdc_graph), TDC_GRAPH_LEVEL_DYNAMO, 2, nodes, nullptr};
+  tdc_graph g{};
+  g.struct_size = sizeof(tdc_graph);
+  g.level = TDC_GRAPH_LEVEL_DYNAMO;
+  g.num_nodes = 2;
+  g.nodes = nodes;
   EXPECT_EQ(DecodeError(g), "node 0: REF 1 does not name an earlier node");
 
   forward_ref.kind = 99;

@@ -1,6 +1,6 @@
 // The reference CPU backend behind the C ABI: a graph compiles to itself (decoded from the
-// wire form) and runs on the reference's graph interpreter, the runtime's kernels; opaque
-// nodes and tensor constants go back to the host. It declares every target at both levels:
+// wire form, with its tensor constants) and runs on the reference's graph interpreter, the
+// runtime's kernels; opaque nodes go back to the host. It declares every target at both levels:
 // what the interpreter cannot compute it reports as an ERROR naming the node.
 #include <cstdio>
 #include <memory>
@@ -18,6 +18,7 @@ struct tdc_backend {
 struct tdc_compiled {
   tdc::graph::Graph graph;
   tdc::backends::GraphLevel level;
+  tdc::backends::Constants constants;
 };
 
 namespace tdc::conformance {
@@ -77,6 +78,12 @@ tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device,
   auto compiled = std::make_unique<tdc_compiled>();
   compiled->level = graph->level == TDC_GRAPH_LEVEL_ATEN ? backends::GraphLevel::kAten : backends::GraphLevel::kDynamo;
   if (tdc_status s = Decode(graph, &compiled->graph, message, size); s != TDC_STATUS_OK) return s;
+  auto constants = DecodeConstants(*graph);
+  if (auto* error = std::get_if<std::string>(&constants)) {
+    Say(message, size, *error);
+    return TDC_STATUS_ERROR;
+  }
+  compiled->constants = std::get<NamedTensors>(std::move(constants));
   *out = compiled.release();
   ++backend->live;
   return TDC_STATUS_OK;
@@ -118,7 +125,7 @@ tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* i
   backends::HostNode host = [&](size_t node, const std::vector<runtime::Tensor>& node_inputs) {
     return RunOnHost(*backend->host, node, node_inputs);
   };
-  auto result = backends::RunGraph(compiled->graph, compiled->level, in, host);
+  auto result = backends::RunGraph(compiled->graph, compiled->level, in, compiled->constants, host);
   if (auto* error = std::get_if<std::string>(&result)) {
     Say(message, size, *error);
     return TDC_STATUS_ERROR;

@@ -96,7 +96,7 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
                            what + ": the reference has no ATen form of it");
     return std::nullopt;
   }
-  WireGraph wire(*g, level_, what);
+  WireGraph wire(*g, level_, what, level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
   char message[kMessageSize] = "";
   progress_(CasePhase::kBackendCompile, what);
   tdc_status s = backend_.api().can_compile(instance_, &wire.get(), message, sizeof message);

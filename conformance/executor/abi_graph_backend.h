@@ -1,8 +1,8 @@
 // The host side of the ABI for one case: every graph the reference sends to torch.compile's
 // backend goes to a backend instance at the case's level (can_compile, compile, run); what
 // comes back is checked against the reference's own values for that graph, and the first
-// failure is kept as the case's verdict. Opaque nodes and tensor constants the backend
-// hands back run on the host.
+// failure is kept as the case's verdict. Opaque nodes the backend hands back run on the
+// host.
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
 #define TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -67,7 +69,8 @@ Resolved ResolveAten(const graph::Node& n) {
 
 class Run {
  public:
-  Run(const graph::Graph& g, GraphLevel level, const HostNode& host) : g_(g), level_(level), host_(host) {}
+  Run(const graph::Graph& g, GraphLevel level, const Constants& constants, const HostNode& host)
+      : g_(g), level_(level), constants_(constants), host_(host) {}
 
   std::variant<std::vector<runtime::Tensor>, std::string> Go(const std::vector<runtime::Tensor>& inputs) {
     size_t next_input = 0;
@@ -80,11 +83,11 @@ class Run {
           break;
         case graph::NodeOp::kOutput: return Outputs(n);
         case graph::NodeOp::kGetAttr: {
-          // The host's attribute: a tensor constant it gives, or what only the node using it
-          // (a nonstrict_trace call, which goes to the host) needs.
-          auto constant = host_(index_, {});
-          auto* tensors = std::get_if<std::vector<runtime::Tensor>>(&constant);
-          values_.push_back(tensors != nullptr && tensors->size() == 1 ? OpValue::Of(tensors->front()) : OpValue::None());
+          // A tensor constant, or what only the node using it needs (a nonstrict_trace
+          // call's function and input spec: that call goes to the host).
+          auto constant = std::find_if(constants_.begin(), constants_.end(),
+                                       [&](const auto& c) { return c.first == n.target; });
+          values_.push_back(constant != constants_.end() ? OpValue::Of(constant->second) : OpValue::None());
           break;
         }
         case graph::NodeOp::kCallFunction:
@@ -259,6 +262,7 @@ class Run {
 
   const graph::Graph& g_;
   GraphLevel level_;
+  const Constants& constants_;
   const HostNode& host_;
   size_t index_ = 0;
   std::vector<OpValue> values_;
@@ -269,8 +273,8 @@ class Run {
 
 std::variant<std::vector<runtime::Tensor>, std::string> RunGraph(const graph::Graph& g, GraphLevel level,
                                                                  const std::vector<runtime::Tensor>& inputs,
-                                                                 const HostNode& host) {
-  return Run(g, level, host).Go(inputs);
+                                                                 const Constants& constants, const HostNode& host) {
+  return Run(g, level, constants, host).Go(inputs);
 }
 
 }  // namespace tdc::backends

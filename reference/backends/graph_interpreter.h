@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -23,11 +24,14 @@ enum class GraphLevel { kDynamo, kAten };
 using HostNode = std::function<std::variant<std::vector<runtime::Tensor>, std::string>(
     size_t node, const std::vector<runtime::Tensor>& inputs)>;
 
+// Tensors by name: what the graph's get_attr nodes read (`_tensor_constant0`).
+using Constants = std::vector<std::pair<std::string, runtime::Tensor>>;
+
 // The graph's outputs computed from `inputs` (placeholder order), or an error naming the
 // node that failed.
 std::variant<std::vector<runtime::Tensor>, std::string> RunGraph(const graph::Graph& g, GraphLevel level,
                                                                  const std::vector<runtime::Tensor>& inputs,
-                                                                 const HostNode& host);
+                                                                 const Constants& constants, const HostNode& host);
 
 }  // namespace tdc::backends
 

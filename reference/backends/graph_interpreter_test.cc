@@ -46,8 +46,8 @@ bool Close(const Tensor& a, const Tensor& b) {
 class Checker : public runtime::GraphBackend {
  public:
   std::optional<std::vector<Tensor>> Run(const Graphs& g) override {
-    Check(*g.dynamo, GraphLevel::kDynamo, g, g.dynamo_host);
-    if (g.aten != nullptr) Check(*g.aten, GraphLevel::kAten, g, g.aten_host);
+    Check(*g.dynamo, GraphLevel::kDynamo, {}, g, g.dynamo_host);
+    if (g.aten != nullptr) Check(*g.aten, GraphLevel::kAten, g.aten_constants, g, g.aten_host);
     return std::nullopt;  // the reference's values stay
   }
   std::string fixture;
@@ -56,10 +56,11 @@ class Checker : public runtime::GraphBackend {
   int graphs = 0;
 
  private:
-  void Check(const graph::Graph& graph, GraphLevel level, const Graphs& g, const HostNode& host) {
+  void Check(const graph::Graph& graph, GraphLevel level, const Constants& constants, const Graphs& g,
+             const HostNode& host) {
     ++graphs;
     const char* name = level == GraphLevel::kAten ? "aten" : "dynamo";
-    auto result = RunGraph(graph, level, g.inputs, host);
+    auto result = RunGraph(graph, level, g.inputs, constants, host);
     if (auto* error = std::get_if<std::string>(&result)) {
       failures.push_back(fmt::format("{} graph {} ({}): {}", fixture, g.compile_id, name, *error));
       return;

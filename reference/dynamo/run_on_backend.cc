@@ -58,17 +58,13 @@ void Dynamo::RunOnBackend(const graph::Invocation& call, const FinishedGraphs& g
   for (const Value& v : graphs.inputs) g.inputs.push_back(DynCast<PyTensor>(v)->tensor());
   for (const Value& v : graphs.outputs) g.expected.push_back(DynCast<PyTensor>(v)->tensor());
   g.dynamo_host = [&](size_t node, const std::vector<Tensor>& inputs) { return RunOpaque(graphs, node, inputs); };
-  g.aten_host = [&](size_t node, const std::vector<Tensor>& inputs) -> std::variant<std::vector<Tensor>, std::string> {
-    const graph::Node& n = g.aten->nodes.at(node);
-    if (n.op == graph::NodeOp::kGetAttr) {
-      // make_fx's `_tensor_constant<k>`: the k-th constant a fragment lifted.
-      constexpr std::string_view kConstant = "_tensor_constant";
-      const size_t k = n.target.starts_with(kConstant) ? std::stoul(n.target.substr(kConstant.size())) : SIZE_MAX;
-      if (k >= graphs.aten_constants.size()) return fmt::format("get_attr {} is not a tensor constant", n.target);
-      return std::vector<Tensor>{DynCast<PyTensor>(graphs.aten_constants[k])->tensor()};
-    }
+  g.aten_host = [&](size_t node, const std::vector<Tensor>& inputs) {
     return RunOpaque(graphs, DynamoNodeOf(*g.dynamo, *g.aten, node), inputs);
   };
+  // make_fx names the k-th constant a fragment lifted `_tensor_constant<k>`.
+  for (size_t k = 0; k < graphs.aten_constants.size(); ++k) {
+    g.aten_constants.emplace_back(fmt::format("_tensor_constant{}", k), DynCast<PyTensor>(graphs.aten_constants[k])->tensor());
+  }
   std::optional<std::vector<Tensor>> outputs = backend_->Run(g);
   if (!outputs || outputs->size() != graphs.outputs.size()) return;
   for (size_t i = 0; i < outputs->size(); ++i) {

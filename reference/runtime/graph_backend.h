@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -22,9 +23,8 @@ class GraphBackend {
   virtual ~GraphBackend() = default;
 
   // Runs node `node` of a graph on the host (an opaque node: a custom op, an allowed
-  // function, a nonstrict_trace call; at the ATen level also a get_attr tensor constant)
-  // on `inputs`, the tensors its REFs name in order; its result tensors in order, or an
-  // error text.
+  // function, a nonstrict_trace call) on `inputs`, the tensors its REFs name in order; its
+  // result tensors in order, or an error text.
   using HostNode = std::function<std::variant<std::vector<Tensor>, std::string>(size_t node, const std::vector<Tensor>& inputs)>;
 
   struct Graphs {
@@ -33,6 +33,8 @@ class GraphBackend {
     const graph::Graph* aten;  // null when AOT autograd's capture failed
     std::vector<Tensor> inputs;    // placeholder order
     std::vector<Tensor> expected;  // the outputs as the reference computed them
+    // The ATen graph's tensor constants, by get_attr target (`_tensor_constant0`).
+    std::vector<std::pair<std::string, Tensor>> aten_constants;
     HostNode dynamo_host;  // for nodes of `dynamo`
     HostNode aten_host;    // for nodes of `aten`
   };
