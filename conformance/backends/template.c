@@ -134,6 +134,7 @@ struct tdc_compiled {
   size_t num_outputs;
   int* outputs;
   int has_sin;
+  int runs; /* how many times run() ran it */
 };
 
 struct tdc_backend {
@@ -497,6 +498,9 @@ static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* i
                                          &outputs[i]);
     if (status != TDC_STATUS_OK) break;
     memcpy(outputs[i].data, v->data, (size_t)v->numel * sizeof(float));
+#if defined(TDC_BROKEN_WRONG_ON_RERUN)
+    if (c->runs > 0) ((float*)outputs[i].data)[0] += 1.0f; /* a stale state on a cached call */
+#endif
 #if defined(TDC_BROKEN_ULP_DRIFT)
     {
       int64_t k;
@@ -510,6 +514,7 @@ static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* i
   for (i = 0; i < c->num_steps; ++i) {
     if (values[i].owned) free(values[i].data);
   }
+  ++c->runs;
   free(values);
   return status;
 }

@@ -96,30 +96,33 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
                            what + ": the reference has no ATen form of it");
     return std::nullopt;
   }
-  WireGraph wire(*g, level_, what, level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
   char message[kMessageSize] = "";
-  progress_(CasePhase::kBackendCompile, what);
-  tdc_status s = backend_.api().can_compile(instance_, &wire.get(), message, sizeof message);
-  if (s != TDC_STATUS_OK) {
-    failure_ = Refusal(s, CasePhase::kBackendCompile, *g, what + " can_compile", message);
-    return std::nullopt;
+  auto cached = compiled_.find(graphs.compile);
+  tdc_compiled* compiled = cached != compiled_.end() ? cached->second : nullptr;
+  if (compiled == nullptr) {
+    WireGraph wire(*g, level_, what, level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
+    progress_(CasePhase::kBackendCompile, what);
+    tdc_status s = backend_.api().can_compile(instance_, &wire.get(), message, sizeof message);
+    if (s != TDC_STATUS_OK) {
+      failure_ = Refusal(s, CasePhase::kBackendCompile, *g, what + " can_compile", message);
+      return std::nullopt;
+    }
+    s = backend_.api().compile(instance_, &wire.get(), TDC_DEVICE_CPU, &compiled, message, sizeof message);
+    if (s != TDC_STATUS_OK || compiled == nullptr) {
+      failure_ = Refusal(s == TDC_STATUS_OK ? TDC_STATUS_ERROR : s, CasePhase::kBackendCompile, *g, what + " compile",
+                         s == TDC_STATUS_OK ? "OK without a compiled handle" : message);
+      return std::nullopt;
+    }
+    compiled_.emplace(graphs.compile, compiled);
   }
-  tdc_compiled* compiled = nullptr;
-  s = backend_.api().compile(instance_, &wire.get(), TDC_DEVICE_CPU, &compiled, message, sizeof message);
-  if (s != TDC_STATUS_OK || compiled == nullptr) {
-    failure_ = Refusal(s == TDC_STATUS_OK ? TDC_STATUS_ERROR : s, CasePhase::kBackendCompile, *g, what + " compile",
-                       s == TDC_STATUS_OK ? "OK without a compiled handle" : message);
-    return std::nullopt;
-  }
-  compiled_.push_back(compiled);
   std::vector<tdc_tensor> inputs;
   WireTensors views;
   for (const runtime::Tensor& t : graphs.inputs) inputs.push_back(views.Add(t));
   std::vector<tdc_tensor> outputs(graphs.expected.size(), tdc_tensor{});
   current_ = &graphs;
   progress_(CasePhase::kBackendRun, fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
-  s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(), outputs.data(), outputs.size(), message,
-                         sizeof message);
+  tdc_status s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(), outputs.data(), outputs.size(),
+                                    message, sizeof message);
   current_ = nullptr;
   ++graphs_run_;
   if (s != TDC_STATUS_OK) {
@@ -167,7 +170,7 @@ std::optional<Verdict> AbiGraphBackend::CheckOutputs(const Graphs& graphs, const
 
 std::optional<Verdict> AbiGraphBackend::Finish() {
   if (instance_ == nullptr) return std::nullopt;
-  for (tdc_compiled* c : compiled_) backend_.api().release(instance_, c);
+  for (const auto& [id, c] : compiled_) backend_.api().release(instance_, c);
   compiled_.clear();
   const size_t live = backend_.api().live_handles(instance_);
   backend_.api().destroy(instance_);

@@ -7,6 +7,7 @@
 #define TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +60,9 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   Progress progress_;
   tdc_host_api host_{};
   tdc_backend* instance_ = nullptr;
-  std::vector<tdc_compiled*> compiled_;
+  // Each compile's handle (Graphs::compile): a cache hit runs it again, as torch calls
+  // the compiled function it cached.
+  std::map<size_t, tdc_compiled*> compiled_;
   WireTensors arena_;              // what the host allocates for the backend: lives with the case
   const Graphs* current_ = nullptr;  // the graph being run, for run_node
   std::optional<Verdict> failure_;

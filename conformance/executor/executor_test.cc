@@ -130,6 +130,10 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
                 "rejected_required");
   ExpectVerdict(run("rejects_all", kAdd), CaseStatus::kNotSupported, CasePhase::kBackendCompile, "rejected");
   ExpectVerdict(run("leaks", kAdd), CaseStatus::kFail, CasePhase::kAbi, "leaked_handles");
+  // A cache hit runs the compiled graph again (torch calls the cached compiled function):
+  // wrong only from its second run on, it fails the case with a cached call alone.
+  ExpectVerdict(run("wrong_on_rerun", kSin), CaseStatus::kFail, CasePhase::kCompare, "value_mismatch");
+  ExpectVerdict(run("wrong_on_rerun", kTwoOutputs), CaseStatus::kPass, std::nullopt, "");
   auto mismatch = LoadBackend(Library("broken_abi_major"));
   ASSERT_TRUE(std::holds_alternative<LoadFailure>(mismatch));
   ExpectVerdict(LoadVerdict(std::get<LoadFailure>(mismatch)), CaseStatus::kBackendError, CasePhase::kLoad, "abi_version");

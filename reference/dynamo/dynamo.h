@@ -84,6 +84,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // values (in the frame's argument order).
   struct CacheEntry {
     std::string compile_id;
+    // Its compile's invocation (index in records_.invocations), when it sent a graph to the
+    // recording backend.
+    std::optional<size_t> invocation;
     std::vector<GuardedValue> guards;
     bool grad_enabled = true;  // the global grad-mode guard
     std::vector<GlobalGuard> globals;
@@ -150,7 +153,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                                     const std::vector<Value>& values);
   // Whether an entry of `key`'s cache accepts the frame; the one that does (the most
   // recently used first) moves to the front, as torch's lookup does.
-  bool CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
+  // The entry the frame values pass (moved to the front), or null.
+  const CacheEntry* CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
   // A cache entry for what `t` read (R-lazy-guards, R-closure-guard).
   CacheEntry EntryOf(const Trace& t) const;
   // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
@@ -266,7 +270,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // run_on_backend.cc: an invocation's graphs compiled and run by backend_, its outputs
   // replacing the reference's values; an opaque node run again on the host for it.
-  void RunOnBackend(const graph::Invocation& call, const FinishedGraphs& graphs);
+  // `compile`: the invocation's index (a cache hit runs an earlier one's graph again).
+  void RunOnBackend(const graph::Invocation& call, size_t compile, const FinishedGraphs& graphs);
+  // A cache hit's graph, run again by backend_ under the compile that made the entry.
+  void RunCachedOnBackend(Trace& t, const std::vector<Value>& live, bool one_graph);
   std::variant<std::vector<runtime::Tensor>, std::string> RunOpaque(const FinishedGraphs& graphs, size_t node,
                                                                     const std::vector<runtime::Tensor>& inputs);
 

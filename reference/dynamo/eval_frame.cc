@@ -248,15 +248,15 @@ std::string Dynamo::EntryFailure(const CacheEntry& entry, const std::vector<Valu
   return "";
 }
 
-bool Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
+const Dynamo::CacheEntry* Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
   auto code = codes_.find(key);
-  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return false;
+  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
   std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
   auto hit = std::find_if(cache.rbegin(), cache.rend(),
                           [&](const CacheEntry& entry) { return EntryFailure(entry, frame_values).empty(); });
-  if (hit == cache.rend()) return false;
+  if (hit == cache.rend()) return nullptr;
   std::rotate(hit.base() - 1, hit.base(), cache.end());
-  return true;
+  return &cache.back();
 }
 
 std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
@@ -273,8 +273,9 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
     NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
-  if (CacheHit(key, frame_values)) {
+  if (const CacheEntry* hit = CacheHit(key, frame_values)) {
     t->record = false;
+    t->cached_invocation = hit->invocation;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
     return t;
   }

@@ -115,7 +115,7 @@ void Dynamo::SkipRootFrame() {
 
 void Dynamo::OnGradModeSet(bool enabled) {
   Trace* t = Tracing();
-  if (t != nullptr && t->record) AddGradModeNode(*t, enabled);
+  if (t != nullptr) AddGradModeNode(*t, enabled);
 }
 
 void Dynamo::AddGradModeNode(Trace& t, bool enabled) {

@@ -185,17 +185,20 @@ Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
   for (GlobalGuard& global : globals) {
     std::erase_if(global.guards, [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
   }
-  return {t.compile_id, std::move(guards), t.grad_enabled, std::move(globals)};
+  return {t.compile_id, std::nullopt, std::move(guards), t.grad_enabled, std::move(globals)};
 }
 
 void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
-  if (!t.record) return;
   // error_on_graph_break, true where the frame returns, makes it one graph as fullgraph does:
   // an empty graph still reaches the backend (golden version/empty_graph_backend_call). At a
   // break the flag plays no part (torch's compile_subgraph; golden
   // error_on_graph_break/s39_nested_deep, whose empty break graph under True is not sent).
   const bool fullgraph = t.callback->fullgraph || (at_return && in_.process().error_on_graph_break &&
                                                    rules_.on(Rule::kErrorOnGraphBreak));
+  if (!t.record) {
+    RunCachedOnBackend(t, live, fullgraph);
+    return;
+  }
   bool empty = t.graph.call_count() == 0;
   CodeState& code = codes_[t.key];
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name, line,
@@ -241,6 +244,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   }
   Explain(fmt::format("{}: {} op(s) sent to the backend", ends, ops));
   if (t.callback->backend != recorder_) return;
+  code.cache.back().invocation = records_.invocations.size();
   graph::Invocation invocation;
   invocation.trigger = {t.code_name, t.resume, line};
   // Off: ids count the graphs the backend gets, as if frames without one took none.
@@ -250,7 +254,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   invocation.dynamo_graph = std::move(graphs.dynamo);
   invocation.aten_graph = std::move(graphs.aten);
   records_.invocations.push_back(std::move(invocation));
-  RunOnBackend(records_.invocations.back(), graphs);
+  RunOnBackend(records_.invocations.back(), records_.invocations.size() - 1, graphs);
   auto bump = [&](const char* name, int64_t by) {
     Value v = in_.GetAttr(recorder_, name);
     in_.SetAttr(recorder_, name, in_.heap().Int(DynCast<PyInt>(v)->value() + by));
@@ -340,7 +344,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
-  if (t.record && in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
+  if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, LineOf(*frames[t.root_depth]), false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).

@@ -101,7 +101,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
     for (const auto& [v, source] : sources) t->graph.RenameInputs(v, source, renamed);
   } else {
     for (const auto& [v, source] : sources) t->graph.AddInput(v, source);
-    if (t->record && inside != t->grad_enabled) AddGradModeNode(*t, inside);
+    if (inside != t->grad_enabled) AddGradModeNode(*t, inside);
     if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   }
   t->waiting_above = levels.back().depth;

@@ -1,10 +1,12 @@
 // A graph sent to the recording backend, compiled and run by an installed GraphBackend
-// too (runtime/graph_backend.h): its outputs replace the values the reference computed,
+// too (runtime/graph_backend.h), and run again on each cache hit of its compile: its
+// outputs replace the values the reference computed,
 // element by element in the same tensors, so the rest of the program runs on what the
 // backend computed; the opaque nodes it hands back run again on the host (RunOpaque).
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
+#include "reference/graph/golden_json.h"
 
 namespace tdc::dynamo {
 
@@ -49,9 +51,10 @@ void Overwrite(const Tensor& into, const Tensor& from) {
 
 }  // namespace
 
-void Dynamo::RunOnBackend(const graph::Invocation& call, const FinishedGraphs& graphs) {
+void Dynamo::RunOnBackend(const graph::Invocation& call, size_t compile, const FinishedGraphs& graphs) {
   if (backend_ == nullptr) return;
   GraphBackend::Graphs g;
+  g.compile = compile;
   g.compile_id = call.compile_id;
   g.dynamo = &call.dynamo_graph;
   g.aten = call.aten_graph ? &*call.aten_graph : nullptr;
@@ -72,6 +75,17 @@ void Dynamo::RunOnBackend(const graph::Invocation& call, const FinishedGraphs& g
     const Tensor& from = (*outputs)[i];
     if (from.dtype == into.dtype && from.sizes == into.sizes && from.storage) Overwrite(into, from);
   }
+}
+
+void Dynamo::RunCachedOnBackend(Trace& t, const std::vector<Value>& live, bool one_graph) {
+  if (backend_ == nullptr || !t.cached_invocation) return;
+  const size_t compile = *std::exchange(t.cached_invocation, std::nullopt);
+  // The trace of a cache hit builds the graph as the compile did; one that did not (a
+  // difference the reference does not model) keeps the reference's values.
+  FinishedGraphs graphs = t.graph.Finish(live, one_graph, t.grad_enabled);
+  const graph::Invocation& compiled = records_.invocations.at(compile);
+  if (graph::ToJson(compiled.dynamo_graph) != graph::ToJson(graphs.dynamo)) return;
+  RunOnBackend(compiled, compile, graphs);
 }
 
 std::variant<std::vector<Tensor>, std::string> Dynamo::RunOpaque(const FinishedGraphs& graphs, size_t node,

@@ -80,6 +80,9 @@ struct Trace {
   std::string co_name;    // the original function's name, for resume function names
   bool resume = false;
   bool record = true;     // false on a cache hit
+  // On a cache hit whose compile sent a graph to the backend: that compile's invocation
+  // (an installed GraphBackend runs its compiled graph again; cleared once it has).
+  std::optional<size_t> cached_invocation;
   std::string compile_id;
   bool recompile = false;
   std::vector<GuardedValue> guards;

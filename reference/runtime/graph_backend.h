@@ -28,7 +28,10 @@ class GraphBackend {
   using HostNode = std::function<std::variant<std::vector<Tensor>, std::string>(size_t node, const std::vector<Tensor>& inputs)>;
 
   struct Graphs {
-    std::string compile_id;
+    // Which compile made the graph (the n-th graph sent to the backend): a cache hit runs
+    // an earlier compile's graph again, which a backend runs without compiling it again.
+    size_t compile = 0;
+    std::string compile_id;  // torch's id of that compile, for messages
     const graph::Graph* dynamo;
     const graph::Graph* aten;  // null when AOT autograd's capture failed
     std::vector<Tensor> inputs;    // placeholder order
