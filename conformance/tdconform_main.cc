@@ -1,56 +1,148 @@
-// tdconform: conformance of a compiler backend (conformance/README.md). This stage runs one
-// case: `tdconform --case ID --backend LIB` prints the case's verdict (DESIGN.md D7) and,
-// for anything but PASS, the command that reproduces it.
+// tdconform: conformance of a compiler backend loaded through the tdconform C ABI
+// (conformance/abi/tdconform_backend.h). `--case ID` runs one case and prints its verdict;
+// otherwise every selected case of the suite runs (conformance/runner), each non-PASS
+// verdict is printed with its repro command, and the run closes with `N passed, M failed,
+// K skipped` (DESIGN.md D7): exit status 0 when nothing failed and something passed.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cstdio>
 #include <set>
 #include <string>
 
 #include "conformance/executor/executor.h"
+#include "conformance/runner/report.h"
+#include "conformance/runner/runner.h"
+#include "conformance/runner/selection.h"
 
+namespace tdc::conformance {
 namespace {
 
-// The ids of conformance/core-set.txt (one a line, `#` comments).
-std::set<std::string> ReadCoreSet(const std::string& path) {
-  std::set<std::string> ids;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] != '#') ids.insert(line);
+struct Options {
+  std::string case_id, library, cases = TDC_DEFAULT_CASES, core_set = "conformance/core-set.txt";
+  std::string caselist, shard, json, junit;
+  std::vector<std::string> filters, excludes;
+  bool list = false;
+  int jobs = 1, max_timeouts = 3;
+  double timeout = 60;
+};
+
+// A list file's ids, or nullopt after printing its error.
+std::optional<std::vector<std::string>> ReadIds(const std::string& path) {
+  auto ids = ReadCaseList(path);
+  if (auto* error = std::get_if<std::string>(&ids)) {
+    fmt::print(stderr, "{}\n", *error);
+    return std::nullopt;
   }
-  return ids;
+  return std::get<std::vector<std::string>>(std::move(ids));
+}
+
+int RunOne(const Options& o, const std::set<std::string>& core) {
+  auto spec = ResolveCase(o.case_id);
+  if (auto* error = std::get_if<std::string>(&spec)) {
+    fmt::print(stderr, "tdconform: error: --case {}: {}\n", o.case_id, *error);
+    return 2;
+  }
+  Verdict verdict;
+  auto loaded = LoadBackend(o.library);
+  if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
+    verdict = LoadVerdict(*failure);
+  } else {
+    verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec), {o.timeout, core.contains(o.case_id)});
+  }
+  fmt::print("{}: {}\n", o.case_id, FormatVerdict(verdict));
+  if (verdict.status == CaseStatus::kPass) return 0;
+  fmt::print("repro: {}\n", ReproCommand(o.case_id, o.library));
+  return CountsAs(verdict.status) == Counts::kSkipped ? 0 : 1;
+}
+
+int RunSuite(const Options& o, const std::set<std::string>& core) {
+  std::optional<std::vector<std::string>> suite = ReadIds(o.cases);
+  if (!suite) return 2;
+  Selection selection{o.filters, o.excludes, std::nullopt, ShardFromEnvironment().value_or(Shard{})};
+  if (!o.caselist.empty()) {
+    selection.caselist = ReadIds(o.caselist);
+    if (!selection.caselist) return 2;
+  }
+  if (!o.shard.empty()) {
+    auto shard = ParseShard(o.shard);
+    if (auto* error = std::get_if<std::string>(&shard)) {
+      fmt::print(stderr, "tdconform: error: --shard: {}\n", *error);
+      return 2;
+    }
+    selection.shard = std::get<Shard>(shard);
+  }
+  const std::vector<std::string> ids = Select(*suite, selection);
+  if (o.list) {
+    for (const std::string& id : ids) fmt::print("{}\n", id);
+    return 0;
+  }
+  auto loaded = LoadBackend(o.library);
+  if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
+    // No case runs (DESIGN.md D7): the library is not a backend of this ABI.
+    fmt::print("{}: {}\n", o.library, FormatVerdict(LoadVerdict(*failure)));
+    fmt::print("{}\n", ClosingLine({0, 1, 0}));
+    return 1;
+  }
+  const LoadedBackend& backend = *std::get<0>(loaded);
+  const bool terminal = isatty(fileno(stderr)) != 0;
+  RunnerOptions options{o.jobs, o.timeout, o.max_timeouts, core};
+  std::vector<CaseResult> results = RunCases(backend, ids, options, [&](size_t done, size_t total, const CaseResult& r) {
+    if (terminal) fmt::print(stderr, "\r[{}/{}] {}\033[K", done, total, r.id);
+    if (r.verdict.status == CaseStatus::kPass) return;
+    if (terminal) fmt::print(stderr, "\r\033[K");
+    fmt::print("{}: {}\n  repro: {}\n", r.id, FormatVerdict(r.verdict), ReproCommand(r.id, o.library));
+  });
+  if (terminal) fmt::print(stderr, "\r\033[K");
+  int status = 0;
+  if (!o.json.empty()) {
+    if (auto error = WriteAtomically(o.json, JsonReport(backend.info(), o.library, results).dump(1) + "\n")) {
+      fmt::print(stderr, "{}\n", *error);
+      status = 2;
+    }
+  }
+  if (!o.junit.empty()) {
+    if (auto error = WriteAtomically(o.junit, JunitReport(backend.info(), o.library, results))) {
+      fmt::print(stderr, "{}\n", *error);
+      status = 2;
+    }
+  }
+  const Tally tally = Count(results);
+  fmt::print("{}\n", ClosingLine(tally));
+  return status != 0 ? status : (Succeeded(tally) ? 0 : 1);
 }
 
 }  // namespace
+}  // namespace tdc::conformance
 
 int main(int argc, char** argv) {
-  CLI::App app{"tdconform: runs conformance cases on a compiler backend loaded through the tdconform C ABI"};
-  std::string case_id, library, core_set = "conformance/core-set.txt";
-  double timeout = 60;
-  app.add_option("--case", case_id, "the case: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>")->required();
-  app.add_option("--backend", library, "the backend's shared library")->required();
-  app.add_option("--timeout", timeout, "seconds a case may take (default 60)");
-  app.add_option("--core-set", core_set, "the must-pass case list (default conformance/core-set.txt)");
+  tdc::conformance::Options o;
+  CLI::App app{"tdconform: conformance of a compiler backend loaded through the tdconform C ABI"};
+  app.add_option("--backend", o.library, "the backend's shared library");
+  app.add_option("--case", o.case_id, "run this case alone: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>");
+  app.add_option("--filter", o.filters, "run the cases matching this glob (* and ?; repeatable)");
+  app.add_option("--exclude", o.excludes, "leave out the cases matching this glob (repeatable)");
+  app.add_option("--caselist", o.caselist, "run only the ids this file lists, one a line");
+  app.add_flag("--list", o.list, "print the selected case ids and run nothing");
+  app.add_option("--jobs", o.jobs, "cases run at a time (default 1)")->check(CLI::PositiveNumber);
+  app.add_option("--shard", o.shard, "run shard i of n (i/n; GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS otherwise)");
+  app.add_option("--timeout", o.timeout, "seconds a case may take (default 60)")->check(CLI::PositiveNumber);
+  app.add_option("--max-timeouts", o.max_timeouts,
+                 "after this many TIMEOUTs in a row the rest is SKIPPED (default 3; 0: never)");
+  app.add_option("--json", o.json, "write the report as JSON (tdconform-report/1)");
+  app.add_option("--junit", o.junit, "write the report as JUnit XML");
+  app.add_option("--cases", o.cases, "the suite's case ids, one a line (default: the build's)");
+  app.add_option("--core-set", o.core_set, "the must-pass case list (default conformance/core-set.txt)");
   CLI11_PARSE(app, argc, argv);
-
-  auto spec = tdc::conformance::ResolveCase(case_id);
-  if (auto* error = std::get_if<std::string>(&spec)) {
-    fmt::print(stderr, "tdconform: error: --case {}: {}\n", case_id, *error);
+  if (o.library.empty() && !o.list) {
+    fmt::print(stderr, "tdconform: error: --backend is required (except with --list)\n");
     return 2;
   }
-  tdc::conformance::Verdict verdict;
-  auto loaded = tdc::conformance::LoadBackend(library);
-  if (auto* failure = std::get_if<tdc::conformance::LoadFailure>(&loaded)) {
-    verdict = tdc::conformance::LoadVerdict(*failure);
-  } else {
-    tdc::conformance::ExecutorOptions options;
-    options.timeout_seconds = timeout;
-    options.required = ReadCoreSet(core_set).contains(case_id);
-    verdict = tdc::conformance::RunCase(*std::get<0>(loaded), std::get<tdc::conformance::CaseSpec>(spec), options);
+  std::set<std::string> core;
+  if (auto ids = tdc::conformance::ReadCaseList(o.core_set); std::holds_alternative<std::vector<std::string>>(ids)) {
+    const auto& list = std::get<std::vector<std::string>>(ids);
+    core.insert(list.begin(), list.end());
   }
-  fmt::print("{}: {}\n", case_id, tdc::conformance::FormatVerdict(verdict));
-  if (verdict.status == tdc::conformance::CaseStatus::kPass) return 0;
-  fmt::print("repro: {} --case '{}' --backend '{}'\n", argv[0], case_id, library);
-  return tdc::conformance::CountsAs(verdict.status) == tdc::conformance::Counts::kSkipped ? 0 : 1;
+  return o.case_id.empty() ? tdc::conformance::RunSuite(o, core) : tdc::conformance::RunOne(o, core);
 }

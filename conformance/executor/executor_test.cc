@@ -12,28 +12,14 @@
 #include <fstream>
 #include <map>
 
+#include "conformance/executor/bundled_backends_testing.h"
 #include "conformance/executor/core_set.h"
 
 namespace tdc::conformance {
 namespace {
 
-// Cases name fixtures relative to the repository root.
-class InSourceTree : public ::testing::Environment {
- public:
-  void SetUp() override { std::filesystem::current_path(TDC_SOURCE_DIR); }
-};
-const auto* const kInSourceTree = ::testing::AddGlobalTestEnvironment(new InSourceTree);
-
-std::string Library(const std::string& name) { return fmt::format("{}/libtdc_backend_{}.so", TDC_BACKEND_DIR, name); }
-
-std::unique_ptr<LoadedBackend> Load(const std::string& name) {
-  auto loaded = LoadBackend(Library(name));
-  if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
-    ADD_FAILURE() << name << ": " << failure->reason << ": " << failure->message;
-    return nullptr;
-  }
-  return std::move(std::get<0>(loaded));
-}
+using testing::BundledLibrary;
+using testing::LoadBundled;
 
 Verdict RunId(const LoadedBackend& backend, const std::string& id, bool required = false, double timeout = 30) {
   auto spec = ResolveCase(id);
@@ -51,7 +37,7 @@ std::vector<std::string> Lines(const std::string& path, std::string_view suffix)
 }
 
 TEST(ExecutorTest, TheReferenceBackendPassesEveryCase) {
-  auto backend = Load("reference");
+  auto backend = LoadBundled("reference");
   ASSERT_TRUE(backend);
   int cases = 0;
   std::map<std::string, int> failed;
@@ -72,7 +58,7 @@ TEST(ExecutorTest, TheReferenceBackendPassesEveryCase) {
 }
 
 TEST(ExecutorTest, TheTemplatePassesTheCoreSet) {
-  auto backend = Load("template");
+  auto backend = LoadBundled("template");
   ASSERT_TRUE(backend);
   std::vector<std::string> core = Lines("conformance/core-set.txt", "");
   EXPECT_GT(core.size(), 1000U);
@@ -105,11 +91,11 @@ void ExpectVerdict(const Verdict& v, CaseStatus status, std::optional<CasePhase>
 
 TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
   auto run = [](const std::string& name, const char* id, bool required = false, double timeout = 30) {
-    auto backend = Load("broken_" + name);
+    auto backend = LoadBundled("broken_" + name);
     return backend ? RunId(*backend, id, required, timeout) : Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "", "");
   };
   // The template itself passes each of these cases: the breakage alone changes the verdict.
-  auto template_backend = Load("template");
+  auto template_backend = LoadBundled("template");
   ASSERT_TRUE(template_backend);
   for (const char* id : {kAdd, kTwoOutputs, kCustomOp, kSin, kCosOnly}) {
     ExpectVerdict(RunId(*template_backend, id), CaseStatus::kPass, std::nullopt, "");
@@ -134,7 +120,7 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
   // wrong only from its second run on, it fails the case with a cached call alone.
   ExpectVerdict(run("wrong_on_rerun", kSin), CaseStatus::kFail, CasePhase::kCompare, "value_mismatch");
   ExpectVerdict(run("wrong_on_rerun", kTwoOutputs), CaseStatus::kPass, std::nullopt, "");
-  auto mismatch = LoadBackend(Library("broken_abi_major"));
+  auto mismatch = LoadBackend(BundledLibrary("broken_abi_major"));
   ASSERT_TRUE(std::holds_alternative<LoadFailure>(mismatch));
   ExpectVerdict(LoadVerdict(std::get<LoadFailure>(mismatch)), CaseStatus::kBackendError, CasePhase::kLoad, "abi_version");
 }

@@ -1,0 +1,142 @@
+#include "conformance/runner/report.h"
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "reference/base/case_id.h"
+
+namespace tdc::conformance {
+
+namespace {
+
+std::string Text(const char* s) { return s != nullptr ? s : ""; }
+
+// JUnit's three kinds of not passing.
+enum class JunitKind { kPassed, kFailure, kError, kSkipped };
+
+JunitKind KindOf(CaseStatus status) {
+  switch (status) {
+    case CaseStatus::kPass: return JunitKind::kPassed;
+    case CaseStatus::kFail:
+    case CaseStatus::kXPass: return JunitKind::kFailure;
+    case CaseStatus::kCrash:
+    case CaseStatus::kTimeout:
+    case CaseStatus::kBackendError:
+    case CaseStatus::kHarnessError: return JunitKind::kError;
+    case CaseStatus::kNotSupported:
+    case CaseStatus::kXFail:
+    case CaseStatus::kSkipped: return JunitKind::kSkipped;
+  }
+  return JunitKind::kError;
+}
+
+}  // namespace
+
+std::string ReproCommand(const std::string& id, const std::string& library) {
+  return fmt::format("tdconform --case '{}' --backend '{}'", id, library);
+}
+
+nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
+                                  const std::vector<CaseResult>& results) {
+  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  for (const CaseResult& r : results) {
+    nlohmann::ordered_json c;
+    c["id"] = r.id;
+    c["status"] = StatusName(r.verdict.status);
+    c["phase"] = r.verdict.phase ? nlohmann::ordered_json(PhaseName(*r.verdict.phase)) : nlohmann::ordered_json();
+    c["reason"] = r.verdict.reason;
+    c["message"] = r.verdict.message;
+    c["repro"] = r.verdict.status == CaseStatus::kPass ? nlohmann::ordered_json() : nlohmann::ordered_json(ReproCommand(r.id, library));
+    cases.push_back(std::move(c));
+  }
+  const Tally tally = Count(results);
+  nlohmann::ordered_json report;
+  report["schema"] = kReportSchema;
+  report["abi"] = fmt::format("{}.{}", TDC_ABI_VERSION_MAJOR, TDC_ABI_VERSION_MINOR);
+  report["backend"] = {{"name", Text(info.name)}, {"version", Text(info.version)}, {"vendor", Text(info.vendor)},
+                       {"library", library}};
+  report["summary"] = {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped},
+                       {"succeeded", Succeeded(tally)}};
+  report["cases"] = std::move(cases);
+  return report;
+}
+
+std::string JunitReport(const tdc_backend_info& info, const std::string& library, const std::vector<CaseResult>& results) {
+  pugi::xml_document doc;
+  pugi::xml_node decl = doc.append_child(pugi::node_declaration);
+  decl.append_attribute("version") = "1.0";
+  decl.append_attribute("encoding") = "UTF-8";
+  int failures = 0, errors = 0, skipped = 0;
+  for (const CaseResult& r : results) {
+    switch (KindOf(r.verdict.status)) {
+      case JunitKind::kFailure: ++failures; break;
+      case JunitKind::kError: ++errors; break;
+      case JunitKind::kSkipped: ++skipped; break;
+      case JunitKind::kPassed: break;
+    }
+  }
+  pugi::xml_node suites = doc.append_child("testsuites");
+  suites.append_attribute("name") = "tdconform";
+  pugi::xml_node suite = suites.append_child("testsuite");
+  suite.append_attribute("name") = Text(info.name).c_str();
+  suite.append_attribute("tests") = static_cast<int>(results.size());
+  suite.append_attribute("failures") = failures;
+  suite.append_attribute("errors") = errors;
+  suite.append_attribute("skipped") = skipped;
+  pugi::xml_node properties = suite.append_child("properties");
+  auto property = [&](const char* name, const std::string& value) {
+    pugi::xml_node p = properties.append_child("property");
+    p.append_attribute("name") = name;
+    p.append_attribute("value") = value.c_str();
+  };
+  property("backend.version", Text(info.version));
+  property("backend.vendor", Text(info.vendor));
+  property("backend.library", library);
+  property("abi", fmt::format("{}.{}", TDC_ABI_VERSION_MAJOR, TDC_ABI_VERSION_MINOR));
+  for (const CaseResult& r : results) {
+    CaseIdParse parsed = ParseCaseId(r.id);
+    pugi::xml_node test = suite.append_child("testcase");
+    // classname: suite.group; name: the case and its parameters (the id's rest).
+    const std::string classname = parsed.id ? fmt::format("{}.{}", parsed.id->suite, parsed.id->group) : "tdconform";
+    test.append_attribute("classname") = classname.c_str();
+    test.append_attribute("name") = r.id.c_str();
+    const JunitKind kind = KindOf(r.verdict.status);
+    if (kind == JunitKind::kPassed) continue;
+    const char* element = kind == JunitKind::kFailure ? "failure" : kind == JunitKind::kError ? "error" : "skipped";
+    pugi::xml_node result = test.append_child(element);
+    result.append_attribute("message") = FormatVerdict(r.verdict).c_str();
+    if (kind != JunitKind::kSkipped) {
+      result.append_attribute("type") = std::string(StatusName(r.verdict.status)).c_str();
+      result.text().set(ReproCommand(r.id, library).c_str());
+    }
+  }
+  std::ostringstream out;
+  doc.save(out, "  ", pugi::format_default, pugi::encoding_utf8);
+  return out.str();
+}
+
+std::optional<std::string> WriteAtomically(const std::string& path, const std::string& text) {
+  const std::string temporary = fmt::format("{}.tmp.{}", path, getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) return fmt::format("{}:1:1: error: cannot write the report", path);
+    out << text;
+    out.flush();
+    if (!out) return fmt::format("{}:1:1: error: cannot write the report", path);
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    return fmt::format("{}:1:1: error: cannot replace the report: {}", path, error.message());
+  }
+  return std::nullopt;
+}
+
+}  // namespace tdc::conformance

@@ -1,0 +1,33 @@
+// The run's reports: a JSON document (schema conformance/runner/report.schema.json,
+// "tdconform-report/1") and JUnit XML, both written atomically (a temporary file renamed
+// over the target, so a reader never sees half a report and an old one survives a failed
+// write). The same results give the same bytes: no timings, no host names.
+#ifndef TDCONFORM_CONFORMANCE_RUNNER_REPORT_H_
+#define TDCONFORM_CONFORMANCE_RUNNER_REPORT_H_
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "conformance/loader/loader.h"
+#include "conformance/runner/runner.h"
+
+namespace tdc::conformance {
+
+inline constexpr const char* kReportSchema = "tdconform-report/1";
+
+// The command that runs one case again on `library`.
+std::string ReproCommand(const std::string& id, const std::string& library);
+
+nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
+                                  const std::vector<CaseResult>& results);
+std::string JunitReport(const tdc_backend_info& info, const std::string& library, const std::vector<CaseResult>& results);
+
+// Writes `text` to `path` atomically; an error text when it cannot.
+std::optional<std::string> WriteAtomically(const std::string& path, const std::string& text);
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_RUNNER_REPORT_H_

@@ -1,0 +1,48 @@
+// The runner (issue 15): runs the selected cases on one backend through the single-case
+// executor, `jobs` at a time, and gives up on a backend that stops answering: after
+// `max_timeouts` TIMEOUTs in a row, the cases not yet run are SKIPPED (backend_unresponsive).
+// Results come back in the order the cases were given, whatever the jobs.
+#ifndef TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
+#define TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "conformance/executor/executor.h"
+
+namespace tdc::conformance {
+
+struct CaseResult {
+  std::string id;
+  Verdict verdict;
+};
+
+struct RunnerOptions {
+  int jobs = 1;
+  double timeout_seconds = 60;
+  int max_timeouts = 3;
+  std::set<std::string> required;  // the must-pass core set
+};
+
+// Called once per case as it ends (from the thread that ran it, one at a time).
+using OnResult = std::function<void(size_t done, size_t total, const CaseResult& result)>;
+
+std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
+                                 const RunnerOptions& options, const OnResult& on_result);
+
+struct Tally {
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+};
+Tally Count(const std::vector<CaseResult>& results);
+// DESIGN.md D7's closing line: `N passed, M failed, K skipped`.
+std::string ClosingLine(const Tally& tally);
+// A run succeeds when nothing failed and something passed.
+bool Succeeded(const Tally& tally);
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_

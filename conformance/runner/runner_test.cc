@@ -1,0 +1,136 @@
+// The runner: selection (globs, case lists, shards), running cases in order whatever the
+// jobs, giving up on an unresponsive backend, the closing line, and reports that are the
+// same bytes for the same results and replace their file whole.
+#include "conformance/runner/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "conformance/executor/bundled_backends_testing.h"
+#include "conformance/runner/report.h"
+#include "conformance/runner/selection.h"
+
+namespace tdc::conformance {
+namespace {
+
+using testing::LoadBundled;
+
+TEST(SelectionTest, GlobsMatchTheWholeId) {
+  EXPECT_TRUE(GlobMatch("fixtures:seed:*", "fixtures:seed:example5:profile=torch-2.13:level=aten"));
+  EXPECT_TRUE(GlobMatch("*:level=aten", "fixtures:seed:example5:profile=torch-2.13:level=aten"));
+  EXPECT_FALSE(GlobMatch("*:level=aten", "fixtures:seed:example5:profile=torch-2.13:level=dynamo"));
+  EXPECT_TRUE(GlobMatch("fixtures:s??d:*", "fixtures:seed:x"));
+  EXPECT_FALSE(GlobMatch("fixtures:seed", "fixtures:seed:x"));  // anchored at both ends
+  EXPECT_TRUE(GlobMatch("*a*b*", "xxaxxbxx"));
+  EXPECT_FALSE(GlobMatch("*a*b", "xxaxxbxx"));
+}
+
+TEST(SelectionTest, FiltersExcludesAndCaseListsNarrowTheSuite) {
+  const std::vector<std::string> suite = {"s:g:a:level=dynamo", "s:g:a:level=aten", "s:h:b:level=dynamo",
+                                          "s:h:b:level=aten"};
+  Selection filter;
+  filter.filters = {"s:g:*", "*:b:level=aten"};
+  EXPECT_EQ(Select(suite, filter), (std::vector<std::string>{suite[0], suite[1], suite[3]}));
+  Selection exclude;
+  exclude.excludes = {"*:level=aten"};
+  EXPECT_EQ(Select(suite, exclude), (std::vector<std::string>{suite[0], suite[2]}));
+  Selection listed;
+  listed.caselist = std::vector<std::string>{suite[2], "s:z:not_in_the_suite"};
+  EXPECT_EQ(Select(suite, listed), (std::vector<std::string>{suite[2]}));
+}
+
+TEST(SelectionTest, TheShardsOfOneCountPartitionTheSelection) {
+  std::vector<std::string> suite;
+  for (int i = 0; i < 23; ++i) suite.push_back(fmt::format("s:g:c{}", i));
+  std::multiset<std::string> seen;
+  for (int i = 0; i < 4; ++i) {
+    Selection s;
+    s.shard = std::get<Shard>(ParseShard(fmt::format("{}/4", i)));
+    for (const std::string& id : Select(suite, s)) seen.insert(id);
+  }
+  EXPECT_EQ(seen, std::multiset<std::string>(suite.begin(), suite.end()));
+  EXPECT_EQ(std::get<std::string>(ParseShard("4/4")), "shard '4/4' is not i/n with 0 <= i < n");
+  EXPECT_TRUE(std::holds_alternative<std::string>(ParseShard("1")));
+}
+
+TEST(SelectionTest, ABadCaseListLineIsLocated) {
+  const std::string path = ::testing::TempDir() + "/bad_caselist.txt";
+  std::ofstream(path) << "# comment\nfixtures:seed:x:profile=torch-2.13:level=aten\nnot an id\n";
+  auto read = ReadCaseList(path);
+  ASSERT_TRUE(std::holds_alternative<std::string>(read));
+  EXPECT_TRUE(std::get<std::string>(read).starts_with(path + ":3:1: error: ")) << std::get<std::string>(read);
+}
+
+// Template cases: two passing, one NOT_SUPPORTED (a reduction), in a fixed order.
+const std::vector<std::string> kCases = {
+    "fixtures:seed:example5_graph_break:profile=torch-2.13:level=dynamo",
+    "fixtures:disable:s18_partial_disable:profile=torch-2.13:level=aten",
+    "fixtures:probes:sum:profile=torch-2.13:level=dynamo",
+};
+
+TEST(RunnerTest, ResultsAndReportsAreTheSameWhateverTheJobs) {
+  auto backend = LoadBundled("template");
+  ASSERT_TRUE(backend);
+  RunnerOptions one;
+  RunnerOptions three;
+  three.jobs = 3;
+  std::vector<CaseResult> a = RunCases(*backend, kCases, one, nullptr);
+  std::vector<CaseResult> b = RunCases(*backend, kCases, three, nullptr);
+  ASSERT_EQ(a.size(), kCases.size());
+  for (size_t i = 0; i < kCases.size(); ++i) EXPECT_EQ(a[i].id, kCases[i]);
+  EXPECT_EQ(StatusName(a[0].verdict.status), "PASS");
+  EXPECT_EQ(StatusName(a[2].verdict.status), "NOT_SUPPORTED") << FormatVerdict(a[2].verdict);
+  const std::string library = "libtdc_backend_template.so";
+  EXPECT_EQ(JsonReport(backend->info(), library, a).dump(1), JsonReport(backend->info(), library, b).dump(1));
+  EXPECT_EQ(JunitReport(backend->info(), library, a), JunitReport(backend->info(), library, b));
+  EXPECT_EQ(ClosingLine(Count(a)), "2 passed, 0 failed, 1 skipped");
+  EXPECT_TRUE(Succeeded(Count(a)));
+}
+
+TEST(RunnerTest, AnUnresponsiveBackendsRemainingCasesAreSkipped) {
+  auto backend = LoadBundled("broken_hang_on_sin");
+  ASSERT_TRUE(backend);
+  // The first two cases trace sin: they time out; the third, with no sin, is not run.
+  const std::vector<std::string> ids = {
+      "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=dynamo",
+      "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=aten",
+      "fixtures:disable:s18_partial_disable:profile=torch-2.13:level=aten",
+  };
+  RunnerOptions options;
+  options.timeout_seconds = 1;
+  options.max_timeouts = 2;
+  std::vector<CaseResult> results = RunCases(*backend, ids, options, nullptr);
+  ASSERT_EQ(results.size(), 3U);
+  EXPECT_EQ(StatusName(results[0].verdict.status), "TIMEOUT");
+  EXPECT_EQ(StatusName(results[1].verdict.status), "TIMEOUT");
+  EXPECT_EQ(StatusName(results[2].verdict.status), "SKIPPED");
+  EXPECT_EQ(results[2].verdict.reason, "backend_unresponsive");
+  EXPECT_EQ(ClosingLine(Count(results)), "0 passed, 2 failed, 1 skipped");
+  EXPECT_FALSE(Succeeded(Count(results)));
+}
+
+TEST(RunnerTest, ARunWithNoPassIsNoSuccess) {
+  EXPECT_FALSE(Succeeded({0, 0, 5}));
+  EXPECT_TRUE(Succeeded({1, 0, 5}));
+  EXPECT_FALSE(Succeeded({9, 1, 0}));
+}
+
+TEST(ReportTest, AReportReplacesItsFileWholeOrNotAtAll) {
+  const std::string path = ::testing::TempDir() + "/report.json";
+  ASSERT_FALSE(WriteAtomically(path, "old\n"));
+  ASSERT_FALSE(WriteAtomically(path, "new\n"));
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "new\n");
+  std::optional<std::string> error = WriteAtomically(::testing::TempDir() + "/no/such/dir/report.json", "x");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find(":1:1: error: cannot write the report"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tdc::conformance
