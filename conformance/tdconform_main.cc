@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <string>
 
 #include "conformance/executor/executor.h"
+#include "conformance/runner/expectations.h"
 #include "conformance/runner/report.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/selection.h"
@@ -21,9 +23,9 @@ namespace {
 
 struct Options {
   std::string case_id, library, cases = TDC_DEFAULT_CASES, core_set = "conformance/core-set.txt";
-  std::string caselist, shard, json, junit;
+  std::string caselist, shard, json, junit, expectations;
   std::vector<std::string> filters, excludes;
-  bool list = false;
+  bool list = false, strict = false, update_expectations = false;
   int jobs = 1, max_timeouts = 3;
   double timeout = 60;
 };
@@ -85,6 +87,15 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
     fmt::print("{}\n", ClosingLine({0, 1, 0}));
     return 1;
   }
+  std::vector<Expectation> expectations;
+  if (!o.expectations.empty() && !(o.update_expectations && !std::filesystem::exists(o.expectations))) {
+    auto read = ReadExpectations(o.expectations);
+    if (auto* error = std::get_if<std::string>(&read)) {
+      fmt::print(stderr, "{}\n", *error);
+      return 2;
+    }
+    expectations = std::get<std::vector<Expectation>>(std::move(read));
+  }
   const LoadedBackend& backend = *std::get<0>(loaded);
   const bool terminal = isatty(fileno(stderr)) != 0;
   RunnerOptions options{o.jobs, o.timeout, o.max_timeouts, core};
@@ -96,19 +107,33 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
   });
   if (terminal) fmt::print(stderr, "\r\033[K");
   int status = 0;
+  // Expectations apply to the run as a whole; the verdicts printed above are the raw ones.
+  const std::string today = Today();
+  const std::vector<Expectation> stale = ApplyExpectations(expectations, today, results);
+  for (const Expectation& e : stale) {
+    fmt::print("{}:{}: stale expectation: {} {} matched no case ending that way\n", o.expectations, e.line, e.pattern,
+               StatusName(e.status));
+  }
+  if (o.update_expectations) {
+    if (auto error = WriteAtomically(o.expectations, WriteExpectations(expectations, today, results))) {
+      fmt::print(stderr, "{}\n", *error);
+      status = 2;
+    }
+  }
+  Tally tally = Count(results, o.strict);
+  if (o.strict) tally.failed += static_cast<int>(stale.size());
   if (!o.json.empty()) {
-    if (auto error = WriteAtomically(o.json, JsonReport(backend.info(), o.library, results).dump(1) + "\n")) {
+    if (auto error = WriteAtomically(o.json, JsonReport(backend.info(), o.library, results, tally).dump(1) + "\n")) {
       fmt::print(stderr, "{}\n", *error);
       status = 2;
     }
   }
   if (!o.junit.empty()) {
-    if (auto error = WriteAtomically(o.junit, JunitReport(backend.info(), o.library, results))) {
+    if (auto error = WriteAtomically(o.junit, JunitReport(backend.info(), o.library, results, o.strict))) {
       fmt::print(stderr, "{}\n", *error);
       status = 2;
     }
   }
-  const Tally tally = Count(results);
   fmt::print("{}\n", ClosingLine(tally));
   return status != 0 ? status : (Succeeded(tally) ? 0 : 1);
 }
@@ -132,9 +157,17 @@ int main(int argc, char** argv) {
                  "after this many TIMEOUTs in a row the rest is SKIPPED (default 3; 0: never)");
   app.add_option("--json", o.json, "write the report as JSON (tdconform-report/1)");
   app.add_option("--junit", o.junit, "write the report as JUnit XML");
+  app.add_option("--expectations", o.expectations, "the failures accepted for now (conformance/runner/expectations.h)");
+  app.add_flag("--strict", o.strict, "an XPASS or a stale expectation fails the run");
+  app.add_flag("--update-expectations", o.update_expectations,
+               "rewrite --expectations FILE to accept this run's non-PASS results");
   app.add_option("--cases", o.cases, "the suite's case ids, one a line (default: the build's)");
   app.add_option("--core-set", o.core_set, "the must-pass case list (default conformance/core-set.txt)");
   CLI11_PARSE(app, argc, argv);
+  if (o.update_expectations && o.expectations.empty()) {
+    fmt::print(stderr, "tdconform: error: --update-expectations needs --expectations FILE\n");
+    return 2;
+  }
   if (o.library.empty() && !o.list) {
     fmt::print(stderr, "tdconform: error: --backend is required (except with --list)\n");
     return 2;

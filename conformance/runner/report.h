@@ -21,9 +21,12 @@ inline constexpr const char* kReportSchema = "tdconform-report/1";
 // The command that runs one case again on `library`.
 std::string ReproCommand(const std::string& id, const std::string& library);
 
+// `tally`: the run's counts (Count, with --strict and stale expectations as the run had them).
 nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
-                                  const std::vector<CaseResult>& results);
-std::string JunitReport(const tdc_backend_info& info, const std::string& library, const std::vector<CaseResult>& results);
+                                  const std::vector<CaseResult>& results, const Tally& tally);
+// `strict`: an XPASS is a failure (else it passes).
+std::string JunitReport(const tdc_backend_info& info, const std::string& library, const std::vector<CaseResult>& results,
+                        bool strict);
 
 // Writes `text` to `path` atomically; an error text when it cannot.
 std::optional<std::string> WriteAtomically(const std::string& path, const std::string& text);

@@ -49,9 +49,13 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
   return results;
 }
 
-Tally Count(const std::vector<CaseResult>& results) {
+Tally Count(const std::vector<CaseResult>& results, bool strict) {
   Tally tally;
   for (const CaseResult& r : results) {
+    if (strict && r.verdict.status == CaseStatus::kXPass) {
+      ++tally.failed;
+      continue;
+    }
     switch (CountsAs(r.verdict.status)) {
       case Counts::kPassed: ++tally.passed; break;
       case Counts::kFailed: ++tally.failed; break;

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "conformance/executor/bundled_backends_testing.h"
+#include "conformance/runner/expectations.h"
 #include "conformance/runner/report.h"
 #include "conformance/runner/selection.h"
 
@@ -86,8 +87,8 @@ TEST(RunnerTest, ResultsAndReportsAreTheSameWhateverTheJobs) {
   EXPECT_EQ(StatusName(a[0].verdict.status), "PASS");
   EXPECT_EQ(StatusName(a[2].verdict.status), "NOT_SUPPORTED") << FormatVerdict(a[2].verdict);
   const std::string library = "libtdc_backend_template.so";
-  EXPECT_EQ(JsonReport(backend->info(), library, a).dump(1), JsonReport(backend->info(), library, b).dump(1));
-  EXPECT_EQ(JunitReport(backend->info(), library, a), JunitReport(backend->info(), library, b));
+  EXPECT_EQ(JsonReport(backend->info(), library, a, Count(a)).dump(1), JsonReport(backend->info(), library, b, Count(b)).dump(1));
+  EXPECT_EQ(JunitReport(backend->info(), library, a, false), JunitReport(backend->info(), library, b, false));
   EXPECT_EQ(ClosingLine(Count(a)), "2 passed, 0 failed, 1 skipped");
   EXPECT_TRUE(Succeeded(Count(a)));
 }
@@ -130,6 +131,63 @@ TEST(ReportTest, AReportReplacesItsFileWholeOrNotAtAll) {
   std::optional<std::string> error = WriteAtomically(::testing::TempDir() + "/no/such/dir/report.json", "x");
   ASSERT_TRUE(error);
   EXPECT_NE(error->find(":1:1: error: cannot write the report"), std::string::npos);
+}
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ExpectationsTest, EntriesNeedAStatusAndAReasonAndErrorsAreLocated) {
+  auto good = ReadExpectations(WriteTemp("good.txt", "# comment\n\ns:g:* FAIL expires=2027-01-31 pytorch#123\ns:h:x CRASH a b  \n"));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(good)) << std::get<std::string>(good);
+  const auto& entries = std::get<std::vector<Expectation>>(good);
+  ASSERT_EQ(entries.size(), 2U);
+  EXPECT_EQ(entries[0].expires, "2027-01-31");
+  EXPECT_EQ(entries[0].reason, "pytorch#123");
+  EXPECT_EQ(entries[0].line, 3);
+  EXPECT_EQ(entries[1].reason, "a b");
+  const std::string no_reason = WriteTemp("no_reason.txt", "s:g:* FAIL\n");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(no_reason)), no_reason + ":1:11: error: an expectation needs a reason");
+  const std::string pass = WriteTemp("pass.txt", "s:g:*   PASS why\n");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(pass)),
+            pass + ":1:9: error: 'PASS' is not a status a case can be expected to end in");
+  const std::string date = WriteTemp("date.txt", "s:g:* FAIL expires=2027-13-01 why\n");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(date)), date + ":1:20: error: '2027-13-01' is not a date YYYY-MM-DD");
+}
+
+TEST(ExpectationsTest, ExpectedResultsAreXfailPassesXpassAndUnusedEntriesStale) {
+  auto verdict = [](CaseStatus s) { return Verdict::Of(s, CasePhase::kCompare, "r", "m"); };
+  std::vector<CaseResult> results = {{"s:g:a", verdict(CaseStatus::kFail)},
+                                     {"s:g:b", Verdict::Pass()},
+                                     {"s:g:c", verdict(CaseStatus::kCrash)},
+                                     {"s:g:d", verdict(CaseStatus::kNotSupported)}};
+  auto read = ReadExpectations(WriteTemp("apply.txt",
+                                         "s:g:a FAIL known\n"
+                                         "s:g:b FAIL fixed since\n"
+                                         "s:g:c FAIL crashes now\n"
+                                         "s:z:* FAIL matches nothing\n"
+                                         "s:g:d NOT_SUPPORTED expires=2020-01-01 expired\n"));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(read));
+  const auto& expectations = std::get<std::vector<Expectation>>(read);
+  std::vector<Expectation> stale = ApplyExpectations(expectations, "2026-11-30", results);
+  EXPECT_EQ(StatusName(results[0].verdict.status), "XFAIL");
+  EXPECT_EQ(StatusName(results[1].verdict.status), "XPASS");
+  EXPECT_EQ(StatusName(results[2].verdict.status), "CRASH");  // another failure stays one
+  EXPECT_EQ(StatusName(results[3].verdict.status), "NOT_SUPPORTED");  // its entry expired
+  ASSERT_EQ(stale.size(), 3U);
+  EXPECT_EQ(stale[0].pattern, "s:g:b");
+  EXPECT_EQ(stale[1].pattern, "s:z:*");
+  EXPECT_EQ(stale[2].pattern, "s:g:d");
+  EXPECT_EQ(ClosingLine(Count(results)), "1 passed, 1 failed, 2 skipped");
+  EXPECT_EQ(ClosingLine(Count(results, /*strict=*/true)), "0 passed, 2 failed, 2 skipped");
+  // The rewritten file accepts the run as it is, keeping the reasons of unexpired entries.
+  EXPECT_EQ(WriteExpectations(expectations, "2026-11-30", results),
+            "# tdconform expectations (conformance/runner/expectations.h), written by --update-expectations.\n"
+            "s:g:a FAIL known\n"
+            "s:g:c CRASH crashes now\n"
+            "s:g:d NOT_SUPPORTED NOT_SUPPORTED compare/r: m\n");
 }
 
 }  // namespace

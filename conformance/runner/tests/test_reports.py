@@ -1,7 +1,8 @@
 """tdconform's reports read back by the libraries the field uses: the JUnit XML by
 junitparser, the JSON report validated against conformance/runner/report.schema.json by
 jsonschema; the same run gives the same JSON bytes whatever --jobs; --shard and GoogleTest's
-shard variables partition a selection.
+shard variables partition a selection; --strict fails on an XPASS or a stale expectation,
+and --update-expectations writes a file that accepts the run.
 
 Run by ctest (conformance.reports) from the repository root:
   python conformance/runner/tests/test_reports.py TDCONFORM TEMPLATE_BACKEND
@@ -79,6 +80,28 @@ class ReportsTest(unittest.TestCase):
         result = run("--backend", BACKEND, *SELECTION, "--jobs", "2", "--json", str(again))
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertEqual(again.read_bytes(), self.json_path.read_bytes())
+
+    def test_strict_fails_on_an_unexpected_pass_and_a_stale_entry(self):
+        passing = next(c["id"] for c in self.report["cases"] if c["status"] == "PASS")
+        expectations = Path(self.dir.name) / "xpass.txt"
+        expectations.write_text(f"{passing} FAIL expected to fail, fixed since\n"
+                                "fixtures:nothing:* FAIL matches no case\n")
+        loose = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations))
+        self.assertEqual(loose.returncode, 0, loose.stdout + loose.stderr)
+        strict = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations), "--strict")
+        self.assertEqual(strict.returncode, 1, strict.stdout + strict.stderr)
+        self.assertIn(f"{expectations}:2: stale expectation: fixtures:nothing:* FAIL", strict.stdout)
+        loose_summary = loose.stdout.strip().splitlines()[-1]
+        strict_summary = strict.stdout.strip().splitlines()[-1]
+        self.assertNotEqual(loose_summary, strict_summary)
+
+    def test_updated_expectations_accept_the_run_under_strict(self):
+        expectations = Path(self.dir.name) / "updated.txt"
+        update = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations), "--update-expectations")
+        self.assertEqual(update.returncode, 0, update.stdout + update.stderr)
+        self.assertIn("fixtures:probes:sum:profile=torch-2.13:level=dynamo NOT_SUPPORTED ", expectations.read_text())
+        strict = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations), "--strict")
+        self.assertEqual(strict.returncode, 0, strict.stdout + strict.stderr)
 
     def test_shards_partition_the_selection(self):
         everything = run("--list", *SELECTION).stdout.splitlines()

@@ -1,0 +1,123 @@
+#include "conformance/runner/expectations.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <fstream>
+#include <regex>
+
+#include "conformance/runner/selection.h"
+
+namespace tdc::conformance {
+
+namespace {
+
+// The next whitespace-separated word of `line` from `pos` (its column, 1-based, too).
+std::optional<std::pair<std::string, size_t>> NextWord(const std::string& line, size_t& pos) {
+  while (pos < line.size() && std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
+  if (pos >= line.size()) return std::nullopt;
+  const size_t start = pos;
+  while (pos < line.size() && !std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
+  return std::pair{line.substr(start, pos - start), start + 1};
+}
+
+bool IsDate(const std::string& text) {
+  static const std::regex kDate(R"(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))");
+  return std::regex_match(text, kDate);
+}
+
+}  // namespace
+
+std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fmt::format("{}:1:1: error: cannot read the expectations", path);
+  std::vector<Expectation> out;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    size_t pos = 0;
+    auto error = [&](size_t column, const std::string& what) { return fmt::format("{}:{}:{}: error: {}", path, number, column, what); };
+    auto pattern = NextWord(line, pos);
+    if (!pattern || pattern->first.starts_with("#")) continue;
+    Expectation e;
+    e.line = number;
+    e.pattern = pattern->first;
+    auto status = NextWord(line, pos);
+    if (!status) return error(line.size() + 1, "expected a status after the pattern");
+    std::optional<CaseStatus> parsed = ParseStatus(status->first);
+    if (!parsed || *parsed == CaseStatus::kPass || *parsed == CaseStatus::kXFail || *parsed == CaseStatus::kXPass) {
+      return error(status->second, fmt::format("'{}' is not a status a case can be expected to end in", status->first));
+    }
+    e.status = *parsed;
+    auto next = NextWord(line, pos);
+    if (next && next->first.starts_with("expires=")) {
+      std::string date = next->first.substr(8);
+      if (!IsDate(date)) return error(next->second + 8, fmt::format("'{}' is not a date YYYY-MM-DD", date));
+      e.expires = date;
+      next = NextWord(line, pos);
+    }
+    if (!next) return error(line.size() + 1, "an expectation needs a reason");
+    e.reason = line.substr(next->second - 1);
+    while (!e.reason.empty() && std::isspace(static_cast<unsigned char>(e.reason.back()))) e.reason.pop_back();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expectations, const std::string& today,
+                                           std::vector<CaseResult>& results) {
+  std::vector<bool> used(expectations.size(), false);  // matched a case that did not pass
+  for (CaseResult& r : results) {
+    for (size_t i = 0; i < expectations.size(); ++i) {
+      const Expectation& e = expectations[i];
+      if ((e.expires && *e.expires < today) || !GlobMatch(e.pattern, r.id)) continue;
+      if (r.verdict.status == e.status) {
+        used[i] = true;
+        r.verdict.message = fmt::format("{} (expected: {})", FormatVerdict(r.verdict), e.reason);
+        r.verdict.status = CaseStatus::kXFail;
+      } else if (r.verdict.status == CaseStatus::kPass) {
+        r.verdict = {CaseStatus::kXPass, std::nullopt, "unexpected_pass",
+                     fmt::format("expected {} ({}), passed", StatusName(e.status), e.reason)};
+      } else {
+        used[i] = true;  // it still fails, otherwise
+      }
+      break;
+    }
+  }
+  std::vector<Expectation> stale;
+  for (size_t i = 0; i < expectations.size(); ++i) {
+    if (!used[i]) stale.push_back(expectations[i]);
+  }
+  return stale;
+}
+
+std::string WriteExpectations(const std::vector<Expectation>& previous, const std::string& today,
+                              const std::vector<CaseResult>& results) {
+  std::string out = "# tdconform expectations (conformance/runner/expectations.h), written by --update-expectations.\n";
+  for (const CaseResult& r : results) {
+    CaseStatus status = r.verdict.status;
+    if (status == CaseStatus::kPass || status == CaseStatus::kXPass || status == CaseStatus::kSkipped) continue;
+    std::string reason = FormatVerdict(r.verdict);
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    std::optional<std::string> expires;
+    for (const Expectation& e : previous) {
+      if ((e.expires && *e.expires < today) || !GlobMatch(e.pattern, r.id)) continue;
+      reason = e.reason;
+      expires = e.expires;
+      if (status == CaseStatus::kXFail) status = e.status;
+      break;
+    }
+    out += fmt::format("{} {}{} {}\n", r.id, StatusName(status), expires ? " expires=" + *expires : "", reason);
+  }
+  return out;
+}
+
+std::string Today() {
+  std::time_t now = std::time(nullptr);
+  return fmt::format("{:%Y-%m-%d}", fmt::gmtime(now));
+}
+
+}  // namespace tdc::conformance

@@ -1,0 +1,48 @@
+// Expectation files (`--expectations FILE`): the failures a backend's CI accepts for now.
+// One entry a line, `#` comments:
+//   PATTERN  STATUS  [expires=YYYY-MM-DD]  REASON...
+// PATTERN is a case-id glob (selection.h), STATUS the non-PASS status expected (FAIL, CRASH,
+// TIMEOUT, NOT_SUPPORTED, ...), REASON the why, required (a bug link, a plan). A case's
+// first matching entry that has not expired applies: the expected status becomes XFAIL, a
+// PASS becomes XPASS, any other status stays. An entry that matched no case, or only cases
+// that passed, is stale; --strict fails the run on an XPASS or a stale entry.
+#ifndef TDCONFORM_CONFORMANCE_RUNNER_EXPECTATIONS_H_
+#define TDCONFORM_CONFORMANCE_RUNNER_EXPECTATIONS_H_
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "conformance/runner/runner.h"
+
+namespace tdc::conformance {
+
+struct Expectation {
+  std::string pattern;
+  CaseStatus status = CaseStatus::kFail;
+  std::optional<std::string> expires;  // YYYY-MM-DD, the last day it applies
+  std::string reason;
+  int line = 0;
+};
+
+// The file's entries, or `file:line:col: error: ...`.
+std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::string& path);
+
+// Applies `expectations` (those expiring before `today`, YYYY-MM-DD, are ignored) to
+// `results`; returns the stale entries.
+std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expectations, const std::string& today,
+                                           std::vector<CaseResult>& results);
+
+// An expectation file accepting every non-PASS result of `results` (after
+// ApplyExpectations) as it is: each case's own entry, keeping the reason and expiry of the
+// entry of `previous` unexpired at `today` that matched it, else the verdict as the reason.
+std::string WriteExpectations(const std::vector<Expectation>& previous, const std::string& today,
+                              const std::vector<CaseResult>& results);
+
+// Today (UTC) as YYYY-MM-DD.
+std::string Today();
+
+}  // namespace tdc::conformance
+
+#endif  // TDCONFORM_CONFORMANCE_RUNNER_EXPECTATIONS_H_
