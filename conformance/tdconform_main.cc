@@ -141,8 +141,36 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
 }  // namespace
 }  // namespace tdc::conformance
 
+namespace {
+
+// An installed tdconform's data, beside it (<prefix>/share/tdconform: fixtures/, cases.txt,
+// core-set.txt); empty in the build tree, which runs from the repository root.
+std::filesystem::path InstalledData() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::canonical("/proc/self/exe", error);
+  if (error) return {};
+  const std::filesystem::path data = exe.parent_path().parent_path() / "share" / "tdconform";
+  return std::filesystem::exists(data / "cases.txt") ? data : std::filesystem::path();
+}
+
+// Cases name their fixtures relative to the data: the paths the user gave are made absolute
+// before tdconform works from there.
+void WorkFrom(const std::filesystem::path& data, tdc::conformance::Options& o) {
+  for (std::string* path : {&o.library, &o.caselist, &o.json, &o.junit, &o.expectations, &o.cases, &o.core_set}) {
+    if (!path->empty()) *path = std::filesystem::absolute(*path).string();
+  }
+  std::filesystem::current_path(data);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   tdc::conformance::Options o;
+  const std::filesystem::path data = InstalledData();
+  if (!data.empty()) {
+    o.cases = (data / "cases.txt").string();
+    o.core_set = (data / "core-set.txt").string();
+  }
   CLI::App app{"tdconform: conformance of a compiler backend loaded through the tdconform C ABI"};
   app.add_option("--backend", o.library, "the backend's shared library");
   app.add_option("--case", o.case_id, "run this case alone: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>");
@@ -172,6 +200,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "tdconform: error: --backend is required (except with --list)\n");
     return 2;
   }
+  if (!data.empty()) WorkFrom(data, o);
   std::set<std::string> core;
   if (auto ids = tdc::conformance::ReadCaseList(o.core_set); std::holds_alternative<std::vector<std::string>>(ids)) {
     const auto& list = std::get<std::vector<std::string>>(ids);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #endif
 
-#include "conformance/abi/tdconform_backend.h"
+#include "tdconform_backend.h" /* conformance/abi/, or include/tdconform/ installed */
 
 /* ---- the ops it computes ---------------------------------------------------------------- */
 
