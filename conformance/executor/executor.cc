@@ -128,7 +128,8 @@ Verdict LoadVerdict(const LoadFailure& failure) {
   return Verdict::Of(CaseStatus::kBackendError, CasePhase::kLoad, failure.reason, failure.message);
 }
 
-Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options) {
+std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const CaseSpec& spec,
+                                             const ExecutorOptions& options) {
   if (!backend.HasLevel(spec.level)) {
     Verdict v = Verdict::Of(CaseStatus::kNotSupported, CasePhase::kBackendCompile, "level_not_declared",
                             "the backend does not compile graphs at this level");
@@ -151,53 +152,64 @@ Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const Execut
     _exit(0);
   }
   close(fds[1]);
-  // Read lines until the child closes the pipe or the time is up.
-  std::string buffer;
-  CasePhase phase = CasePhase::kLoad;
-  std::string detail;
-  std::optional<Verdict> verdict;
-  bool timed_out = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_seconds);
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
-    char chunk[4096];
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
-    if (n <= 0) break;
-    buffer.append(chunk, static_cast<size_t>(n));
-    for (size_t eol; (eol = buffer.find('\n')) != std::string::npos; buffer.erase(0, eol + 1)) {
-      std::string line = buffer.substr(0, eol);
-      if (line.starts_with("progress ")) {
-        std::string rest = line.substr(9);
-        const size_t space = rest.find(' ');
-        if (auto parsed = ParsePhase(rest.substr(0, space))) phase = *parsed;
-        detail = space == std::string::npos ? "" : rest.substr(space + 1);
-      } else if (line.starts_with("verdict ")) {
-        verdict = VerdictFromJson(nlohmann::json::parse(line.substr(8), nullptr, false));
-      }
+  RunningCase running;
+  running.pid = child;
+  running.fd = fds[0];
+  running.timeout_seconds = options.timeout_seconds;
+  running.deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                             std::chrono::duration<double>(options.timeout_seconds));
+  return running;
+}
+
+bool ReadFromCase(RunningCase& c) {
+  char chunk[4096];
+  ssize_t n = read(c.fd, chunk, sizeof chunk);
+  if (n <= 0) return false;
+  c.buffer.append(chunk, static_cast<size_t>(n));
+  for (size_t eol; (eol = c.buffer.find('\n')) != std::string::npos; c.buffer.erase(0, eol + 1)) {
+    std::string line = c.buffer.substr(0, eol);
+    if (line.starts_with("progress ")) {
+      std::string rest = line.substr(9);
+      const size_t space = rest.find(' ');
+      if (auto parsed = ParsePhase(rest.substr(0, space))) c.phase = *parsed;
+      c.detail = space == std::string::npos ? "" : rest.substr(space + 1);
+    } else if (line.starts_with("verdict ")) {
+      c.verdict = VerdictFromJson(nlohmann::json::parse(line.substr(8), nullptr, false));
     }
   }
-  close(fds[0]);
-  if (timed_out) kill(child, SIGKILL);
+  return true;
+}
+
+Verdict FinishCase(RunningCase& c, bool timed_out) {
+  close(c.fd);
+  if (timed_out) kill(c.pid, SIGKILL);
   int status = 0;
-  waitpid(child, &status, 0);
+  waitpid(c.pid, &status, 0);
+  const std::string where = fmt::format("in {}: {}", PhaseName(c.phase), c.detail);
   if (timed_out) {
-    return Verdict::Of(CaseStatus::kTimeout, phase, "timeout",
-                       fmt::format("no result after {} s, in {}: {}", options.timeout_seconds, PhaseName(phase), detail));
+    return Verdict::Of(CaseStatus::kTimeout, c.phase, "timeout", fmt::format("no result after {} s, {}", c.timeout_seconds, where));
   }
-  if (verdict) return *verdict;
+  if (c.verdict) return *c.verdict;
   if (WIFSIGNALED(status)) {
-    return Verdict::Of(CaseStatus::kCrash, phase, "signal",
-                       fmt::format("{} in {}: {}", SignalName(WTERMSIG(status)), PhaseName(phase), detail));
+    return Verdict::Of(CaseStatus::kCrash, c.phase, "signal", fmt::format("{} {}", SignalName(WTERMSIG(status)), where));
   }
-  return Verdict::Of(CaseStatus::kCrash, phase, "exit",
-                     fmt::format("the case's process exited ({}) without a verdict, in {}: {}",
-                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, PhaseName(phase), detail));
+  return Verdict::Of(CaseStatus::kCrash, c.phase, "exit",
+                     fmt::format("the case's process exited ({}) without a verdict, {}",
+                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, where));
+}
+
+Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options) {
+  auto started = StartCase(backend, spec, options);
+  if (auto* verdict = std::get_if<Verdict>(&started)) return *verdict;
+  RunningCase& c = std::get<RunningCase>(started);
+  // Read until the child closes the pipe or the time is up.
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(c.deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return FinishCase(c, /*timed_out=*/true);
+    pollfd p{c.fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    if (!ReadFromCase(c)) return FinishCase(c, /*timed_out=*/false);
+  }
 }
 
 }  // namespace tdc::conformance

@@ -6,6 +6,10 @@
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_
 #define TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_
 
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -35,6 +39,26 @@ struct ExecutorOptions {
 
 // Runs `spec` on `backend` (paths relative to the working directory, the repository root).
 Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options);
+
+// The same in steps, for a caller that keeps several cases running from one thread (a
+// process forked from a multithreaded one may inherit a held lock, so the runner never
+// forks from threads): StartCase forks the case's process (or gives its verdict at once);
+// ReadFromCase takes what it wrote (false at its end); FinishCase reaps it (killing it when
+// `timed_out`) and gives its verdict.
+struct RunningCase {
+  pid_t pid = -1;
+  int fd = -1;  // the read end of its pipe
+  std::chrono::steady_clock::time_point deadline;
+  double timeout_seconds = 0;
+  std::string buffer;
+  CasePhase phase = CasePhase::kLoad;  // where it last said it was
+  std::string detail;
+  std::optional<Verdict> verdict;
+};
+std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const CaseSpec& spec,
+                                             const ExecutorOptions& options);
+bool ReadFromCase(RunningCase& c);
+Verdict FinishCase(RunningCase& c, bool timed_out);
 
 // The verdict of a library that does not load: BACKEND_ERROR in phase load.
 Verdict LoadVerdict(const LoadFailure& failure);

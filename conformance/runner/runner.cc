@@ -2,50 +2,71 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
-#include <mutex>
-#include <thread>
+#include <poll.h>
+
+#include <algorithm>
+#include <chrono>
 
 namespace tdc::conformance {
 
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
                                  const RunnerOptions& options, const OnResult& on_result) {
   std::vector<CaseResult> results(ids.size());
-  std::atomic<size_t> next{0};
-  std::mutex mutex;  // guards the counts below and on_result
-  size_t done = 0;
+  size_t next = 0, done = 0;
   int timeouts_in_a_row = 0;
   bool unresponsive = false;
-  auto work = [&] {
-    for (size_t i; (i = next++) < ids.size();) {
-      CaseResult result{ids[i], {}};
-      bool skip;
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        skip = unresponsive;
-      }
-      if (skip) {
-        result.verdict = {CaseStatus::kSkipped, std::nullopt, "backend_unresponsive",
-                          fmt::format("{} cases in a row timed out", options.max_timeouts)};
-      } else if (auto spec = ResolveCase(ids[i]); auto* error = std::get_if<std::string>(&spec)) {
-        result.verdict = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "case_id", *error);
-      } else {
-        ExecutorOptions run{options.timeout_seconds, options.required.contains(ids[i])};
-        result.verdict = RunCase(backend, std::get<CaseSpec>(spec), run);
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!skip) {
-        timeouts_in_a_row = result.verdict.status == CaseStatus::kTimeout ? timeouts_in_a_row + 1 : 0;
-        if (options.max_timeouts > 0 && timeouts_in_a_row >= options.max_timeouts) unresponsive = true;
-      }
-      results[i] = std::move(result);
-      if (on_result) on_result(++done, ids.size(), results[i]);
+  std::vector<std::pair<size_t, RunningCase>> running;  // case index, its process
+  auto finish = [&](size_t i, Verdict verdict, bool counted) {
+    if (counted) {
+      timeouts_in_a_row = verdict.status == CaseStatus::kTimeout ? timeouts_in_a_row + 1 : 0;
+      if (options.max_timeouts > 0 && timeouts_in_a_row >= options.max_timeouts) unresponsive = true;
     }
+    results[i] = {ids[i], std::move(verdict)};
+    ++done;
+    if (on_result) on_result(done, ids.size(), results[i]);
   };
-  std::vector<std::thread> workers;
-  for (int j = 1; j < options.jobs; ++j) workers.emplace_back(work);
-  work();
-  for (std::thread& t : workers) t.join();
+  // One thread: up to `jobs` case processes at a time, their pipes polled together.
+  while (done < ids.size()) {
+    while (running.size() < static_cast<size_t>(std::max(options.jobs, 1)) && next < ids.size()) {
+      const size_t i = next++;
+      if (unresponsive) {
+        finish(i, {CaseStatus::kSkipped, std::nullopt, "backend_unresponsive",
+                   fmt::format("{} cases in a row timed out", options.max_timeouts)},
+               false);
+        continue;
+      }
+      auto spec = ResolveCase(ids[i]);
+      if (auto* error = std::get_if<std::string>(&spec)) {
+        finish(i, Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "case_id", *error), true);
+        continue;
+      }
+      auto started = StartCase(backend, std::get<CaseSpec>(spec), {options.timeout_seconds, options.required.contains(ids[i])});
+      if (auto* verdict = std::get_if<Verdict>(&started)) {
+        finish(i, std::move(*verdict), true);
+      } else {
+        running.emplace_back(i, std::move(std::get<RunningCase>(started)));
+      }
+    }
+    if (running.empty()) continue;
+    const auto now = std::chrono::steady_clock::now();
+    auto soonest = std::min_element(running.begin(), running.end(),
+                                    [](const auto& a, const auto& b) { return a.second.deadline < b.second.deadline; });
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(soonest->second.deadline - now);
+    std::vector<pollfd> fds;
+    for (const auto& [i, c] : running) fds.push_back({c.fd, POLLIN, 0});
+    poll(fds.data(), fds.size(), static_cast<int>(std::max<int64_t>(wait.count(), 0)));
+    for (size_t k = running.size(); k-- > 0;) {
+      auto& [i, c] = running[k];
+      bool ended = false, timed_out = false;
+      if (fds[k].revents != 0) ended = !ReadFromCase(c);
+      if (!ended && std::chrono::steady_clock::now() >= c.deadline) ended = timed_out = true;
+      if (!ended) continue;
+      const size_t index = i;
+      Verdict verdict = FinishCase(c, timed_out);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+      finish(index, std::move(verdict), true);
+    }
+  }
   return results;
 }
 

@@ -1,7 +1,8 @@
 // The runner (issue 15): runs the selected cases on one backend through the single-case
-// executor, `jobs` at a time, and gives up on a backend that stops answering: after
-// `max_timeouts` TIMEOUTs in a row, the cases not yet run are SKIPPED (backend_unresponsive).
-// Results come back in the order the cases were given, whatever the jobs.
+// executor, `jobs` case processes at a time (from one thread), and gives up on a backend
+// that stops answering: after `max_timeouts` TIMEOUTs in a row, the cases not yet started are
+// SKIPPED (backend_unresponsive). Results come back in the order the cases were given,
+// whatever the jobs.
 #ifndef TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
 #define TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
 
@@ -26,7 +27,7 @@ struct RunnerOptions {
   std::set<std::string> required;  // the must-pass core set
 };
 
-// Called once per case as it ends (from the thread that ran it, one at a time).
+// Called once per case as it ends.
 using OnResult = std::function<void(size_t done, size_t total, const CaseResult& result)>;
 
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
