@@ -2,18 +2,23 @@
 // (conformance/abi/tdconform_backend.h). `--case ID` runs one case and prints its verdict;
 // otherwise every selected case of the suite runs (conformance/runner), each non-PASS
 // verdict is printed with its repro command, and the run closes with `N passed, M failed,
-// K skipped` (DESIGN.md D7): exit status 0 when nothing failed and something passed.
+// K skipped` (DESIGN.md D7): exit status 0 when nothing failed and something passed. With
+// `--fuzz N --seed S` generated programs run too (conformance/runner/generated.h); each
+// failure leaves a folder under <out>/failures (conformance/runner/failure_folder.h).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 
 #include "conformance/executor/executor.h"
 #include "conformance/runner/expectations.h"
+#include "conformance/runner/failure_folder.h"
+#include "conformance/runner/generated.h"
 #include "conformance/runner/report.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/selection.h"
@@ -24,11 +29,34 @@ namespace {
 struct Options {
   std::string case_id, library, cases = TDC_DEFAULT_CASES, core_set = "conformance/core-set.txt";
   std::string caselist, shard, json, junit, expectations;
+  std::string out = "tdconform-out", python = ".venv/bin/python";
   std::vector<std::string> filters, excludes;
-  bool list = false, strict = false, update_expectations = false;
-  int jobs = 1, max_timeouts = 3;
+  bool list = false, strict = false, update_expectations = false, vs_torch = false;
+  int jobs = 1, max_timeouts = 3, fuzz = 0;
+  uint64_t seed = 1;
   double timeout = 60;
+  std::string generated_dir() const { return out + "/generated"; }
+  std::string failures_dir() const { return out + "/failures"; }
 };
+
+// Writes the generated programs `ids` name (generated.h); the verdicts known before running,
+// or nullopt after printing why nothing could be written.
+std::optional<std::map<std::string, Verdict>> Prepare(const Options& o, const std::vector<std::string>& ids) {
+  auto prepared = PrepareGenerated(ids, {o.generated_dir(), o.python});
+  if (auto* error = std::get_if<std::string>(&prepared)) {
+    fmt::print(stderr, "{}\n", *error);
+    return std::nullopt;
+  }
+  return std::get<0>(std::move(prepared));
+}
+
+// Keeps (or removes) the case's failure folder; the line naming it, if kept.
+std::string KeepFolder(const Options& o, const CaseResult& result) {
+  if (auto error = UpdateFailureFolder(o.failures_dir(), o.generated_dir(), result, ReproCommand(result.id, o.library))) {
+    return *error + "\n";
+  }
+  return KeepsFolder(result) ? fmt::format("  details: {}/{}/\n", o.failures_dir(), result.id) : "";
+}
 
 // A list file's ids, or nullopt after printing its error.
 std::optional<std::vector<std::string>> ReadIds(const std::string& path) {
@@ -41,27 +69,35 @@ std::optional<std::vector<std::string>> ReadIds(const std::string& path) {
 }
 
 int RunOne(const Options& o, const std::set<std::string>& core) {
-  auto spec = ResolveCase(o.case_id);
+  auto spec = ResolveCase(o.case_id, o.generated_dir());
   if (auto* error = std::get_if<std::string>(&spec)) {
     fmt::print(stderr, "tdconform: error: --case {}: {}\n", o.case_id, *error);
     return 2;
   }
-  Verdict verdict;
+  CaseResult result{o.case_id, {}, {}};
+  std::optional<std::map<std::string, Verdict>> decided = Prepare(o, {o.case_id});
+  if (!decided) return 2;
   auto loaded = LoadBackend(o.library);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
-    verdict = LoadVerdict(*failure);
+    result.verdict = LoadVerdict(*failure);
+  } else if (decided->contains(o.case_id)) {
+    result.verdict = decided->at(o.case_id);
   } else {
-    verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec), {o.timeout, core.contains(o.case_id)});
+    result.verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec), {o.timeout, core.contains(o.case_id)},
+                             &result.records);
   }
-  fmt::print("{}: {}\n", o.case_id, FormatVerdict(verdict));
-  if (verdict.status == CaseStatus::kPass) return 0;
-  fmt::print("repro: {}\n", ReproCommand(o.case_id, o.library));
-  return CountsAs(verdict.status) == Counts::kSkipped ? 0 : 1;
+  fmt::print("{}: {}\n", o.case_id, FormatVerdict(result.verdict));
+  const std::string folder = KeepFolder(o, result);
+  if (result.verdict.status == CaseStatus::kPass) return 0;
+  fmt::print("repro: {}\n{}", ReproCommand(o.case_id, o.library), folder);
+  return CountsAs(result.verdict.status) == Counts::kSkipped ? 0 : 1;
 }
 
 int RunSuite(const Options& o, const std::set<std::string>& core) {
   std::optional<std::vector<std::string>> suite = ReadIds(o.cases);
   if (!suite) return 2;
+  const std::vector<std::string> generated = GeneratedCaseIds({o.fuzz, o.seed, o.vs_torch});
+  suite->insert(suite->end(), generated.begin(), generated.end());
   Selection selection{o.filters, o.excludes, std::nullopt, ShardFromEnvironment().value_or(Shard{})};
   if (!o.caselist.empty()) {
     selection.caselist = ReadIds(o.caselist);
@@ -98,14 +134,21 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
     }
     expectations = std::get<std::vector<Expectation>>(std::move(read));
   }
+  if (o.fuzz > 0) {
+    fmt::print("generated: {} programs, seeds {} to {} (expected outcome from {})\n", o.fuzz, o.seed,
+               o.seed + static_cast<uint64_t>(o.fuzz) - 1, o.vs_torch ? "torch 2.13.0" : "the reference");
+  }
+  std::optional<std::map<std::string, Verdict>> decided = Prepare(o, ids);
+  if (!decided) return 2;
   const LoadedBackend& backend = *std::get<0>(loaded);
   const bool terminal = isatty(fileno(stderr)) != 0;
-  RunnerOptions options{o.jobs, o.timeout, o.max_timeouts, core};
+  RunnerOptions options{o.jobs, o.timeout, o.max_timeouts, core, o.generated_dir(), std::move(*decided)};
   std::vector<CaseResult> results = RunCases(backend, ids, options, [&](size_t done, size_t total, const CaseResult& r) {
     if (terminal) fmt::print(stderr, "\r[{}/{}] {}\033[K", done, total, r.id);
+    const std::string folder = KeepFolder(o, r);
     if (r.verdict.status == CaseStatus::kPass) return;
     if (terminal) fmt::print(stderr, "\r\033[K");
-    fmt::print("{}: {}\n  repro: {}\n", r.id, FormatVerdict(r.verdict), ReproCommand(r.id, o.library));
+    fmt::print("{}: {}\n  repro: {}\n{}", r.id, FormatVerdict(r.verdict), ReproCommand(r.id, o.library), folder);
   });
   if (terminal) fmt::print(stderr, "\r\033[K");
   int status = 0;
@@ -158,7 +201,8 @@ std::filesystem::path InstalledData() {
 // Cases name their fixtures relative to the data: the paths the user gave are made absolute
 // before tdconform works from there.
 void WorkFrom(const std::filesystem::path& data, tdc::conformance::Options& o) {
-  for (std::string* path : {&o.library, &o.caselist, &o.json, &o.junit, &o.expectations, &o.cases, &o.core_set}) {
+  for (std::string* path :
+       {&o.library, &o.caselist, &o.json, &o.junit, &o.expectations, &o.cases, &o.core_set, &o.out, &o.python}) {
     if (!path->empty()) *path = std::filesystem::absolute(*path).string();
   }
   std::filesystem::current_path(data);
@@ -191,6 +235,13 @@ int main(int argc, char** argv) {
   app.add_flag("--strict", o.strict, "an XPASS or a stale expectation fails the run");
   app.add_flag("--update-expectations", o.update_expectations,
                "rewrite --expectations FILE to accept this run's non-PASS results");
+  app.add_option("--fuzz", o.fuzz, "also run N generated programs (fuzz:<expected>:seed_<n>:...)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", o.seed, "the first generated program's seed (program i uses seed + i; default 1)");
+  app.add_flag("--vs-torch", o.vs_torch,
+               "generated programs' expected outcome recorded from torch 2.13.0 by the oracle (needs --python)");
+  app.add_option("--python", o.python, "the Python with torch 2.13.0 that runs the oracle (default .venv/bin/python)");
+  app.add_option("--out", o.out, "where failure folders and generated programs go (default tdconform-out)");
   app.add_option("--cases", o.cases, "the suite's case ids, one a line (default: the build's)");
   app.add_option("--core-set", o.core_set, "the must-pass case list (default conformance/core-set.txt)");
   CLI11_PARSE(app, argc, argv);

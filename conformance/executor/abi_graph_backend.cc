@@ -6,8 +6,11 @@
 #include <cstdio>
 
 #include "conformance/abi/wire.h"
+#include "reference/backends/interpreting_backend.h"
 #include "reference/compare/tolerance.h"
+#include "reference/graph/golden_json.h"
 #include "reference/graph/vocabulary.h"
+#include "reference/runtime/interp/outcome.h"
 
 namespace tdc::conformance {
 
@@ -33,10 +36,17 @@ std::string OpaqueTargets(const graph::Graph& g) {
   return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
 }
 
+nlohmann::ordered_json ValuesJson(const std::vector<runtime::Tensor>& tensors) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::array();
+  for (const runtime::Tensor& t : tensors) values.push_back(graph::ToJson(runtime::ToGoldenValue(t)));
+  return values;
+}
+
 }  // namespace
 
-AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress)
-    : backend_(backend), level_(level), required_(required), progress_(std::move(progress)) {
+AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress,
+                                 Record record)
+    : backend_(backend), level_(level), required_(required), progress_(std::move(progress)), record_(std::move(record)) {
   host_.struct_size = sizeof host_;
   host_.abi_major = TDC_ABI_VERSION_MAJOR;
   host_.abi_minor = TDC_ABI_VERSION_MINOR;
@@ -96,6 +106,20 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
                            what + ": the reference has no ATen form of it");
     return std::nullopt;
   }
+  // What the backend must compute: at the ATen level, the ATen graph's values, which differ
+  // from the Dynamo graph's where an allowed function's body reads is_compiling()
+  // (interpreting_backend.h).
+  std::vector<runtime::Tensor> expected = graphs.expected;
+  if (level_ == TDC_GRAPH_LEVEL_ATEN) {
+    auto interpreted = backends::InterpretGraph(graphs, backends::GraphLevel::kAten);
+    if (auto* error = std::get_if<std::string>(&interpreted)) {
+      failure_ = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error", what + ": " + *error);
+      return std::nullopt;
+    }
+    expected = std::get<std::vector<runtime::Tensor>>(std::move(interpreted));
+  }
+  record_({"graph", {{"index", graphs_run_}, {"what", what}, {"graph", graph::ToJson(*g)},
+                     {"inputs", ValuesJson(graphs.inputs)}, {"expected", ValuesJson(expected)}}});
   char message[kMessageSize] = "";
   auto cached = compiled_.find(graphs.compile);
   tdc_compiled* compiled = cached != compiled_.end() ? cached->second : nullptr;
@@ -118,38 +142,72 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   std::vector<tdc_tensor> inputs;
   WireTensors views;
   for (const runtime::Tensor& t : graphs.inputs) inputs.push_back(views.Add(t));
-  std::vector<tdc_tensor> outputs(graphs.expected.size(), tdc_tensor{});
+  std::vector<tdc_tensor> outputs(expected.size(), tdc_tensor{});
   current_ = &graphs;
   progress_(CasePhase::kBackendRun, fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
   tdc_status s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(), outputs.data(), outputs.size(),
                                     message, sizeof message);
   current_ = nullptr;
-  ++graphs_run_;
+  const int index = graphs_run_++;
   if (s != TDC_STATUS_OK) {
     failure_ = Refusal(s, CasePhase::kBackendRun, *g, what + " run", message);
     return std::nullopt;
   }
   progress_(CasePhase::kCompare, what);
-  std::vector<runtime::Tensor> copied;
-  if (std::optional<Verdict> bad = CheckOutputs(graphs, outputs, copied)) {
+  std::vector<std::variant<runtime::Tensor, std::string>> got = TakeOutputs(outputs);
+  nlohmann::ordered_json recorded = nlohmann::ordered_json::array();
+  for (const auto& output : got) {
+    if (const auto* t = std::get_if<runtime::Tensor>(&output)) {
+      recorded.push_back(graph::ToJson(runtime::ToGoldenValue(*t)));
+    } else {
+      recorded.push_back({{"error", std::get<std::string>(output)}});
+    }
+  }
+  record_({"backend_outputs", {{"index", index}, {"outputs", std::move(recorded)}}});
+  if (std::optional<Verdict> bad = CheckOutputs(expected, got)) {
     bad->message = what + ": " + bad->message;
     failure_ = std::move(bad);
     return std::nullopt;
   }
+  std::vector<runtime::Tensor> copied;
+  for (auto& output : got) copied.push_back(std::get<runtime::Tensor>(std::move(output)));
   return copied;
 }
 
-std::optional<Verdict> AbiGraphBackend::CheckOutputs(const Graphs& graphs, const std::vector<tdc_tensor>& outputs,
-                                                     std::vector<runtime::Tensor>& copied) const {
+std::vector<std::variant<runtime::Tensor, std::string>> AbiGraphBackend::TakeOutputs(
+    const std::vector<tdc_tensor>& outputs) const {
+  std::vector<std::variant<runtime::Tensor, std::string>> got;
+  for (const tdc_tensor& output : outputs) {
+    if (output.data == nullptr && output.ndim >= 0) {
+      bool empty = false;
+      for (int32_t d = 0; d < output.ndim && output.shape != nullptr; ++d) empty = empty || output.shape[d] == 0;
+      if (!empty) {
+        got.emplace_back("not written");
+        continue;
+      }
+    }
+    auto copy = CopyFromWire(output);
+    if (auto* error = std::get_if<std::string>(&copy)) {
+      got.emplace_back(*error);
+    } else {
+      got.emplace_back(std::get<runtime::Tensor>(std::move(copy)));
+    }
+  }
+  return got;
+}
+
+std::optional<Verdict> AbiGraphBackend::CheckOutputs(
+    const std::vector<runtime::Tensor>& expected_outputs,
+    const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const {
   auto mismatch = [](std::string reason, std::string message) {
     return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, std::move(reason), std::move(message));
   };
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const runtime::Tensor& expected = graphs.expected[i];
-    if (outputs[i].data == nullptr && expected.numel() > 0) return mismatch("output_mismatch", fmt::format("output {} was not written", i));
-    auto copy = CopyFromWire(outputs[i]);
-    if (auto* error = std::get_if<std::string>(&copy)) return mismatch("output_mismatch", fmt::format("output {}: {}", i, *error));
-    runtime::Tensor& got = std::get<runtime::Tensor>(copy);
+    const runtime::Tensor& expected = expected_outputs[i];
+    if (const auto* error = std::get_if<std::string>(&outputs[i])) {
+      return mismatch("output_mismatch", fmt::format("output {}: {}", i, *error));
+    }
+    const runtime::Tensor& got = std::get<runtime::Tensor>(outputs[i]);
     if (got.dtype != expected.dtype || got.sizes != expected.sizes) {
       return mismatch("output_mismatch", fmt::format("output {} is {}{}, expected {}{}", i, runtime::TorchTypeName(got.dtype),
                                                      runtime::ShapeText(got.sizes), runtime::TorchTypeName(expected.dtype),
@@ -163,7 +221,6 @@ std::optional<Verdict> AbiGraphBackend::CheckOutputs(const Graphs& graphs, const
                                                       want[k].AsDouble(), have[k].AsDouble()));
       }
     }
-    copied.push_back(std::move(got));
   }
   return std::nullopt;
 }

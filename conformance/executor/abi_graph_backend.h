@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "conformance/abi/tensors.h"
+#include "conformance/executor/case_record.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
 #include "reference/runtime/graph_backend.h"
@@ -24,8 +25,10 @@ using Progress = std::function<void(CasePhase phase, const std::string& detail)>
 
 class AbiGraphBackend final : public runtime::GraphBackend {
  public:
-  // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail).
-  AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress);
+  // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail);
+  // `record` takes each graph given to the backend and what came back (case_record.h).
+  AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress,
+                  Record record);
   ~AbiGraphBackend() override;
   AbiGraphBackend(const AbiGraphBackend&) = delete;
   AbiGraphBackend& operator=(const AbiGraphBackend&) = delete;
@@ -51,13 +54,16 @@ class AbiGraphBackend final : public runtime::GraphBackend {
                   const std::string& message) const;
   // Whether `g` needs only what the backend declared (level, dtypes, targets).
   bool Declared(const graph::Graph& g) const;
-  std::optional<Verdict> CheckOutputs(const Graphs& graphs, const std::vector<tdc_tensor>& outputs,
-                                      std::vector<runtime::Tensor>& copied) const;
+  // The backend's outputs copied from the wire (or why one cannot be), recorded.
+  std::vector<std::variant<runtime::Tensor, std::string>> TakeOutputs(const std::vector<tdc_tensor>& outputs) const;
+  std::optional<Verdict> CheckOutputs(const std::vector<runtime::Tensor>& expected,
+                                      const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const;
 
   const LoadedBackend& backend_;
   tdc_graph_level level_;
   bool required_;
   Progress progress_;
+  Record record_;
   tdc_host_api host_{};
   tdc_backend* instance_ = nullptr;
   // Each compile's handle (Graphs::compile): a cache hit runs it again, as torch calls

@@ -14,10 +14,12 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "conformance/executor/abi_graph_backend.h"
 #include "reference/aot/aot_lowering.h"
+#include "reference/backends/interpreting_backend.h"
 #include "reference/base/case_id.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
@@ -46,7 +48,7 @@ void WriteAll(int fd, const std::string& text) {
 
 // The child's work: the compiled run with the backend, then the comparison.
 Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options,
-                   const Progress& progress) {
+                   const Progress& progress, const Record& record) {
   progress(CasePhase::kParse, spec.fixture);
   std::optional<std::string> source = ReadText(spec.fixture);
   std::string golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
@@ -57,7 +59,7 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
   }
   graph::GoldenReadResult golden = graph::ReadGolden(*golden_text);
   if (!golden.golden) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
-  AbiGraphBackend host(backend, spec.level, options.required, progress);
+  AbiGraphBackend host(backend, spec.level, options.required, progress, record);
   if (std::optional<Verdict> failed = host.Start()) return *failed;
   dynamo::CompileRunOptions run;
   run.profile = spec.profile;
@@ -70,15 +72,37 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
   }
   if (host.failure()) return *host.failure();
   if (std::optional<Verdict> leaked = host.Finish()) return *leaked;
+  graph::Golden expected = *golden.golden;
+  if (spec.level == TDC_GRAPH_LEVEL_ATEN) {
+    // The golden's values were recorded with the Dynamo graphs run; with an ATen-level backend
+    // torch computes the ATen graphs' (interpreting_backend.h), which the reference predicts.
+    progress(CasePhase::kLower, "the program with the reference's ATen graphs");
+    backends::InterpretingBackend interpreter(backends::GraphLevel::kAten);
+    run.backend = &interpreter;
+    auto at_aten = dynamo::RunCompiled(*source, spec.fixture, run);
+    if (auto* diagnostic = std::get_if<std::string>(&at_aten)) {
+      return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_error", *diagnostic);
+    }
+    if (!interpreter.error().empty()) {
+      return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error", interpreter.error());
+    }
+    for (auto& [profile, compiled] : expected.compiled) {
+      if (profile != spec.profile) continue;
+      compiled.outs = std::get<graph::CompiledOutcome>(at_aten).outs;
+      compiled.exception = std::get<graph::CompiledOutcome>(at_aten).exception;
+    }
+  }
   progress(CasePhase::kCompare, "the program's outcome");
   graph::Golden actual = *golden.golden;
   for (auto& [profile, compiled] : actual.compiled) {
     if (profile == spec.profile) compiled = std::get<graph::CompiledOutcome>(std::move(outcome));
   }
+  record({"expected", graph::ToJson(expected)});
+  record({"outcome", graph::ToJson(actual)});
   compare::CompareOptions compare_options;
   compare_options.mode = compare::Mode::kCompile;
   compare_options.profile = spec.profile;
-  compare::CompareResult result = compare::Compare(*golden.golden, actual, compare_options);
+  compare::CompareResult result = compare::Compare(expected, actual, compare_options);
   if (result.error) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error", *result.error);
   if (!result.differences.empty()) {
     return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "value_mismatch",
@@ -104,14 +128,24 @@ std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc
   return FormatCaseId(id);
 }
 
-std::variant<CaseSpec, std::string> ResolveCase(std::string_view text) {
+std::variant<CaseSpec, std::string> ResolveCase(std::string_view text, const std::string& generated_dir) {
   CaseIdParse parsed = ParseCaseId(text);
   if (!parsed.id) return parsed.error;
   const CaseId& id = *parsed.id;
-  if (id.suite != "fixtures") return fmt::format("unknown suite '{}' (the executor runs fixtures)", id.suite);
   CaseSpec spec;
   spec.id = std::string(text);
-  spec.fixture = fmt::format("fixtures/{}/{}.py", id.group, id.name);
+  if (id.suite == "fixtures") {
+    spec.fixture = fmt::format("fixtures/{}/{}.py", id.group, id.name);
+  } else if (id.suite == "fuzz") {
+    static const std::regex kSeed("seed_[0-9]+");
+    if (id.group != "reference" && id.group != "torch") {
+      return fmt::format("a generated case's expected outcome is 'reference' or 'torch', not '{}'", id.group);
+    }
+    if (!std::regex_match(id.name, kSeed)) return fmt::format("a generated case is seed_<n>, not '{}'", id.name);
+    spec.fixture = fmt::format("{}/{}/{}.py", generated_dir.empty() ? "." : generated_dir, id.group, id.name);
+  } else {
+    return fmt::format("unknown suite '{}' (fixtures, fuzz)", id.suite);
+  }
   std::string level;
   for (const CaseParam& p : id.params) {
     if (p.key == "profile") spec.profile = p.value;
@@ -147,7 +181,8 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
     Progress progress = [out](CasePhase phase, const std::string& detail) {
       WriteAll(out, fmt::format("progress {} {}\n", PhaseName(phase), detail));
     };
-    Verdict v = RunInChild(backend, spec, options, progress);
+    Record record = [out](const CaseRecord& r) { WriteAll(out, fmt::format("record {} {}\n", r.kind, r.body.dump())); };
+    Verdict v = RunInChild(backend, spec, options, progress, record);
     WriteAll(out, "verdict " + ToJson(v).dump() + "\n");
     _exit(0);
   }
@@ -173,6 +208,11 @@ bool ReadFromCase(RunningCase& c) {
       const size_t space = rest.find(' ');
       if (auto parsed = ParsePhase(rest.substr(0, space))) c.phase = *parsed;
       c.detail = space == std::string::npos ? "" : rest.substr(space + 1);
+    } else if (line.starts_with("record ")) {
+      const size_t space = line.find(' ', 7);
+      if (space == std::string::npos) continue;
+      auto body = nlohmann::ordered_json::parse(line.substr(space + 1), nullptr, false);
+      if (!body.is_discarded()) c.records.push_back({line.substr(7, space - 7), std::move(body)});
     } else if (line.starts_with("verdict ")) {
       c.verdict = VerdictFromJson(nlohmann::json::parse(line.substr(8), nullptr, false));
     }
@@ -198,18 +238,26 @@ Verdict FinishCase(RunningCase& c, bool timed_out) {
                                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, where));
 }
 
-Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options) {
+Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options,
+                std::vector<CaseRecord>* records) {
   auto started = StartCase(backend, spec, options);
   if (auto* verdict = std::get_if<Verdict>(&started)) return *verdict;
   RunningCase& c = std::get<RunningCase>(started);
   // Read until the child closes the pipe or the time is up.
+  bool timed_out = false;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(c.deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return FinishCase(c, /*timed_out=*/true);
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
     pollfd p{c.fd, POLLIN, 0};
     if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
-    if (!ReadFromCase(c)) return FinishCase(c, /*timed_out=*/false);
+    if (!ReadFromCase(c)) break;
   }
+  Verdict verdict = FinishCase(c, timed_out);
+  if (records != nullptr) *records = std::move(c.records);
+  return verdict;
 }
 
 }  // namespace tdc::conformance

@@ -13,8 +13,10 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "conformance/abi/tdconform_backend.h"
+#include "conformance/executor/case_record.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
 
@@ -27,8 +29,11 @@ struct CaseSpec {
   tdc_graph_level level = TDC_GRAPH_LEVEL_DYNAMO;
 };
 
-// The case an id names, or why it names none.
-std::variant<CaseSpec, std::string> ResolveCase(std::string_view id);
+// The case an id names, or why it names none. A fixture case's program is
+// fixtures/<group>/<name>.py; a generated one's (`fuzz:<expected>:seed_<n>:...`,
+// conformance/runner/generated.h) is <generated_dir>/<expected>/seed_<n>.py. Either's
+// expected outcome is the .golden.json beside it.
+std::variant<CaseSpec, std::string> ResolveCase(std::string_view id, const std::string& generated_dir = "");
 // The id of `fixture` (fixtures/<group>/<name>.py) at `profile` and `level`.
 std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level);
 
@@ -37,8 +42,10 @@ struct ExecutorOptions {
   bool required = false;  // in the must-pass core set
 };
 
-// Runs `spec` on `backend` (paths relative to the working directory, the repository root).
-Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options);
+// Runs `spec` on `backend` (paths relative to the working directory, the repository root);
+// what the case handed back goes to `records` when given.
+Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options,
+                std::vector<CaseRecord>* records = nullptr);
 
 // The same in steps, for a caller that keeps several cases running from one thread (a
 // process forked from a multithreaded one may inherit a held lock, so the runner never
@@ -54,6 +61,7 @@ struct RunningCase {
   CasePhase phase = CasePhase::kLoad;  // where it last said it was
   std::string detail;
   std::optional<Verdict> verdict;
+  std::vector<CaseRecord> records;  // as the case sent them
 };
 std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const CaseSpec& spec,
                                              const ExecutorOptions& options);

@@ -16,14 +16,15 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
   int timeouts_in_a_row = 0;
   bool unresponsive = false;
   std::vector<std::pair<size_t, RunningCase>> running;  // case index, its process
-  auto finish = [&](size_t i, Verdict verdict, bool counted) {
+  auto finish = [&](size_t i, Verdict verdict, bool counted, std::vector<CaseRecord> records = {}) {
     if (counted) {
       timeouts_in_a_row = verdict.status == CaseStatus::kTimeout ? timeouts_in_a_row + 1 : 0;
       if (options.max_timeouts > 0 && timeouts_in_a_row >= options.max_timeouts) unresponsive = true;
     }
-    results[i] = {ids[i], std::move(verdict)};
+    results[i] = {ids[i], std::move(verdict), std::move(records)};
     ++done;
     if (on_result) on_result(done, ids.size(), results[i]);
+    results[i].records.clear();
   };
   // One thread: up to `jobs` case processes at a time, their pipes polled together.
   while (done < ids.size()) {
@@ -35,7 +36,11 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
                false);
         continue;
       }
-      auto spec = ResolveCase(ids[i]);
+      if (auto known = options.decided.find(ids[i]); known != options.decided.end()) {
+        finish(i, known->second, false);
+        continue;
+      }
+      auto spec = ResolveCase(ids[i], options.generated_dir);
       if (auto* error = std::get_if<std::string>(&spec)) {
         finish(i, Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "case_id", *error), true);
         continue;
@@ -63,8 +68,9 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
       if (!ended) continue;
       const size_t index = i;
       Verdict verdict = FinishCase(c, timed_out);
+      std::vector<CaseRecord> records = std::move(c.records);
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      finish(index, std::move(verdict), true);
+      finish(index, std::move(verdict), true, std::move(records));
     }
   }
   return results;

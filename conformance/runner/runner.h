@@ -7,6 +7,7 @@
 #define TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ namespace tdc::conformance {
 struct CaseResult {
   std::string id;
   Verdict verdict;
+  // What the case sent back (case_record.h): given to OnResult, then dropped (a run keeps
+  // only the verdicts).
+  std::vector<CaseRecord> records = {};
 };
 
 struct RunnerOptions {
@@ -25,6 +29,8 @@ struct RunnerOptions {
   double timeout_seconds = 60;
   int max_timeouts = 3;
   std::set<std::string> required;  // the must-pass core set
+  std::string generated_dir;       // where generated cases' programs are (generated.h)
+  std::map<std::string, Verdict> decided;  // verdicts known before running (generated.h)
 };
 
 // Called once per case as it ends.

@@ -276,6 +276,12 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void RunCachedOnBackend(Trace& t, const std::vector<Value>& live, bool one_graph);
   std::variant<std::vector<runtime::Tensor>, std::string> RunOpaque(const FinishedGraphs& graphs, size_t node,
                                                                     const std::vector<runtime::Tensor>& inputs);
+  // An ATen graph's custom op with no Dynamo node of its own (called inside an allowed
+  // function's body): torch.ops.<ns>.<op>.default on the node's arguments.
+  std::variant<std::vector<runtime::Tensor>, std::string> RunAtenCustomOp(const graph::Node& node, size_t index,
+                                                                          const std::vector<runtime::Tensor>& inputs);
+  // `callee(args)` as the compiled graph runs it; its result's tensors.
+  std::variant<std::vector<runtime::Tensor>, std::string> CallOnHost(const Value& callee, CallArgs args, size_t node);
 
   // bound_from.cc: where the local `name` of the frame at `depth` came from among the root
   // frame's values while it still holds that object (its parameters; Trace::bound_from).

@@ -31,6 +31,12 @@ const Profile* FindProfile(const std::string& name) {
 
 bool IsKnownProfile(const std::string& profile) { return FindProfile(profile) != nullptr; }
 
+std::vector<std::string> KnownProfiles() {
+  std::vector<std::string> names;
+  for (const Profile& p : kProfiles) names.emplace_back(p.name);
+  return names;
+}
+
 std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
                                                               const std::string& display_name,
                                                               const CompileRunOptions& options) {

@@ -30,6 +30,7 @@ struct CompileRunOptions {
 
 // The profiles the reference predicts.
 bool IsKnownProfile(const std::string& profile);
+std::vector<std::string> KnownProfiles();
 
 // A compiled run with Dynamo's decisions in words (`tdref explain`).
 struct Explained {

@@ -62,7 +62,9 @@ void Dynamo::RunOnBackend(const graph::Invocation& call, size_t compile, const F
   for (const Value& v : graphs.outputs) g.expected.push_back(DynCast<PyTensor>(v)->tensor());
   g.dynamo_host = [&](size_t node, const std::vector<Tensor>& inputs) { return RunOpaque(graphs, node, inputs); };
   g.aten_host = [&](size_t node, const std::vector<Tensor>& inputs) {
-    return RunOpaque(graphs, DynamoNodeOf(*g.dynamo, *g.aten, node), inputs);
+    const size_t from = DynamoNodeOf(*g.dynamo, *g.aten, node);
+    if (from < graphs.opaque.size() && graphs.opaque[from]) return RunOpaque(graphs, from, inputs);
+    return RunAtenCustomOp(g.aten->nodes[node], node, inputs);
   };
   // make_fx names the k-th constant a fragment lifted `_tensor_constant<k>`.
   for (size_t k = 0; k < graphs.aten_constants.size(); ++k) {
@@ -100,11 +102,15 @@ std::variant<std::vector<Tensor>, std::string> Dynamo::RunOpaque(const FinishedG
   CallArgs args;
   for (const Value& v : opaque.args.positional) args.positional.push_back(Substitute(in_.heap(), v, inputs, next));
   for (const auto& [name, v] : opaque.args.keywords) args.keywords.emplace_back(name, Substitute(in_.heap(), v, inputs, next));
+  return CallOnHost(opaque.callee, std::move(args), node);
+}
+
+std::variant<std::vector<Tensor>, std::string> Dynamo::CallOnHost(const Value& callee, CallArgs args, size_t node) {
   Value result;
   try {
     // It runs as the compiled graph runs it: nothing traced, no frame offered.
     EagerRegion eager(*this, true);
-    result = in_.CallDirect(opaque.callee, std::move(args));
+    result = in_.CallDirect(callee, std::move(args));
   } catch (const PyError& error) {
     return fmt::format("node {} raised {}", node, error.what());
   }
@@ -113,6 +119,53 @@ std::variant<std::vector<Tensor>, std::string> Dynamo::RunOpaque(const FinishedG
   std::vector<Tensor> out;
   for (const PyTensor* t : tensors) out.push_back(t->tensor());
   return out;
+}
+
+std::variant<std::vector<Tensor>, std::string> Dynamo::RunAtenCustomOp(const graph::Node& node, size_t index,
+                                                                       const std::vector<Tensor>& inputs) {
+  const auto not_opaque = [&] {
+    return fmt::format("node {} ({}) is not an opaque call (a custom op, an allowed function, a nonstrict_trace call)",
+                       index, node.target);
+  };
+  // `<ns>.<op>.default`: torch.ops.<ns>.<op>.default, as the program registered it.
+  const size_t first = node.target.find('.'), last = node.target.rfind('.');
+  if (first == std::string::npos || first == last || node.target.substr(last) != ".default") return not_opaque();
+  Value ns = in_.process().modules()[ModuleId::kTorchOps]->GetAttr(node.target.substr(0, first));
+  const auto* ns_object = ns ? DynCast<PyInstance>(ns) : nullptr;
+  Value packet = ns_object ? ns_object->attrs->GetStr(node.target.substr(first + 1, last - first - 1)) : nullptr;
+  const auto* packet_object = packet ? DynCast<PyInstance>(packet) : nullptr;
+  Value overload = packet_object ? packet_object->attrs->GetStr("default") : nullptr;
+  if (!overload) return not_opaque();
+  size_t next = 0;
+  std::string unsupported;
+  // The node's arguments as values: its REFs are the given tensors, in order.
+  std::function<Value(const graph::Value&)> arg = [&](const graph::Value& v) -> Value {
+    switch (v.kind) {
+      case graph::ValueKind::kRef:
+        return next < inputs.size() ? Value(in_.heap().NewTensor(inputs[next++])) : in_.heap().None();
+      case graph::ValueKind::kNone: return in_.heap().None();
+      case graph::ValueKind::kBool: return in_.heap().Bool(v.boolean);
+      case graph::ValueKind::kInt: return in_.heap().Int(v.integer);
+      case graph::ValueKind::kFloat: return in_.heap().Float(v.number);
+      case graph::ValueKind::kStr: return in_.heap().Str(v.text);
+      case graph::ValueKind::kList:
+      case graph::ValueKind::kTuple: {
+        std::vector<Value> items;
+        for (const graph::Value& item : v.items) items.push_back(arg(item));
+        if (v.kind == graph::ValueKind::kList) return in_.heap().NewList(std::move(items));
+        return in_.heap().NewTuple(std::move(items));
+      }
+      default:
+        unsupported = std::string(graph::ValueKindName(v.kind));
+        return in_.heap().None();
+    }
+  };
+  CallArgs args;
+  for (const graph::Value& v : node.args) args.positional.push_back(arg(v));
+  for (const auto& [name, v] : node.kwargs) args.keywords.emplace_back(name, arg(v));
+  if (!unsupported.empty()) return fmt::format("node {}: a {} argument cannot be passed on the host", index, unsupported);
+  if (next != inputs.size()) return fmt::format("node {} takes {} tensors, got {}", index, next, inputs.size());
+  return CallOnHost(overload, std::move(args), index);
 }
 
 }  // namespace tdc::dynamo

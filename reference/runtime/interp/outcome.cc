@@ -14,7 +14,16 @@ bool IsOutName(std::string_view name) {
 
 namespace {
 
-graph::Value TensorValue(const Tensor& t) {
+graph::Value Callable(std::string qualname) {
+  graph::Value v;
+  v.kind = graph::ValueKind::kCallable;
+  v.text = std::move(qualname);
+  return v;
+}
+
+}  // namespace
+
+graph::Value ToGoldenValue(const Tensor& t) {
   graph::Tensor out;
   out.dtype = t.dtype;
   out.shape = t.sizes;
@@ -30,15 +39,6 @@ graph::Value TensorValue(const Tensor& t) {
   return graph::Value::OfTensor(std::move(out));
 }
 
-graph::Value Callable(std::string qualname) {
-  graph::Value v;
-  v.kind = graph::ValueKind::kCallable;
-  v.text = std::move(qualname);
-  return v;
-}
-
-}  // namespace
-
 graph::Value ToGoldenValue(const Value& v) {
   switch (v->kind()) {
     case ObjectKind::kNone: return graph::Value::None();
@@ -46,7 +46,7 @@ graph::Value ToGoldenValue(const Value& v) {
     case ObjectKind::kInt: return graph::Value::Int(DynCast<PyInt>(v)->value());
     case ObjectKind::kFloat: return graph::Value::Float(DynCast<PyFloat>(v)->value());
     case ObjectKind::kStr: return graph::Value::Str(DynCast<PyStr>(v)->value());
-    case ObjectKind::kTensor: return TensorValue(DynCast<PyTensor>(v)->tensor());
+    case ObjectKind::kTensor: return ToGoldenValue(DynCast<PyTensor>(v)->tensor());
     case ObjectKind::kTuple:
     case ObjectKind::kList: {
       const auto& items = v->kind() == ObjectKind::kTuple ? DynCast<PyTuple>(v)->items()

@@ -14,6 +14,7 @@ namespace tdc::runtime {
 bool IsOutName(std::string_view name);
 // SCHEMA §6.
 graph::Value ToGoldenValue(const Value& v);
+graph::Value ToGoldenValue(const Tensor& t);
 // SCHEMA §5 Exception: qualified type name (builtins dropped) and str(exc).
 graph::Exception ToGoldenException(const Value& exception);
 // The outs of `globals` in name order, and the exception if one ended the program.

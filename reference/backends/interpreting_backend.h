@@ -1,0 +1,39 @@
+// The reference's own backend, in process: each graph run by the graph interpreter at one
+// level, its outputs going on in the program as a compiler backend's would. At the ATen level
+// this is what torch computes with an ATen-level backend (aot_eager), which can differ from
+// the Dynamo graph's values: an allowed function's body is traced by AOT autograd with
+// is_compiling() true, while the Dynamo graph calls the function, where it is false (checked
+// with torch 2.13.0: a generated program gave 2.1756 with the recording backend, 12.968 with
+// aot_eager, which is what this computes).
+#ifndef TDCONFORM_REFERENCE_BACKENDS_INTERPRETING_BACKEND_H_
+#define TDCONFORM_REFERENCE_BACKENDS_INTERPRETING_BACKEND_H_
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "reference/backends/graph_interpreter.h"
+#include "reference/runtime/graph_backend.h"
+
+namespace tdc::backends {
+
+// `graphs`' outputs computed by the interpreter at `level` (its opaque nodes on the host).
+std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(const runtime::GraphBackend::Graphs& graphs,
+                                                                       GraphLevel level);
+
+class InterpretingBackend final : public runtime::GraphBackend {
+ public:
+  explicit InterpretingBackend(GraphLevel level) : level_(level) {}
+  std::optional<std::vector<runtime::Tensor>> Run(const Graphs& graphs) override;
+  // Why the first graph it could not run failed; empty when every graph ran.
+  const std::string& error() const { return error_; }
+
+ private:
+  GraphLevel level_;
+  std::string error_;
+};
+
+}  // namespace tdc::backends
+
+#endif  // TDCONFORM_REFERENCE_BACKENDS_INTERPRETING_BACKEND_H_
