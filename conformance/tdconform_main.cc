@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -42,6 +43,13 @@ struct Options {
 // Writes the generated programs `ids` name (generated.h); the verdicts known before running,
 // or nullopt after printing why nothing could be written.
 std::optional<std::map<std::string, Verdict>> Prepare(const Options& o, const std::vector<std::string>& ids) {
+  const bool by_torch = std::ranges::any_of(ids, [](const std::string& id) { return id.starts_with("fuzz:torch:"); });
+  if (by_torch && std::filesystem::path(o.out).is_absolute()) {
+    // The oracle names a program by its path in the repository (fixtures/SCHEMA.md, meta.fixture).
+    fmt::print(stderr, "tdconform: error: --vs-torch: --out {} must lie inside the repository ({})\n", o.out,
+               std::filesystem::current_path().string());
+    return std::nullopt;
+  }
   auto prepared = PrepareGenerated(ids, {o.generated_dir(), o.python});
   if (auto* error = std::get_if<std::string>(&prepared)) {
     fmt::print(stderr, "{}\n", *error);
@@ -254,6 +262,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!data.empty()) WorkFrom(data, o);
+  // Programs under the working directory are named relative to it, as the oracle names them
+  // in what torch prints (a graph break's "Skipping frame f2 (<path> line 151)").
+  if (const auto inside = std::filesystem::absolute(o.out).lexically_relative(std::filesystem::current_path());
+      !inside.empty() && *inside.begin() != "..") {
+    o.out = inside.string();
+  }
   std::set<std::string> core;
   if (auto ids = tdc::conformance::ReadCaseList(o.core_set); std::holds_alternative<std::vector<std::string>>(ids)) {
     const auto& list = std::get<std::vector<std::string>>(ids);
