@@ -18,6 +18,7 @@ set(tdconform_TEMPLATE "${_tdconform_prefix}/share/tdconform/template.c")
 function(tdconform_add_backend_tests name library)
   add_test(NAME tdconform:${name}
            COMMAND tdconform::tdconform --backend "${library}" --jobs 2
-                   --junit "${CMAKE_CURRENT_BINARY_DIR}/tdconform-${name}.xml" ${ARGN})
+                   --junit "${CMAKE_CURRENT_BINARY_DIR}/tdconform-${name}.xml"
+                   --out "${CMAKE_CURRENT_BINARY_DIR}/tdconform-${name}" ${ARGN})
   set_tests_properties(tdconform:${name} PROPERTIES LABELS "tdconform;backend:${name}")
 endfunction()

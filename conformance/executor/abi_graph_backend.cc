@@ -157,11 +157,8 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   std::vector<std::variant<runtime::Tensor, std::string>> got = TakeOutputs(outputs);
   nlohmann::ordered_json recorded = nlohmann::ordered_json::array();
   for (const auto& output : got) {
-    if (const auto* t = std::get_if<runtime::Tensor>(&output)) {
-      recorded.push_back(graph::ToJson(runtime::ToGoldenValue(*t)));
-    } else {
-      recorded.push_back({{"error", std::get<std::string>(output)}});
-    }
+    const auto* t = std::get_if<runtime::Tensor>(&output);
+    recorded.push_back(t ? graph::ToJson(runtime::ToGoldenValue(*t)) : graph::Json{{"error", std::get<std::string>(output)}});
   }
   record_({"backend_outputs", {{"index", index}, {"outputs", std::move(recorded)}}});
   if (std::optional<Verdict> bad = CheckOutputs(expected, got)) {
@@ -178,13 +175,12 @@ std::vector<std::variant<runtime::Tensor, std::string>> AbiGraphBackend::TakeOut
     const std::vector<tdc_tensor>& outputs) const {
   std::vector<std::variant<runtime::Tensor, std::string>> got;
   for (const tdc_tensor& output : outputs) {
-    if (output.data == nullptr && output.ndim >= 0) {
-      bool empty = false;
-      for (int32_t d = 0; d < output.ndim && output.shape != nullptr; ++d) empty = empty || output.shape[d] == 0;
-      if (!empty) {
-        got.emplace_back("not written");
-        continue;
-      }
+    // A tensor with no elements needs no data; any other without it was never written.
+    bool empty = false;
+    for (int32_t d = 0; d < output.ndim && output.shape != nullptr; ++d) empty = empty || output.shape[d] == 0;
+    if (output.data == nullptr && !empty) {
+      got.emplace_back("not written");
+      continue;
     }
     auto copy = CopyFromWire(output);
     if (auto* error = std::get_if<std::string>(&copy)) {

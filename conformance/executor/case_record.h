@@ -15,9 +15,10 @@ namespace tdc::conformance {
 //   graph            {index, what, graph, inputs, expected}: a graph about to be given to the
 //                    backend (canonical graph JSON), its inputs and the reference's outputs;
 //   backend_outputs  {index, outputs}: what the backend returned for graph `index`;
-//   expected         the golden document the program's outcome is compared with (at the
-//                    ATen level its values are the ATen graphs', interpreting_backend.h);
-//   outcome          the program's golden document with the backend's run as its compiled
+//   expected         when the program's outcome differs: the golden document it is
+//                    compared with (at the ATen level its values are the ATen graphs',
+//                    interpreting_backend.h);
+//   outcome          with it: the same document with the backend's run as its compiled
 //                    outcome (fixtures/SCHEMA.md).
 struct CaseRecord {
   std::string kind;

@@ -97,12 +97,14 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
   for (auto& [profile, compiled] : actual.compiled) {
     if (profile == spec.profile) compiled = std::get<graph::CompiledOutcome>(std::move(outcome));
   }
-  record({"expected", graph::ToJson(expected)});
-  record({"outcome", graph::ToJson(actual)});
   compare::CompareOptions compare_options;
   compare_options.mode = compare::Mode::kCompile;
   compare_options.profile = spec.profile;
   compare::CompareResult result = compare::Compare(expected, actual, compare_options);
+  if (result.error || !result.differences.empty()) {  // both outcomes, for the failure's folder
+    record({"expected", graph::ToJson(expected)});
+    record({"outcome", graph::ToJson(actual)});
+  }
   if (result.error) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error", *result.error);
   if (!result.differences.empty()) {
     return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "value_mismatch",

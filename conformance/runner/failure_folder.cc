@@ -18,6 +18,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// One-space indent, UTF-8 as is: the oracle's json.dumps(doc, indent=1, ensure_ascii=False).
 void WriteJson(const fs::path& path, const Json& doc) { std::ofstream(path, std::ios::binary) << doc.dump(1) << "\n"; }
 
 // Fills `folder` with the case's files.
@@ -28,16 +29,18 @@ void FillFolder(const fs::path& folder, const std::string& generated_dir, const 
   if (auto spec = ResolveCase(result.id, generated_dir); auto* found = std::get_if<CaseSpec>(&spec)) {
     about["program"] = found->fixture;
     fs::copy_file(found->fixture, folder / "program.py", error);
-    const std::string golden = found->fixture.substr(0, found->fixture.size() - 3) + ".golden.json";
-    fs::copy_file(golden, folder / "expected.json", fs::copy_options::overwrite_existing, error);
+    const std::string stem = found->fixture.substr(0, found->fixture.size() - 3);
+    fs::copy_file(stem + ".golden.json", folder / "expected.json", fs::copy_options::overwrite_existing, error);
+    // A generated program's outcome on the reference, where torch's is expected (generated.h).
+    fs::copy_file(stem + ".reference.json", folder / "reference.json", error);
   }
   WriteJson(folder / "case.json", about);
   std::map<int, Json> graphs;  // by the order they ran
   for (const CaseRecord& r : result.records) {
     if (r.kind == "outcome" || r.kind == "expected") {
-      // Written as the oracle writes goldens (golden_json.h), over the copied golden.
-      std::ofstream(folder / (r.kind == "outcome" ? "actual.json" : "expected.json"), std::ios::binary)
-          << r.body.dump(1, ' ', false) << "\n";
+      // A golden document, written as the oracle writes them (golden_json.h); `expected`
+      // replaces the copied golden.
+      WriteJson(folder / (r.kind == "outcome" ? "actual.json" : "expected.json"), r.body);
     } else if (r.kind == "graph") {
       graphs[r.body.value("index", -1)] = r.body;
     } else if (r.kind == "backend_outputs") {

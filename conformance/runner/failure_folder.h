@@ -2,9 +2,12 @@
 // without running it again:
 //   case.json        the id, the verdict, the repro command and the program's path
 //   program.py       the case's program (a fixture, or a generated program)
-//   expected.json    its expected outcome (the golden document beside the program)
-//   actual.json      the same document with the backend's run as the compiled outcome, when
-//                    the program got that far
+//   expected.json    its expected outcome (the golden document beside the program; when the
+//                    program's outcome differed, the document it was compared with)
+//   actual.json      when the program's outcome differed: the same document with the
+//                    backend's run as the compiled outcome
+//   reference.json   for a program generated with torch's outcome expected: the reference's
+//                    (where the two disagree, the case is the suite's fault)
 //   graphs/<k>.json  each graph the backend was given, in the order they ran: the canonical
 //                    graph, its inputs, the reference's outputs and what the backend returned
 // A folder is written whole under a temporary name, then swapped in for the case's old one, so

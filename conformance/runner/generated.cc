@@ -76,7 +76,8 @@ std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& pr
 // at a time: the fork server's heap when it forks a child depends on which results it has
 // read by then, and a program whose behaviour hangs on id() reuse (the helpers' id model)
 // was seen recorded both ways with two (seed 101: 23 or 17 invocations).
-bool RecordWithTorch(const std::string& python, const std::vector<std::string>& files, const std::string& log) {
+// Whether it recorded a program shows in its golden file.
+void RecordWithTorch(const std::string& python, const std::vector<std::string>& files, const std::string& log) {
   std::vector<std::string> args = {python, "-m", "conformance.oracle", "record", "--jobs", "1"};
   args.insert(args.end(), files.begin(), files.end());
   std::vector<char*> argv;
@@ -84,7 +85,7 @@ bool RecordWithTorch(const std::string& python, const std::vector<std::string>& 
   argv.push_back(nullptr);
   std::fflush(nullptr);
   const pid_t child = fork();
-  if (child < 0) return false;
+  if (child < 0) return;
   if (child == 0) {
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
@@ -94,9 +95,7 @@ bool RecordWithTorch(const std::string& python, const std::vector<std::string>& 
     execvp(argv[0], argv.data());
     _exit(127);
   }
-  int status = 0;
-  waitpid(child, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  waitpid(child, nullptr, 0);
 }
 
 std::optional<graph::Golden> ReadGoldenFile(const std::string& path) {
@@ -164,8 +163,12 @@ std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(const
       if (auto failed = WriteFile(stem + ".golden.json", graph::WriteGolden(std::get<graph::Golden>(golden)))) return *failed;
       continue;
     }
-    // Recorded afresh: an old golden must not stand in for one torch did not write.
+    // Recorded afresh: an old golden must not stand in for one torch did not write. The
+    // reference's outcome goes beside it, for a disagreement's folder.
     std::filesystem::remove(stem + ".golden.json", error);
+    if (auto failed = WriteFile(stem + ".reference.json", graph::WriteGolden(std::get<graph::Golden>(golden)))) {
+      return *failed;
+    }
     to_record.push_back(stem + ".py");
     by_reference.emplace(key, std::get<graph::Golden>(std::move(golden)));
   }

@@ -28,7 +28,7 @@ std::vector<std::string> GeneratedCaseIds(const GeneratedOptions& options);
 
 // Where and how the programs are written and recorded.
 struct GeneratedFiles {
-  std::string dir;                          // <dir>/<expected>/seed_<n>.py and .golden.json
+  std::string dir;  // <dir>/<expected>/seed_<n>.py, .golden.json (and for torch .reference.json)
   std::string python = ".venv/bin/python";  // runs the oracle (`torch` cases), from the repository root
 };
 

@@ -93,6 +93,10 @@ class GeneratedTest(unittest.TestCase):
         self.assertEqual(closing(result), "8 passed, 0 failed, 0 skipped")
         golden = json.loads((out / "generated/torch/seed_101.golden.json").read_text())
         self.assertEqual(golden["meta"]["torch_version"], "2.13.0+cpu")  # recorded by torch
+        reference = json.loads((out / "generated/torch/seed_101.reference.json").read_text())
+        self.assertEqual(reference["meta"]["torch_version"], "reference")  # for a disagreement's folder
+        self.assertEqual(len(reference["compiled"]["torch-2.13"]["invocations"]),
+                         len(golden["compiled"]["torch-2.13"]["invocations"]))
         outside = run("--backend", backend("reference"), "--fuzz", "1", "--vs-torch", "--filter", "fuzz:*",
                       "--out", str(self.out))
         self.assertEqual(outside.returncode, 2)

@@ -25,8 +25,11 @@ SELECTION = ["--filter", "fixtures:seed:*", "--filter", "fixtures:probes:sum:*"]
 SCHEMA = Path("conformance/runner/report.schema.json")
 
 
+OUT = tempfile.TemporaryDirectory()  # failure folders, if any
+
+
 def run(*args, env=None):
-    return subprocess.run([TDCONFORM, *args], capture_output=True, text=True, env=env, check=False)
+    return subprocess.run([TDCONFORM, "--out", OUT.name, *args], capture_output=True, text=True, env=env, check=False)
 
 
 class ReportsTest(unittest.TestCase):
