@@ -8,12 +8,19 @@ is imported, imports torch and the Dynamo/AOT modules once, and forks a child fo
 (fixture, mode, profile). A child sends its result back as JSON through a pipe; its
 stdout and stderr go to a log file whose tail is reported if it fails. Children run in
 parallel up to ``jobs`` at a time, each under a timeout.
+
+Every child is forked by a zygote, a process forked once per batch that does nothing but
+fork, one request at a time: the parent's heap changes between forks with the results it
+has read by then, which depends on timing when children run in parallel, and a program
+whose behaviour hangs on id() reuse (a generated program rebinding its helpers) was seen
+recorded two ways when its children were forked from the parent.
 """
 
 import json
 import os
 import selectors
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -58,6 +65,7 @@ def prepare() -> dict:
 def _child_main(job: Any, write_fd: int, log_fd: int) -> None:
     """In the forked child: run the job, send the result, exit without cleanup."""
     status = 0
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the zygote ignores it
     try:
         from conformance.oracle import child
 
@@ -73,6 +81,35 @@ def _child_main(job: Any, write_fd: int, log_fd: int) -> None:
         status = 70
     finally:
         os._exit(status)
+
+
+def _zygote_main(jobs: list[Any], sock: socket.socket) -> None:
+    """In the zygote: for each request (a job's index with its result pipe and log file),
+    fork its child and answer with the child's pid; exit when the parent hangs up."""
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children
+    while True:
+        message, fds, _, _ = socket.recv_fds(sock, 8, 2)
+        if not message:
+            os._exit(0)
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            _child_main(jobs[int.from_bytes(message, "little")], fds[0], fds[1])
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(pid.to_bytes(8, "little"))
+
+
+def _fork_by_zygote(sock: socket.socket, index: int, write_fd: int, log_fd: int) -> int:
+    """Has the zygote fork job `index`'s child; its pid."""
+    socket.send_fds(sock, [index.to_bytes(8, "little")], [write_fd, log_fd])
+    answer = b""
+    while len(answer) < 8:
+        chunk = sock.recv(8 - len(answer))
+        if not chunk:
+            raise RuntimeError("the fork server's zygote died")
+        answer += chunk
+    return int.from_bytes(answer, "little")
 
 
 def _log_tail(path: str, limit: int = 4000) -> str:
@@ -96,6 +133,14 @@ def run_jobs(jobs: list[Any], parallel: int = 2, timeout: float = 300.0,
       One result per job, in order; each has "seconds" (the child's wall time) added.
     """
     prepare()
+    sock, zygote_sock = socket.socketpair()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    zygote = os.fork()
+    if zygote == 0:
+        sock.close()
+        _zygote_main(jobs, zygote_sock)
+    zygote_sock.close()
     results: list[dict | None] = [None] * len(jobs)
     pending = list(range(len(jobs)))
     running: dict[int, dict] = {}  # read fd -> child state
@@ -117,10 +162,7 @@ def run_jobs(jobs: list[Any], parallel: int = 2, timeout: float = 300.0,
                 index = pending.pop(0)
                 read_fd, write_fd = os.pipe()
                 log_fd, log_path = tempfile.mkstemp(prefix="tdc-oracle-", suffix=".log")
-                pid = os.fork()
-                if pid == 0:
-                    os.close(read_fd)
-                    _child_main(jobs[index], write_fd, log_fd)
+                pid = _fork_by_zygote(sock, index, write_fd, log_fd)
                 os.close(write_fd)
                 os.close(log_fd)
                 running[read_fd] = {"index": index, "pid": pid, "start": time.monotonic(),
@@ -132,12 +174,11 @@ def run_jobs(jobs: list[Any], parallel: int = 2, timeout: float = 300.0,
                 if chunk:
                     state["chunks"].append(chunk)
                     continue
-                _, status = os.waitpid(state["pid"], 0)
                 data = b"".join(state["chunks"])
                 try:
                     result = json.loads(data)
                 except ValueError:
-                    result = {"ok": False, "error": f"child died (wait status {status}); "
+                    result = {"ok": False, "error": f"child died without a result; "
                                                     f"its output:\n{_log_tail(state['log'])}"}
                 if not result.get("ok"):
                     result["log"] = _log_tail(state["log"])
@@ -146,14 +187,14 @@ def run_jobs(jobs: list[Any], parallel: int = 2, timeout: float = 300.0,
             for fd, state in list(running.items()):
                 if now - state["start"] > timeout:
                     os.kill(state["pid"], signal.SIGKILL)
-                    os.waitpid(state["pid"], 0)
                     finish(fd, {"ok": False, "error": f"timed out after {timeout:.0f} s",
                                 "log": _log_tail(state["log"])})
     finally:
         for fd, state in list(running.items()):  # interrupted: end our children
             os.kill(state["pid"], signal.SIGKILL)
-            os.waitpid(state["pid"], 0)
             os.close(fd)
             os.unlink(state["log"])
         selector.close()
+        sock.close()  # the zygote's cue to exit
+        os.waitpid(zygote, 0)
     return results  # type: ignore[return-value]

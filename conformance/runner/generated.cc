@@ -72,13 +72,10 @@ std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& pr
   return golden;
 }
 
-// Runs the oracle's recorder on `files` (argv, no shell), its output into `log`. One child
-// at a time: the fork server's heap when it forks a child depends on which results it has
-// read by then, and a program whose behaviour hangs on id() reuse (the helpers' id model)
-// was seen recorded both ways with two (seed 101: 23 or 17 invocations).
-// Whether it recorded a program shows in its golden file.
+// Runs the oracle's recorder on `files` (argv, no shell), its output into `log`; whether it
+// recorded a program shows in its golden file.
 void RecordWithTorch(const std::string& python, const std::vector<std::string>& files, const std::string& log) {
-  std::vector<std::string> args = {python, "-m", "conformance.oracle", "record", "--jobs", "1"};
+  std::vector<std::string> args = {python, "-m", "conformance.oracle", "record"};
   args.insert(args.end(), files.begin(), files.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
