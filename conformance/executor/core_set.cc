@@ -1,11 +1,10 @@
 #include "conformance/executor/core_set.h"
 
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include "conformance/executor/executor.h"
 #include "reference/graph/golden_json.h"
+#include "reference/tools/read_file.h"
 #include "reference/runtime/op_table.h"
 
 namespace tdc::conformance {
@@ -75,10 +74,8 @@ bool InCoreSet(const graph::CompiledOutcome& recorded, tdc_graph_level level) {
 std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures, const std::string& profile) {
   std::vector<std::string> ids;
   for (const std::string& fixture : fixtures) {
-    std::ifstream in(fixture.substr(0, fixture.size() - 3) + ".golden.json");
-    std::ostringstream text;
-    text << in.rdbuf();
-    graph::GoldenReadResult golden = graph::ReadGolden(text.str());
+    graph::GoldenReadResult golden =
+        graph::ReadGolden(tools::ReadFile(fixture.substr(0, fixture.size() - 3) + ".golden.json").value_or(""));
     if (!golden.golden) continue;
     for (const auto& [recorded_profile, recorded] : golden.golden->compiled) {
       if (recorded_profile != profile) continue;

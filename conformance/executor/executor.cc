@@ -13,9 +13,7 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "conformance/executor/abi_graph_backend.h"
 #include "reference/aot/aot_lowering.h"
@@ -24,18 +22,11 @@
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
+#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
 namespace {
-
-std::optional<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void WriteAll(int fd, const std::string& text) {
   size_t done = 0;
@@ -46,13 +37,40 @@ void WriteAll(int fd, const std::string& text) {
   }
 }
 
+// What the program's outcome is compared with: the golden, except that at the ATen level its
+// values are the ATen graphs'. The golden's were recorded with the Dynamo graphs run; with an
+// ATen-level backend torch computes the ATen graphs' (interpreting_backend.h), which the
+// reference predicts.
+std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden, const std::string& source,
+                                                     const CaseSpec& spec, dynamo::CompileRunOptions run,
+                                                     const Progress& progress) {
+  graph::Golden expected = golden;
+  if (spec.level != TDC_GRAPH_LEVEL_ATEN) return expected;
+  progress(CasePhase::kLower, "the program with the reference's ATen graphs");
+  backends::InterpretingBackend interpreter(backends::GraphLevel::kAten);
+  run.backend = &interpreter;
+  auto at_aten = dynamo::RunCompiled(source, spec.fixture, run);
+  if (auto* diagnostic = std::get_if<std::string>(&at_aten)) {
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_error", *diagnostic);
+  }
+  if (!interpreter.error().empty()) {
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error", interpreter.error());
+  }
+  for (auto& [profile, compiled] : expected.compiled) {
+    if (profile != spec.profile) continue;
+    compiled.outs = std::get<graph::CompiledOutcome>(at_aten).outs;
+    compiled.exception = std::get<graph::CompiledOutcome>(at_aten).exception;
+  }
+  return expected;
+}
+
 // The child's work: the compiled run with the backend, then the comparison.
 Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options,
                    const Progress& progress, const Record& record) {
   progress(CasePhase::kParse, spec.fixture);
-  std::optional<std::string> source = ReadText(spec.fixture);
+  std::optional<std::string> source = tools::ReadFile(spec.fixture);
   std::string golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
-  std::optional<std::string> golden_text = ReadText(golden_file);
+  std::optional<std::string> golden_text = tools::ReadFile(golden_file);
   if (!source || !golden_text) {
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "missing_file",
                        fmt::format("cannot read {} or {}", spec.fixture, golden_file));
@@ -72,26 +90,8 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
   }
   if (host.failure()) return *host.failure();
   if (std::optional<Verdict> leaked = host.Finish()) return *leaked;
-  graph::Golden expected = *golden.golden;
-  if (spec.level == TDC_GRAPH_LEVEL_ATEN) {
-    // The golden's values were recorded with the Dynamo graphs run; with an ATen-level backend
-    // torch computes the ATen graphs' (interpreting_backend.h), which the reference predicts.
-    progress(CasePhase::kLower, "the program with the reference's ATen graphs");
-    backends::InterpretingBackend interpreter(backends::GraphLevel::kAten);
-    run.backend = &interpreter;
-    auto at_aten = dynamo::RunCompiled(*source, spec.fixture, run);
-    if (auto* diagnostic = std::get_if<std::string>(&at_aten)) {
-      return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_error", *diagnostic);
-    }
-    if (!interpreter.error().empty()) {
-      return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error", interpreter.error());
-    }
-    for (auto& [profile, compiled] : expected.compiled) {
-      if (profile != spec.profile) continue;
-      compiled.outs = std::get<graph::CompiledOutcome>(at_aten).outs;
-      compiled.exception = std::get<graph::CompiledOutcome>(at_aten).exception;
-    }
-  }
+  auto expected = ExpectedOutcome(*golden.golden, *source, spec, run, progress);
+  if (auto* failed = std::get_if<Verdict>(&expected)) return *failed;
   progress(CasePhase::kCompare, "the program's outcome");
   graph::Golden actual = *golden.golden;
   for (auto& [profile, compiled] : actual.compiled) {
@@ -100,9 +100,10 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
   compare::CompareOptions compare_options;
   compare_options.mode = compare::Mode::kCompile;
   compare_options.profile = spec.profile;
-  compare::CompareResult result = compare::Compare(expected, actual, compare_options);
+  const graph::Golden& wanted = std::get<graph::Golden>(expected);
+  compare::CompareResult result = compare::Compare(wanted, actual, compare_options);
   if (result.error || !result.differences.empty()) {  // both outcomes, for the failure's folder
-    record({"expected", graph::ToJson(expected)});
+    record({"expected", graph::ToJson(wanted)});
     record({"outcome", graph::ToJson(actual)});
   }
   if (result.error) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error", *result.error);

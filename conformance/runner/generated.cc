@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "fuzz/generators.h"
 #include "fuzz/reference_run.h"
@@ -16,6 +15,7 @@
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
+#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
@@ -96,11 +96,8 @@ void RecordWithTorch(const std::string& python, const std::vector<std::string>& 
 }
 
 std::optional<graph::Golden> ReadGoldenFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  return graph::ReadGolden(text.str()).golden;
+  std::optional<std::string> text = tools::ReadFile(path);
+  return text ? graph::ReadGolden(*text).golden : std::nullopt;
 }
 
 // The first difference between torch's outcome and the reference's in `profile`, if any.
