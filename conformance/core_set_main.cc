@@ -11,7 +11,9 @@
 #include "conformance/executor/core_set.h"
 
 int main(int argc, char** argv) {
-  fmt::print("# The must-pass core set (conformance/executor/core_set.h), written by tdconform-core-set.\n");
+  fmt::print(
+      "# The must-pass core set (conformance/executor/core_set.h), written by "
+      "tdconform-core-set.\n");
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const size_t eq = arg.find('=');
@@ -28,7 +30,8 @@ int main(int argc, char** argv) {
     for (std::string line; std::getline(list, line);) {
       if (line.ends_with(".py")) fixtures.push_back(line);
     }
-    for (const std::string& id : tdc::conformance::CoreSet(fixtures, arg.substr(0, eq))) fmt::print("{}\n", id);
+    for (const std::string& id : tdc::conformance::CoreSet(fixtures, arg.substr(0, eq)))
+      fmt::print("{}\n", id);
   }
   return 0;
 }

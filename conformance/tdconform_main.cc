@@ -5,10 +5,10 @@
 // K skipped` (DESIGN.md D7): exit status 0 when nothing failed and something passed. With
 // `--fuzz N --seed S` generated programs run too (conformance/runner/generated.h); each
 // failure leaves a folder under <out>/failures (conformance/runner/failure_folder.h).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -42,12 +42,15 @@ struct Options {
 
 // Writes the generated programs `ids` name (generated.h); the verdicts known before running,
 // or nullopt after printing why nothing could be written.
-std::optional<std::map<std::string, Verdict>> Prepare(const Options& o, const std::vector<std::string>& ids) {
-  const bool by_torch = std::ranges::any_of(ids, [](const std::string& id) { return id.starts_with("fuzz:torch:"); });
+std::optional<std::map<std::string, Verdict>> Prepare(const Options& o,
+                                                      const std::vector<std::string>& ids) {
+  const bool by_torch =
+      std::ranges::any_of(ids, [](const std::string& id) { return id.starts_with("fuzz:torch:"); });
   if (by_torch && std::filesystem::path(o.out).is_absolute()) {
     // The oracle names a program by its path in the repository (fixtures/SCHEMA.md, meta.fixture).
-    fmt::print(stderr, "tdconform: error: --vs-torch: --out {} must lie inside the repository ({})\n", o.out,
-               std::filesystem::current_path().string());
+    fmt::print(stderr,
+               "tdconform: error: --vs-torch: --out {} must lie inside the repository ({})\n",
+               o.out, std::filesystem::current_path().string());
     return std::nullopt;
   }
   auto prepared = PrepareGenerated(ids, {o.generated_dir(), o.python});
@@ -60,7 +63,8 @@ std::optional<std::map<std::string, Verdict>> Prepare(const Options& o, const st
 
 // Keeps (or removes) the case's failure folder; the line naming it, if kept.
 std::string KeepFolder(const Options& o, const CaseResult& result) {
-  if (auto error = UpdateFailureFolder(o.failures_dir(), o.generated_dir(), result, ReproCommand(result.id, o.library))) {
+  if (auto error = UpdateFailureFolder(o.failures_dir(), o.generated_dir(), result,
+                                       ReproCommand(result.id, o.library))) {
     return *error + "\n";
   }
   return KeepsFolder(result) ? fmt::format("  details: {}/{}/\n", o.failures_dir(), result.id) : "";
@@ -91,8 +95,8 @@ int RunOne(const Options& o, const std::set<std::string>& core) {
   } else if (decided->contains(o.case_id)) {
     result.verdict = decided->at(o.case_id);
   } else {
-    result.verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec), {o.timeout, core.contains(o.case_id)},
-                             &result.records);
+    result.verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec),
+                             {o.timeout, core.contains(o.case_id)}, &result.records);
   }
   fmt::print("{}: {}\n", o.case_id, FormatVerdict(result.verdict));
   const std::string folder = KeepFolder(o, result);
@@ -106,7 +110,8 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
   if (!suite) return 2;
   const std::vector<std::string> generated = GeneratedCaseIds({o.fuzz, o.seed, o.vs_torch});
   suite->insert(suite->end(), generated.begin(), generated.end());
-  Selection selection{o.filters, o.excludes, std::nullopt, ShardFromEnvironment().value_or(Shard{})};
+  Selection selection{o.filters, o.excludes, std::nullopt,
+                      ShardFromEnvironment().value_or(Shard{})};
   if (!o.caselist.empty()) {
     selection.caselist = ReadIds(o.caselist);
     if (!selection.caselist) return 2;
@@ -143,32 +148,37 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
     expectations = std::get<std::vector<Expectation>>(std::move(read));
   }
   if (o.fuzz > 0) {
-    fmt::print("generated: {} programs, seeds {} to {} (expected outcome from {})\n", o.fuzz, o.seed,
-               o.seed + static_cast<uint64_t>(o.fuzz) - 1, o.vs_torch ? "torch 2.13.0" : "the reference");
+    fmt::print("generated: {} programs, seeds {} to {} (expected outcome from {})\n", o.fuzz,
+               o.seed, o.seed + static_cast<uint64_t>(o.fuzz) - 1,
+               o.vs_torch ? "torch 2.13.0" : "the reference");
   }
   std::optional<std::map<std::string, Verdict>> decided = Prepare(o, ids);
   if (!decided) return 2;
   const LoadedBackend& backend = *std::get<0>(loaded);
   const bool terminal = isatty(fileno(stderr)) != 0;
-  RunnerOptions options{o.jobs, o.timeout, o.max_timeouts, core, o.generated_dir(), std::move(*decided)};
-  std::vector<CaseResult> results = RunCases(backend, ids, options, [&](size_t done, size_t total, const CaseResult& r) {
-    if (terminal) fmt::print(stderr, "\r[{}/{}] {}\033[K", done, total, r.id);
-    const std::string folder = KeepFolder(o, r);
-    if (r.verdict.status == CaseStatus::kPass) return;
-    if (terminal) fmt::print(stderr, "\r\033[K");
-    fmt::print("{}: {}\n  repro: {}\n{}", r.id, FormatVerdict(r.verdict), ReproCommand(r.id, o.library), folder);
-  });
+  RunnerOptions options{o.jobs, o.timeout,         o.max_timeouts,
+                        core,   o.generated_dir(), std::move(*decided)};
+  std::vector<CaseResult> results =
+      RunCases(backend, ids, options, [&](size_t done, size_t total, const CaseResult& r) {
+        if (terminal) fmt::print(stderr, "\r[{}/{}] {}\033[K", done, total, r.id);
+        const std::string folder = KeepFolder(o, r);
+        if (r.verdict.status == CaseStatus::kPass) return;
+        if (terminal) fmt::print(stderr, "\r\033[K");
+        fmt::print("{}: {}\n  repro: {}\n{}", r.id, FormatVerdict(r.verdict),
+                   ReproCommand(r.id, o.library), folder);
+      });
   if (terminal) fmt::print(stderr, "\r\033[K");
   int status = 0;
   // Expectations apply to the run as a whole; the verdicts printed above are the raw ones.
   const std::string today = Today();
   const std::vector<Expectation> stale = ApplyExpectations(expectations, today, results);
   for (const Expectation& e : stale) {
-    fmt::print("{}:{}: stale expectation: {} {} matched no case ending that way\n", o.expectations, e.line, e.pattern,
-               StatusName(e.status));
+    fmt::print("{}:{}: stale expectation: {} {} matched no case ending that way\n", o.expectations,
+               e.line, e.pattern, StatusName(e.status));
   }
   if (o.update_expectations) {
-    if (auto error = WriteAtomically(o.expectations, WriteExpectations(expectations, today, results))) {
+    if (auto error =
+            WriteAtomically(o.expectations, WriteExpectations(expectations, today, results))) {
       fmt::print(stderr, "{}\n", *error);
       status = 2;
     }
@@ -176,13 +186,15 @@ int RunSuite(const Options& o, const std::set<std::string>& core) {
   Tally tally = Count(results, o.strict);
   if (o.strict) tally.failed += static_cast<int>(stale.size());
   if (!o.json.empty()) {
-    if (auto error = WriteAtomically(o.json, JsonReport(backend.info(), o.library, results, tally).dump(1) + "\n")) {
+    if (auto error = WriteAtomically(
+            o.json, JsonReport(backend.info(), o.library, results, tally).dump(1) + "\n")) {
       fmt::print(stderr, "{}\n", *error);
       status = 2;
     }
   }
   if (!o.junit.empty()) {
-    if (auto error = WriteAtomically(o.junit, JunitReport(backend.info(), o.library, results, o.strict))) {
+    if (auto error =
+            WriteAtomically(o.junit, JunitReport(backend.info(), o.library, results, o.strict))) {
       fmt::print(stderr, "{}\n", *error);
       status = 2;
     }
@@ -209,8 +221,8 @@ std::filesystem::path InstalledData() {
 // Cases name their fixtures relative to the data: the paths the user gave are made absolute
 // before tdconform works from there.
 void WorkFrom(const std::filesystem::path& data, tdc::conformance::Options& o) {
-  for (std::string* path :
-       {&o.library, &o.caselist, &o.json, &o.junit, &o.expectations, &o.cases, &o.core_set, &o.out, &o.python}) {
+  for (std::string* path : {&o.library, &o.caselist, &o.json, &o.junit, &o.expectations, &o.cases,
+                            &o.core_set, &o.out, &o.python}) {
     if (!path->empty()) *path = std::filesystem::absolute(*path).string();
   }
   std::filesystem::current_path(data);
@@ -227,31 +239,40 @@ int main(int argc, char** argv) {
   }
   CLI::App app{"tdconform: conformance of a compiler backend loaded through the tdconform C ABI"};
   app.add_option("--backend", o.library, "the backend's shared library");
-  app.add_option("--case", o.case_id, "run this case alone: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>");
+  app.add_option("--case", o.case_id,
+                 "run this case alone: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>");
   app.add_option("--filter", o.filters, "run the cases matching this glob (* and ?; repeatable)");
   app.add_option("--exclude", o.excludes, "leave out the cases matching this glob (repeatable)");
   app.add_option("--caselist", o.caselist, "run only the ids this file lists, one a line");
   app.add_flag("--list", o.list, "print the selected case ids and run nothing");
   app.add_option("--jobs", o.jobs, "cases run at a time (default 1)")->check(CLI::PositiveNumber);
-  app.add_option("--shard", o.shard, "run shard i of n (i/n; GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS otherwise)");
-  app.add_option("--timeout", o.timeout, "seconds a case may take (default 60)")->check(CLI::PositiveNumber);
+  app.add_option("--shard", o.shard,
+                 "run shard i of n (i/n; GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS otherwise)");
+  app.add_option("--timeout", o.timeout, "seconds a case may take (default 60)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-timeouts", o.max_timeouts,
                  "after this many TIMEOUTs in a row the rest is SKIPPED (default 3; 0: never)");
   app.add_option("--json", o.json, "write the report as JSON (tdconform-report/1)");
   app.add_option("--junit", o.junit, "write the report as JUnit XML");
-  app.add_option("--expectations", o.expectations, "the failures accepted for now (conformance/runner/expectations.h)");
+  app.add_option("--expectations", o.expectations,
+                 "the failures accepted for now (conformance/runner/expectations.h)");
   app.add_flag("--strict", o.strict, "an XPASS or a stale expectation fails the run");
   app.add_flag("--update-expectations", o.update_expectations,
                "rewrite --expectations FILE to accept this run's non-PASS results");
   app.add_option("--fuzz", o.fuzz, "also run N generated programs (fuzz:<expected>:seed_<n>:...)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--seed", o.seed, "the first generated program's seed (program i uses seed + i; default 1)");
+  app.add_option("--seed", o.seed,
+                 "the first generated program's seed (program i uses seed + i; default 1)");
   app.add_flag("--vs-torch", o.vs_torch,
-               "generated programs' expected outcome recorded from torch 2.13.0 by the oracle (needs --python)");
-  app.add_option("--python", o.python, "the Python with torch 2.13.0 that runs the oracle (default .venv/bin/python)");
-  app.add_option("--out", o.out, "where failure folders and generated programs go (default tdconform-out)");
+               "generated programs' expected outcome recorded from torch 2.13.0 by the oracle "
+               "(needs --python)");
+  app.add_option("--python", o.python,
+                 "the Python with torch 2.13.0 that runs the oracle (default .venv/bin/python)");
+  app.add_option("--out", o.out,
+                 "where failure folders and generated programs go (default tdconform-out)");
   app.add_option("--cases", o.cases, "the suite's case ids, one a line (default: the build's)");
-  app.add_option("--core-set", o.core_set, "the must-pass case list (default conformance/core-set.txt)");
+  app.add_option("--core-set", o.core_set,
+                 "the must-pass case list (default conformance/core-set.txt)");
   CLI11_PARSE(app, argc, argv);
   if (o.update_expectations && o.expectations.empty()) {
     fmt::print(stderr, "tdconform: error: --update-expectations needs --expectations FILE\n");
@@ -264,14 +285,17 @@ int main(int argc, char** argv) {
   if (!data.empty()) WorkFrom(data, o);
   // Programs under the working directory are named relative to it, as the oracle names them
   // in what torch prints (a graph break's "Skipping frame f2 (<path> line 151)").
-  if (const auto inside = std::filesystem::absolute(o.out).lexically_relative(std::filesystem::current_path());
+  if (const auto inside =
+          std::filesystem::absolute(o.out).lexically_relative(std::filesystem::current_path());
       !inside.empty() && *inside.begin() != "..") {
     o.out = inside.string();
   }
   std::set<std::string> core;
-  if (auto ids = tdc::conformance::ReadCaseList(o.core_set); std::holds_alternative<std::vector<std::string>>(ids)) {
+  if (auto ids = tdc::conformance::ReadCaseList(o.core_set);
+      std::holds_alternative<std::vector<std::string>>(ids)) {
     const auto& list = std::get<std::vector<std::string>>(ids);
     core.insert(list.begin(), list.end());
   }
-  return o.case_id.empty() ? tdc::conformance::RunSuite(o, core) : tdc::conformance::RunOne(o, core);
+  return o.case_id.empty() ? tdc::conformance::RunSuite(o, core)
+                           : tdc::conformance::RunOne(o, core);
 }

@@ -33,7 +33,8 @@ TreeStmt Leaf(Stmt::Kind kind, OpKind op = OpKind::kMulUp, int helper = 0) {
 rc::Gen<int> Index(int n) { return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)); }
 
 rc::Gen<OpKind> GenOp() {
-  return rc::gen::map(Index(static_cast<int>(OpKind::kCount)), [](int i) { return static_cast<OpKind>(i); });
+  return rc::gen::map(Index(static_cast<int>(OpKind::kCount)),
+                      [](int i) { return static_cast<OpKind>(i); });
 }
 
 // Policies: none a quarter of the time; disable(recursive=False), whose breaking callees
@@ -56,8 +57,9 @@ rc::Gen<Tree> GenTree(int depth);
 
 // A construct whose break cannot resume (issue 11), the simplest first: a loop without a
 // break, a break in a try block, skip_frame(), step_unsupported(), a break in a loop.
-constexpr Stmt::Kind kFrameEndings[] = {Stmt::Kind::kLoop, Stmt::Kind::kTryBreak, Stmt::Kind::kSkipFrame,
-                                         Stmt::Kind::kStepUnsupported, Stmt::Kind::kLoopBreak};
+constexpr Stmt::Kind kFrameEndings[] = {Stmt::Kind::kLoop, Stmt::Kind::kTryBreak,
+                                        Stmt::Kind::kSkipFrame, Stmt::Kind::kStepUnsupported,
+                                        Stmt::Kind::kLoopBreak};
 
 rc::Gen<TreeStmt> GenFrameEnding() {
   return rc::gen::apply([](int k, OpKind op) { return Leaf(kFrameEndings[k], op); },
@@ -79,7 +81,8 @@ rc::Gen<TreeStmt> GenStmt(int depth) {
     }
     if (k == 11) return GenFrameEnding();
     if (k == 10) {
-      return rc::gen::map(Index(kHelpers), [](int h) { return Leaf(Stmt::Kind::kCallHelper, OpKind::kMulUp, h); });
+      return rc::gen::map(Index(kHelpers),
+                          [](int h) { return Leaf(Stmt::Kind::kCallHelper, OpKind::kMulUp, h); });
     }
     if (k == 6 || k == 7) return rc::gen::just(Leaf(Stmt::Kind::kGraphBreak));
     if (k == 8) return rc::gen::just(Leaf(Stmt::Kind::kIfCompiling));
@@ -93,8 +96,9 @@ rc::Gen<TreeStmt> GenStmt(int depth) {
 // A few helper steps (the list scaled down as a body's), each shrinking to `def h0`.
 rc::Gen<std::vector<HelperStep>> GenHelperSteps() {
   auto step = rc::gen::build<HelperStep>(
-      rc::gen::set(&HelperStep::kind, rc::gen::map(Index(static_cast<int>(HelperStep::Kind::kCount)),
-                                                   [](int k) { return static_cast<HelperStep::Kind>(k); })),
+      rc::gen::set(&HelperStep::kind,
+                   rc::gen::map(Index(static_cast<int>(HelperStep::Kind::kCount)),
+                                [](int k) { return static_cast<HelperStep::Kind>(k); })),
       rc::gen::set(&HelperStep::helper, Index(kHelpers)));
   return rc::gen::scale(0.2, rc::gen::container<std::vector<HelperStep>>(step));
 }
@@ -106,9 +110,11 @@ rc::Gen<Tree> GenTree(int depth) {
   // full size, so that callees deeper in the tree are not starved), and shrinking deletes
   // statements anywhere in it.
   auto body = rc::gen::withSize([depth](int size) {
-    return rc::gen::scale(0.2, rc::gen::container<std::vector<TreeStmt>>(rc::gen::resize(size, GenStmt(depth))));
+    return rc::gen::scale(
+        0.2, rc::gen::container<std::vector<TreeStmt>>(rc::gen::resize(size, GenStmt(depth))));
   });
-  return rc::gen::build<Tree>(rc::gen::set(&Tree::policy, GenPolicy()), rc::gen::set(&Tree::body, body));
+  return rc::gen::build<Tree>(rc::gen::set(&Tree::policy, GenPolicy()),
+                              rc::gen::set(&Tree::body, body));
 }
 
 int Number(const Tree& tree, Program& program) {
@@ -135,8 +141,8 @@ void showValue(const Program& program, std::ostream& os) { os << Serialize(progr
 
 rc::Gen<Program> GenProgram(int max_depth) {
   return rc::gen::apply(
-      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, bool new_shape, bool new_constant,
-         std::vector<HelperStep> helper_steps) {
+      [](Tree root, bool fullgraph, bool call_twice, bool disallow_sigmoid, bool new_shape,
+         bool new_constant, std::vector<HelperStep> helper_steps) {
         root.policy = Policy::kNone;  // the compiled entry
         Program program;
         Number(root, program);

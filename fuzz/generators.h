@@ -4,9 +4,9 @@
 #ifndef TDCONFORM_FUZZ_GENERATORS_H_
 #define TDCONFORM_FUZZ_GENERATORS_H_
 
-#include <ostream>
-
 #include <rapidcheck.h>
+
+#include <ostream>
 
 #include "fuzz/program.h"
 

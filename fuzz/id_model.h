@@ -66,7 +66,9 @@ class IdModel {
         if (old) Die(*old);
         return;
       }
-      case HelperStep::Kind::kAllow: Allow(*bound); return;
+      case HelperStep::Kind::kAllow:
+        Allow(*bound);
+        return;
       case HelperStep::Kind::kAllowThenDisallow:
         Allow(*bound);
         allowed_.erase(bound->id);
@@ -76,7 +78,8 @@ class IdModel {
         Die(*bound);
         bound.reset();
         return;
-      case HelperStep::Kind::kCount: return;
+      case HelperStep::Kind::kCount:
+        return;
     }
   }
 

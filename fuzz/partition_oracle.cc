@@ -1,10 +1,10 @@
 #include "fuzz/partition_oracle.h"
 
-#include <optional>
-#include <set>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <optional>
+#include <set>
 
 #include "fuzz/id_model.h"
 
@@ -13,7 +13,8 @@ namespace {
 
 // nonstrict_trace's node and a custom op's (`tdc::f<i>`, called through its CustomOpDef).
 constexpr const char* kFlatApplyCapture =
-    "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function.<locals>."
+    "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function."
+    "<locals>."
     "flat_apply_capture";
 std::string CustomOpNode(int f) { return fmt::format("tdc.f{}.default", f); }
 
@@ -57,13 +58,17 @@ class Oracle {
   }
   bool CallBreaks(int callee) const {
     switch (p_.functions[callee].policy) {
-      case Policy::kNone: return Breaks(callee);
+      case Policy::kNone:
+        return Breaks(callee);
       case Policy::kAllowInGraph:
       case Policy::kNonstrictTrace:
-      case Policy::kCustomOp: return false;  // one opaque node, its body never traced by Dynamo
+      case Policy::kCustomOp:
+        return false;  // one opaque node, its body never traced by Dynamo
       case Policy::kDisable:
-      case Policy::kDisableNonrecursive: return true;  // disabled either way: a break at the call
-      case Policy::kCount: break;
+      case Policy::kDisableNonrecursive:
+        return true;  // disabled either way: a break at the call
+      case Policy::kCount:
+        break;
     }
     return false;
   }
@@ -73,12 +78,17 @@ class Oracle {
       case Stmt::Kind::kSkipFrame:
       case Stmt::Kind::kStepUnsupported:
       case Stmt::Kind::kTryBreak:
-      case Stmt::Kind::kLoopBreak: return true;
+      case Stmt::Kind::kLoopBreak:
+        return true;
       case Stmt::Kind::kOp:
-      case Stmt::Kind::kLoop: return IsBreakingOp(s.op);
-      case Stmt::Kind::kCall: return CallBreaks(s.callee);
-      case Stmt::Kind::kCallHelper: return ids_.RegistryOf(s.callee) == Registry::kDisallowed;
-      default: return false;
+      case Stmt::Kind::kLoop:
+        return IsBreakingOp(s.op);
+      case Stmt::Kind::kCall:
+        return CallBreaks(s.callee);
+      case Stmt::Kind::kCallHelper:
+        return ids_.RegistryOf(s.callee) == Registry::kDisallowed;
+      default:
+        return false;
     }
   }
   // One graph as the oracle builds it: Dynamo's node targets, and the ATen ops AOT
@@ -99,7 +109,9 @@ class Oracle {
     const Stmt& s = p_.functions[f].body[i];
     compiling_[f][i] = true;
     switch (s.kind) {
-      case Stmt::Kind::kOp: AddOp(s.op, graph); break;
+      case Stmt::Kind::kOp:
+        AddOp(s.op, graph);
+        break;
       case Stmt::Kind::kLoop:  // unrolled
         AddOp(s.op, graph);
         AddOp(s.op, graph);
@@ -127,15 +139,18 @@ class Oracle {
             graph.aten.push_back(CustomOpNode(s.callee));
             break;
           default:
-            for (size_t j = 0; j < p_.functions[s.callee].body.size(); ++j) Inline(s.callee, j, graph);
+            for (size_t j = 0; j < p_.functions[s.callee].body.size(); ++j)
+              Inline(s.callee, j, graph);
         }
         break;
       case Stmt::Kind::kCallHelper:
-        graph.dynamo.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed ? fmt::format("h{}", s.callee)
-                                                                               : std::string("torch.tanh"));
+        graph.dynamo.push_back(ids_.RegistryOf(s.callee) == Registry::kAllowed
+                                   ? fmt::format("h{}", s.callee)
+                                   : std::string("torch.tanh"));
         graph.aten.push_back("aten.tanh.default");
         break;
-      default: break;  // breaks: not traced inline
+      default:
+        break;  // breaks: not traced inline
     }
   }
 
@@ -146,14 +161,18 @@ class Oracle {
     for (const Stmt& s : body) {
       switch (s.kind) {
         case Stmt::Kind::kOp:
-        case Stmt::Kind::kTryBreak: aten.push_back(AtenTarget(s.op)); break;
+        case Stmt::Kind::kTryBreak:
+          aten.push_back(AtenTarget(s.op));
+          break;
         case Stmt::Kind::kLoop:
         case Stmt::Kind::kLoopBreak:
           aten.push_back(AtenTarget(s.op));
           aten.push_back(AtenTarget(s.op));
           break;
         case Stmt::Kind::kIfCompiling:
-        case Stmt::Kind::kIfCompilingDiffers: aten.push_back("aten.mul.Tensor"); break;
+        case Stmt::Kind::kIfCompilingDiffers:
+          aten.push_back("aten.mul.Tensor");
+          break;
         case Stmt::Kind::kCall:
           if (p_.functions[s.callee].policy == Policy::kCustomOp) {
             aten.push_back(CustomOpNode(s.callee));
@@ -161,8 +180,11 @@ class Oracle {
             AotBody(p_.functions[s.callee].body, aten);
           }
           break;
-        case Stmt::Kind::kCallHelper: aten.push_back("aten.tanh.default"); break;
-        default: break;
+        case Stmt::Kind::kCallHelper:
+          aten.push_back("aten.tanh.default");
+          break;
+        default:
+          break;
       }
     }
   }
@@ -197,7 +219,8 @@ class Oracle {
   // inner frames after it): skip marks and caches are per code.
   static std::string CodeOf(const std::vector<Level>& levels) {
     std::string code;
-    for (const Level& l : levels) code += fmt::format("{}f{}@{}", code.empty() ? "" : "/", l.f, l.i);
+    for (const Level& l : levels)
+      code += fmt::format("{}f{}@{}", code.empty() ? "" : "/", l.f, l.i);
     return code;
   }
 
@@ -225,7 +248,8 @@ class Oracle {
       const Stmt& s = body[leaf.i];
       if (graph.dynamo.size() >= 2) leaf.checkpoint = {leaf.i, graph};
       // Under nested graph breaks a callee is traced one level down, in the same graph.
-      if (nested_ && s.kind == Stmt::Kind::kCall && p_.functions[s.callee].policy == Policy::kNone) {
+      if (nested_ && s.kind == Stmt::Kind::kCall &&
+          p_.functions[s.callee].policy == Policy::kNone) {
         compiling_[leaf.f][leaf.i] = true;
         levels.push_back(Level{s.callee, 0, 0, graph});
         continue;
@@ -245,14 +269,15 @@ class Oracle {
   }
 
   // A break the root frame reaches.
-  void RootBreak(const std::vector<Level>& start, const std::string& code, Level& root, const Stmt& s,
-                 Graph& graph) {
+  void RootBreak(const std::vector<Level>& start, const std::string& code, Level& root,
+                 const Stmt& s, Graph& graph) {
     switch (s.kind) {
       // A break inside a loop has the loop's backward jump ahead (torch's
       // maybe_has_backedge): the frame is skipped.
       case Stmt::Kind::kSkipFrame:
       case Stmt::Kind::kLoop:
-      case Stmt::Kind::kLoopBreak: return SkipFrame(start, code);
+      case Stmt::Kind::kLoopBreak:
+        return SkipFrame(start, code);
       // A break that cannot resume (R-step-unsupported, R-step-graph-break): the graph up
       // to the last checkpoint is compiled and the rest runs eagerly; without one the
       // frame is skipped.
@@ -261,7 +286,8 @@ class Oracle {
         if (!root.checkpoint) return SkipFrame(start, code);
         Emit(root.checkpoint->second);
         return EagerRun(root.f, root.checkpoint->first);
-      default: break;
+      default:
+        break;
     }
     Emit(graph);
     Offer(s);
@@ -273,12 +299,14 @@ class Oracle {
   // exception does: skip_frame()'s and a loop's frame skip are dropped when it leaves the
   // inlining, step_unsupported() and a break in a try block step back to the frame's own
   // checkpoint if it has one. The callers are at calls, never in a try block or a loop.
-  void NestedBreak(std::vector<Level> levels, const std::vector<Level>& start, const Stmt& s, Graph& graph) {
+  void NestedBreak(std::vector<Level> levels, const std::vector<Level>& start, const Stmt& s,
+                   Graph& graph) {
     Level& leaf = levels.back();
     switch (s.kind) {
       case Stmt::Kind::kSkipFrame:
       case Stmt::Kind::kLoop:
-      case Stmt::Kind::kLoopBreak: return CallerBreaks(std::move(levels), start);
+      case Stmt::Kind::kLoopBreak:
+        return CallerBreaks(std::move(levels), start);
       case Stmt::Kind::kStepUnsupported:
       case Stmt::Kind::kTryBreak: {
         if (!leaf.checkpoint) return CallerBreaks(std::move(levels), start);
@@ -288,7 +316,8 @@ class Oracle {
         ++levels.back().i;  // the caller resumes after its call
         return Resume(std::move(levels));
       }
-      default: break;
+      default:
+        break;
     }
     Emit(graph);
     Offer(s);
@@ -319,7 +348,8 @@ class Oracle {
   void Resume(std::vector<Level> levels) {
     for (size_t k = 0; k < levels.size(); ++k) {
       const Level& l = levels[k];
-      levels[k] = Level{l.f, l.i, k + 1 == levels.size() ? l.i : l.i + 1, Graph{}, static_cast<int>(k)};
+      levels[k] =
+          Level{l.f, l.i, k + 1 == levels.size() ? l.i : l.i + 1, Graph{}, static_cast<int>(k)};
     }
     Convert(std::move(levels));
   }
@@ -364,13 +394,17 @@ class Oracle {
     switch (p_.functions[callee].policy) {
       case Policy::kNone:
       case Policy::kAllowInGraph:
-      case Policy::kNonstrictTrace: Frame(callee, 0); return;  // they rule tracing only
-      case Policy::kDisable:                                   // nothing inside is converted
-      case Policy::kCustomOp: return;                          // torch disables Dynamo in it
-      case Policy::kDisableNonrecursive:                     // runs eagerly, its callees offered
+      case Policy::kNonstrictTrace:
+        Frame(callee, 0);
+        return;               // they rule tracing only
+      case Policy::kDisable:  // nothing inside is converted
+      case Policy::kCustomOp:
+        return;                           // torch disables Dynamo in it
+      case Policy::kDisableNonrecursive:  // runs eagerly, its callees offered
         for (const Stmt& inner : p_.functions[callee].body) Offer(inner);
         return;
-      case Policy::kCount: return;
+      case Policy::kCount:
+        return;
     }
   }
 
@@ -382,7 +416,7 @@ class Oracle {
   std::set<std::string> skipped_;        // codes (CodeOf) that traced no op
   std::set<std::string> frame_skipped_;  // codes a frame-skipping break skipped
   const bool nested_;                    // profile torch-2.13-ngb: config.nested_graph_breaks
-  bool second_call_ = false;                        // the new-shape or new-constant call
+  bool second_call_ = false;             // the new-shape or new-constant call
   bool new_constant_call_ = false;
 };
 
@@ -392,7 +426,8 @@ Partition PredictPartition(const Program& program, bool nested_graph_breaks) {
   return Oracle(program, nested_graph_breaks).Run();
 }
 
-std::vector<std::vector<bool>> PredictIsCompiling(const Program& program, bool nested_graph_breaks) {
+std::vector<std::vector<bool>> PredictIsCompiling(const Program& program,
+                                                  bool nested_graph_breaks) {
   Oracle oracle(program, nested_graph_breaks);
   oracle.Run();
   return oracle.compiling();

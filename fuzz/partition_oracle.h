@@ -31,7 +31,8 @@ Partition PredictPartition(const Program& program, bool nested_graph_breaks = fa
 // disabled function's body, an allowed function's body run by the graph, a skipped frame,
 // the rest of a frame after a step back; SEMANTICS §8.4). Under fullgraph with a break
 // nothing runs: all False.
-std::vector<std::vector<bool>> PredictIsCompiling(const Program& program, bool nested_graph_breaks = false);
+std::vector<std::vector<bool>> PredictIsCompiling(const Program& program,
+                                                  bool nested_graph_breaks = false);
 
 // `[torch.tanh operator.mul] [f2]`, preceded by `Unsupported; ` when it is one.
 std::string FormatPartition(const Partition& partition);

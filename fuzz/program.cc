@@ -26,60 +26,94 @@ static_assert(std::size(kOps) == static_cast<size_t>(OpKind::kCount));
 
 const char* Decorator(Policy policy) {
   switch (policy) {
-    case Policy::kDisable: return "@torch.compiler.disable\n";
-    case Policy::kDisableNonrecursive: return "@torch.compiler.disable(recursive=False)\n";
-    case Policy::kNonstrictTrace: return "@torch._dynamo.nonstrict_trace\n";
+    case Policy::kDisable:
+      return "@torch.compiler.disable\n";
+    case Policy::kDisableNonrecursive:
+      return "@torch.compiler.disable(recursive=False)\n";
+    case Policy::kNonstrictTrace:
+      return "@torch._dynamo.nonstrict_trace\n";
     case Policy::kNone:
     case Policy::kCustomOp:
     case Policy::kAllowInGraph:
-    case Policy::kCount: return "";
+    case Policy::kCount:
+      return "";
   }
   return "";
 }
 
 void PrintStmt(const Stmt& s, std::string& out) {
   switch (s.kind) {
-    case Stmt::Kind::kOp: out += fmt::format("    x = {}\n", kOps[static_cast<int>(s.op)].python); return;
-    case Stmt::Kind::kCall: out += fmt::format("    x = f{}(x)\n", s.callee); return;
-    case Stmt::Kind::kGraphBreak: out += "    torch._dynamo.graph_break()\n"; return;
+    case Stmt::Kind::kOp:
+      out += fmt::format("    x = {}\n", kOps[static_cast<int>(s.op)].python);
+      return;
+    case Stmt::Kind::kCall:
+      out += fmt::format("    x = f{}(x)\n", s.callee);
+      return;
+    case Stmt::Kind::kGraphBreak:
+      out += "    torch._dynamo.graph_break()\n";
+      return;
     case Stmt::Kind::kIfCompiling:
       // Equivalent branches (x * 2 and x + x are the same floats): outputs agree either way.
-      out += "    if torch.compiler.is_compiling():\n        x = x * 2\n    else:\n        x = x + x\n";
+      out +=
+          "    if torch.compiler.is_compiling():\n        x = x * 2\n    else:\n        x = x + "
+          "x\n";
       return;
     case Stmt::Kind::kIfCompilingDiffers:
       // The branches of kMulUp and kMulDown: which one ran shows in the output.
-      out += fmt::format("    if torch.compiler.is_compiling():\n        x = {}\n    else:\n        x = {}\n",
-                         kOps[static_cast<int>(OpKind::kMulUp)].python, kOps[static_cast<int>(OpKind::kMulDown)].python);
+      out += fmt::format(
+          "    if torch.compiler.is_compiling():\n        x = {}\n    else:\n        x = {}\n",
+          kOps[static_cast<int>(OpKind::kMulUp)].python,
+          kOps[static_cast<int>(OpKind::kMulDown)].python);
       return;
-    case Stmt::Kind::kCallHelper: out += fmt::format("    x = h{}(x)\n", s.callee); return;
-    case Stmt::Kind::kSkipFrame: out += "    torch._dynamo.skip_frame()\n"; return;
-    case Stmt::Kind::kStepUnsupported: out += "    torch._dynamo.step_unsupported()\n"; return;
+    case Stmt::Kind::kCallHelper:
+      out += fmt::format("    x = h{}(x)\n", s.callee);
+      return;
+    case Stmt::Kind::kSkipFrame:
+      out += "    torch._dynamo.skip_frame()\n";
+      return;
+    case Stmt::Kind::kStepUnsupported:
+      out += "    torch._dynamo.step_unsupported()\n";
+      return;
     case Stmt::Kind::kTryBreak:
-      out += fmt::format("    try:\n        x = {}\n        torch._dynamo.graph_break()\n    except RuntimeError:\n        pass\n",
-                         kOps[static_cast<int>(s.op)].python);
+      out += fmt::format(
+          "    try:\n        x = {}\n        torch._dynamo.graph_break()\n    except "
+          "RuntimeError:\n        pass\n",
+          kOps[static_cast<int>(s.op)].python);
       return;
     case Stmt::Kind::kLoop:
-      out += fmt::format("    for _ in range(2):\n        x = {}\n", kOps[static_cast<int>(s.op)].python);
-      return;
-    case Stmt::Kind::kLoopBreak:
-      out += fmt::format("    for _ in range(2):\n        x = {}\n        torch._dynamo.graph_break()\n",
+      out += fmt::format("    for _ in range(2):\n        x = {}\n",
                          kOps[static_cast<int>(s.op)].python);
       return;
-    case Stmt::Kind::kCount: return;
+    case Stmt::Kind::kLoopBreak:
+      out += fmt::format(
+          "    for _ in range(2):\n        x = {}\n        torch._dynamo.graph_break()\n",
+          kOps[static_cast<int>(s.op)].python);
+      return;
+    case Stmt::Kind::kCount:
+      return;
   }
 }
 
 void PrintHelperStep(const HelperStep& step, std::string& out) {
   switch (step.kind) {
-    case HelperStep::Kind::kDef: out += fmt::format("\n\ndef h{}(x):\n    return torch.tanh(x)\n", step.helper); return;
-    case HelperStep::Kind::kAllow: out += fmt::format("\n\ntorch._dynamo.allow_in_graph(h{})\n", step.helper); return;
+    case HelperStep::Kind::kDef:
+      out += fmt::format("\n\ndef h{}(x):\n    return torch.tanh(x)\n", step.helper);
+      return;
+    case HelperStep::Kind::kAllow:
+      out += fmt::format("\n\ntorch._dynamo.allow_in_graph(h{})\n", step.helper);
+      return;
     case HelperStep::Kind::kAllowThenDisallow:
       // Disallowing needs an allowed callable (S4); allowing first makes it one whatever
       // the id inherited.
-      out += fmt::format("\n\ntorch._dynamo.allow_in_graph(h{0})\ntorch._dynamo.disallow_in_graph(h{0})\n", step.helper);
+      out += fmt::format(
+          "\n\ntorch._dynamo.allow_in_graph(h{0})\ntorch._dynamo.disallow_in_graph(h{0})\n",
+          step.helper);
       return;
-    case HelperStep::Kind::kDel: out += fmt::format("\n\ndel h{}\n", step.helper); return;
-    case HelperStep::Kind::kCount: return;
+    case HelperStep::Kind::kDel:
+      out += fmt::format("\n\ndel h{}\n", step.helper);
+      return;
+    case HelperStep::Kind::kCount:
+      return;
   }
 }
 
@@ -97,7 +131,8 @@ std::vector<HelperStep> EffectiveHelperSteps(const Program& program) {
     bool& b = bound[step.helper];
     if (step.kind != HelperStep::Kind::kDef && !b) continue;
     const bool observes = step.kind == HelperStep::Kind::kDef && !b;
-    const bool kills = step.kind == HelperStep::Kind::kDel || (step.kind == HelperStep::Kind::kDef && b);
+    const bool kills =
+        step.kind == HelperStep::Kind::kDel || (step.kind == HelperStep::Kind::kDef && b);
     if (unobserved_death && !observes) continue;
     b = step.kind != HelperStep::Kind::kDel;
     unobserved_death = kills;
@@ -112,7 +147,8 @@ std::vector<HelperStep> EffectiveHelperSteps(const Program& program) {
 bool CanEndItsFrame(const Function& f) {
   return std::any_of(f.body.begin(), f.body.end(), [](const Stmt& s) {
     return s.kind == Stmt::Kind::kSkipFrame || s.kind == Stmt::Kind::kStepUnsupported ||
-           s.kind == Stmt::Kind::kTryBreak || s.kind == Stmt::Kind::kLoop || s.kind == Stmt::Kind::kLoopBreak;
+           s.kind == Stmt::Kind::kTryBreak || s.kind == Stmt::Kind::kLoop ||
+           s.kind == Stmt::Kind::kLoopBreak;
   });
 }
 
@@ -120,28 +156,36 @@ std::string OpTarget(OpKind op) { return kOps[static_cast<int>(op)].target; }
 std::string AtenTarget(OpKind op) { return kOps[static_cast<int>(op)].aten; }
 
 std::string PrintFixture(const Program& program) {
-  std::string out = "# tdc: profiles all\n# Generated by tdfuzz (fuzz/program.cc).\nimport torch\n\nK = 1.5\n";
+  std::string out =
+      "# tdc: profiles all\n# Generated by tdfuzz (fuzz/program.cc).\nimport torch\n\nK = 1.5\n";
   if (program.disallow_sigmoid) out += "\ntorch._dynamo.disallow_in_graph(torch.sigmoid)\n";
   // Callees first, so every decorator and allow_in_graph runs before the entry is defined.
   for (size_t i = program.functions.size(); i-- > 0;) {
     const Function& f = program.functions[i];
     if (f.policy == Policy::kCustomOp) {
       // A custom op returns a new tensor (never its input) and needs a fake implementation.
-      out += fmt::format("\n\n@torch.library.custom_op(\"tdc::f{0}\", mutates_args=())\ndef f{0}(x: torch.Tensor) -> "
-                         "torch.Tensor:\n",
-                         i);
+      out += fmt::format(
+          "\n\n@torch.library.custom_op(\"tdc::f{0}\", mutates_args=())\ndef f{0}(x: torch.Tensor) "
+          "-> "
+          "torch.Tensor:\n",
+          i);
       for (const Stmt& s : f.body) PrintStmt(s, out);
-      out += fmt::format("    return x.clone()\n\n\n@f{}.register_fake\ndef _(x):\n    return torch.empty_like(x)\n", i);
+      out += fmt::format(
+          "    return x.clone()\n\n\n@f{}.register_fake\ndef _(x):\n    return "
+          "torch.empty_like(x)\n",
+          i);
       continue;
     }
     out += fmt::format("\n\n{}def f{}(x):\n", Decorator(f.policy), i);
     for (const Stmt& s : f.body) PrintStmt(s, out);
     out += "    return x\n";
-    if (f.policy == Policy::kAllowInGraph) out += fmt::format("\n\ntorch._dynamo.allow_in_graph(f{})\n", i);
+    if (f.policy == Policy::kAllowInGraph)
+      out += fmt::format("\n\ntorch._dynamo.allow_in_graph(f{})\n", i);
   }
   // After the f<i>, so only helpers reuse the helpers' ids.
   for (const HelperStep& step : EffectiveHelperSteps(program)) PrintHelperStep(step, out);
-  std::string compile = fmt::format("torch.compile(f0, backend=backend{})", program.fullgraph ? ", fullgraph=True" : "");
+  std::string compile = fmt::format("torch.compile(f0, backend=backend{})",
+                                    program.fullgraph ? ", fullgraph=True" : "");
   out += "\n\nx = torch.linspace(0.5, 2.0, 4)\n";
   if (!program.call_twice && !program.new_shape && !program.new_constant) {
     return out + fmt::format("out = {}(x)\n", compile);

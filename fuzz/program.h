@@ -20,7 +20,15 @@ enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kMulG
 
 // The simplest first: choices shrink towards index 0. kNonstrictTrace and kCustomOp (issue
 // 12): one opaque node for Dynamo; AOT autograd traces through the first, not the second.
-enum class Policy { kNone, kDisable, kDisableNonrecursive, kAllowInGraph, kNonstrictTrace, kCustomOp, kCount };
+enum class Policy {
+  kNone,
+  kDisable,
+  kDisableNonrecursive,
+  kAllowInGraph,
+  kNonstrictTrace,
+  kCustomOp,
+  kCount
+};
 
 struct Stmt {
   enum class Kind {

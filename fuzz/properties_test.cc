@@ -3,13 +3,13 @@
 // the whole partition (helpers' ids included), compiled outputs equal eager ones once the
 // oracle has chosen the non-equivalent is_compiling branches, a second identical call
 // compiles nothing, and the metamorphic relations hold.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
-
-#include <gtest/gtest.h>
-#include <rapidcheck/gtest.h>
 
 #include "fuzz/generators.h"
 #include "fuzz/partition_oracle.h"
@@ -56,8 +56,8 @@ void AgreesWithTheOracle(const Program& program, const std::string& profile) {
   RC_ASSERT(run.error.empty());
   Partition expected = PredictPartition(program, profile == kNested);
   if (FormatPartition(run.partition) != FormatPartition(expected)) {
-    RC_FAIL("partition: reference " + FormatPartition(run.partition) + "vs oracle " + FormatPartition(expected) + "\n" +
-            PrintFixture(program));
+    RC_FAIL("partition: reference " + FormatPartition(run.partition) + "vs oracle " +
+            FormatPartition(expected) + "\n" + PrintFixture(program));
   }
   if (FormatAtenPartition(run.partition) != FormatAtenPartition(expected)) {
     RC_FAIL("ATen graphs: reference " + FormatAtenPartition(run.partition) + "vs oracle " +
@@ -92,8 +92,8 @@ RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnesOfThePredictedBranche
   ReferenceRun run = RunOnReference(program, "fuzz/program.py", {}, profile);
   RC_ASSERT(run.error.empty());
   RC_ASSERT(!run.compiled.exception.has_value());
-  ReferenceRun predicted =
-      RunOnReference(WithBranchesResolved(program, PredictIsCompiling(program, profile == kNested)));
+  ReferenceRun predicted = RunOnReference(
+      WithBranchesResolved(program, PredictIsCompiling(program, profile == kNested)));
   RC_ASSERT(predicted.error.empty());
   for (const auto& eager_out : predicted.eager.outs) {
     auto it = std::find_if(run.compiled.outs.begin(), run.compiled.outs.end(),
@@ -109,7 +109,8 @@ RC_GTEST_PROP(FuzzProperties, ASecondIdenticalCallCompilesNothing, ()) {
   once.call_twice = false;
   Program twice = once;
   twice.call_twice = true;
-  RC_ASSERT(RunOnReference(twice).compiled.invocations.size() == RunOnReference(once).compiled.invocations.size());
+  RC_ASSERT(RunOnReference(twice).compiled.invocations.size() ==
+            RunOnReference(once).compiled.invocations.size());
 }
 
 // One backend invocation per graph that has a node (fullgraph's may be empty), and the
@@ -118,7 +119,8 @@ RC_GTEST_PROP(FuzzProperties, OneBackendInvocationPerNonEmptyGraph, ()) {
   Program program = *GenProgram();
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.error.empty());
-  RC_ASSERT(run.compiled.counters.frame_count == static_cast<int64_t>(run.compiled.invocations.size()));
+  RC_ASSERT(run.compiled.counters.frame_count ==
+            static_cast<int64_t>(run.compiled.invocations.size()));
   for (const auto& graph : run.partition.graphs) RC_ASSERT(program.fullgraph || !graph.empty());
 }
 
@@ -141,7 +143,8 @@ RC_GTEST_PROP(FuzzProperties, InliningACalleeThatCannotBreakKeepsThePartition, (
   std::optional<Program> outlined =
       ExtractAFunction(inlined, *rc::gen::inRange<size_t>(0, 100), *rc::gen::inRange<size_t>(1, 4));
   RC_PRE(outlined.has_value());
-  RC_ASSERT(FormatPartition(RunOnReference(*outlined).partition) == FormatPartition(RunOnReference(inlined).partition));
+  RC_ASSERT(FormatPartition(RunOnReference(*outlined).partition) ==
+            FormatPartition(RunOnReference(inlined).partition));
 }
 
 // Metamorphic (a candidate of fuzz-anchors §6.3, checked against the oracle first): one
@@ -154,19 +157,23 @@ RC_GTEST_PROP(FuzzProperties, AddingAGraphBreakNeverLowersTheGraphCount, ()) {
   Program program = *GenProgram();
   RC_PRE(!program.fullgraph);
   RC_PRE(std::none_of(program.functions.begin(), program.functions.end(), CanEndItsFrame));
-  Program more = AddGraphBreak(program, *rc::gen::inRange<size_t>(0, 8), *rc::gen::inRange<size_t>(0, 8));
+  Program more =
+      AddGraphBreak(program, *rc::gen::inRange<size_t>(0, 8), *rc::gen::inRange<size_t>(0, 8));
   RC_ASSERT(PredictPartition(more).graphs.size() >= PredictPartition(program).graphs.size());
-  RC_ASSERT(RunOnReference(more).partition.graphs.size() >= RunOnReference(program).partition.graphs.size());
+  RC_ASSERT(RunOnReference(more).partition.graphs.size() >=
+            RunOnReference(program).partition.graphs.size());
 }
 
 // Metamorphic: an op replaced by an allow_in_graph function computing it leaves an
 // opaque node in its place: the same graphs once that node is read as the op.
 RC_GTEST_PROP(FuzzProperties, AnOpReplacedByAnAllowedFunctionKeepsItsPlace, ()) {
   Program program = *GenProgram();
-  std::optional<ReplacedOp> replaced = ReplaceAnOpWithAnAllowedFunction(program, *rc::gen::inRange<size_t>(0, 100));
+  std::optional<ReplacedOp> replaced =
+      ReplaceAnOpWithAnAllowedFunction(program, *rc::gen::inRange<size_t>(0, 100));
   RC_PRE(replaced.has_value());
   Partition after = RunOnReference(replaced->program).partition;
-  for (auto& graph : after.graphs) std::replace(graph.begin(), graph.end(), replaced->target, OpTarget(replaced->op));
+  for (auto& graph : after.graphs)
+    std::replace(graph.begin(), graph.end(), replaced->target, OpTarget(replaced->op));
   RC_ASSERT(FormatPartition(after) == FormatPartition(RunOnReference(program).partition));
 }
 
@@ -175,9 +182,11 @@ RC_GTEST_PROP(FuzzProperties, AnOpReplacedByAnAllowedFunctionKeepsItsPlace, ()) 
 // function (the oracle's own reading of SEMANTICS §6), on a small fixed call tree.
 RC_GTEST_PROP(FuzzProperties, HelperIdsFollowTheHeapModel, ()) {
   Program program;
-  const Stmt h0{Stmt::Kind::kCallHelper, OpKind::kMulUp, 0}, h1{Stmt::Kind::kCallHelper, OpKind::kMulUp, 1};
-  program.functions = {Function{Policy::kNone, {Stmt{}, h0, h1, Stmt{}, Stmt{Stmt::Kind::kCall, OpKind::kMulUp, 1}}},
-                       Function{Policy::kNone, {h1, Stmt{}, h0}}};
+  const Stmt h0{Stmt::Kind::kCallHelper, OpKind::kMulUp, 0},
+      h1{Stmt::Kind::kCallHelper, OpKind::kMulUp, 1};
+  program.functions = {
+      Function{Policy::kNone, {Stmt{}, h0, h1, Stmt{}, Stmt{Stmt::Kind::kCall, OpKind::kMulUp, 1}}},
+      Function{Policy::kNone, {h1, Stmt{}, h0}}};
   program.helper_steps = *rc::gen::scale(3.0, GenHelperSteps());
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.error.empty());
@@ -226,16 +235,19 @@ TEST_P(FuzzCorpus, EveryCaseAgreesWithTheOracleAndEager) {
     ASSERT_EQ(run.error, "") << entry.path();
     const std::string partition = FormatPartition(run.partition);
     EXPECT_EQ(partition, FormatPartition(PredictPartition(*program, nested))) << entry.path();
-    EXPECT_EQ(FormatAtenPartition(run.partition), FormatAtenPartition(PredictPartition(*program, nested)))
+    EXPECT_EQ(FormatAtenPartition(run.partition),
+              FormatAtenPartition(PredictPartition(*program, nested)))
         << entry.path();
-    const std::regex expect_line(nested ? R"(\n# expect-ngb: ([^\n]*)\n)" : R"(\n# expect: ([^\n]*)\n)");
+    const std::regex expect_line(nested ? R"(\n# expect-ngb: ([^\n]*)\n)"
+                                        : R"(\n# expect: ([^\n]*)\n)");
     std::smatch expect;
     std::string all = text.str();
     if (std::regex_search(all, expect, expect_line)) {
       EXPECT_EQ(partition, expect[1].str() + " ") << entry.path();
     }
     if (!program->fullgraph) {
-      ReferenceRun predicted = RunOnReference(WithBranchesResolved(*program, PredictIsCompiling(*program, nested)));
+      ReferenceRun predicted =
+          RunOnReference(WithBranchesResolved(*program, PredictIsCompiling(*program, nested)));
       EXPECT_EQ(graph::ToJson(run.compiled.outs.at(0).second).dump(),
                 graph::ToJson(predicted.eager.outs.at(0).second).dump())
           << entry.path();
@@ -272,7 +284,8 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
   const std::string profile = GetParam().profile;
   auto fails = [&](const Program& p) {
     ReferenceRun run = RunOnReference(p, "fuzz/program.py", off, profile);
-    return run.error.empty() && FormatPartition(run.partition) != FormatPartition(PredictPartition(p, profile == kNested));
+    return run.error.empty() && FormatPartition(run.partition) !=
+                                    FormatPartition(PredictPartition(p, profile == kNested));
   };
   for (uint64_t seed = 1; seed <= 500; ++seed) {
     Program program = SampleProgram(seed);  // tdfuzz's size: enough helper steps to reuse ids
@@ -281,19 +294,22 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
     EXPECT_LE(StatementCount(small), 10u) << PrintFixture(small);
     return;
   }
-  FAIL() << "no program among 500 seeds notices R-" << GetParam().rule << " switched off in " << profile;
+  FAIL() << "no program among 500 seeds notices R-" << GetParam().rule << " switched off in "
+         << profile;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Rules, FuzzGate,
-    ::testing::Values(GatedRule{"classic-reattribute"}, GatedRule{"empty-graph"}, GatedRule{"nonrecursive-run-only"},
-                      GatedRule{"is-compiling-fold"}, GatedRule{"allow-finalizer"}, GatedRule{"global-guard"},
-                      GatedRule{"skip-frame"}, GatedRule{"step-unsupported"}, GatedRule{"step-graph-break"},
-                      GatedRule{"nonstrict-node"}, GatedRule{"custom-op-node"},
-                      GatedRule{"nested-graph-break", kNested}, GatedRule{"skip-frame", kNested},
-                      GatedRule{"step-unsupported", kNested}),
+    ::testing::Values(GatedRule{"classic-reattribute"}, GatedRule{"empty-graph"},
+                      GatedRule{"nonrecursive-run-only"}, GatedRule{"is-compiling-fold"},
+                      GatedRule{"allow-finalizer"}, GatedRule{"global-guard"},
+                      GatedRule{"skip-frame"}, GatedRule{"step-unsupported"},
+                      GatedRule{"step-graph-break"}, GatedRule{"nonstrict-node"},
+                      GatedRule{"custom-op-node"}, GatedRule{"nested-graph-break", kNested},
+                      GatedRule{"skip-frame", kNested}, GatedRule{"step-unsupported", kNested}),
     [](const ::testing::TestParamInfo<GatedRule>& info) {
-      std::string name = std::string(info.param.rule) + (std::string(info.param.profile) == kNested ? "_ngb" : "");
+      std::string name =
+          std::string(info.param.rule) + (std::string(info.param.profile) == kNested ? "_ngb" : "");
       std::replace(name.begin(), name.end(), '-', '_');
       return name;
     });

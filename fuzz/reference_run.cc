@@ -25,15 +25,18 @@ Partition PartitionOf(const graph::CompiledOutcome& compiled) {
   for (const graph::Invocation& invocation : compiled.invocations) {
     partition.graphs.push_back(CallTargets(invocation.dynamo_graph));
     // A graph without an ATen lowering reads as one `<no ATen graph>` op.
-    partition.aten_graphs.push_back(invocation.aten_graph ? CallTargets(*invocation.aten_graph)
-                                                          : std::vector<std::string>{"<no ATen graph>"});
+    partition.aten_graphs.push_back(invocation.aten_graph
+                                        ? CallTargets(*invocation.aten_graph)
+                                        : std::vector<std::string>{"<no ATen graph>"});
   }
-  partition.unsupported = compiled.exception && compiled.exception->type == "torch._dynamo.exc.Unsupported";
+  partition.unsupported =
+      compiled.exception && compiled.exception->type == "torch._dynamo.exc.Unsupported";
   return partition;
 }
 
 ReferenceRun RunOnReference(const Program& program, const std::string& display_name,
-                            const std::vector<std::string>& disabled_rules, const std::string& profile) {
+                            const std::vector<std::string>& disabled_rules,
+                            const std::string& profile) {
   ReferenceRun run;
   std::string source = PrintFixture(program);
   auto eager = runtime::RunProgram(source, display_name, runtime::RunMode::kEager);

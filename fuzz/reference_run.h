@@ -20,7 +20,8 @@ struct ReferenceRun {
 
 // `disabled_rules`: Dynamo rules switched off (the fuzz gate's proof that it bites);
 // `profile`: the compiled run's (fixtures/SCHEMA.md §3).
-ReferenceRun RunOnReference(const Program& program, const std::string& display_name = "fuzz/program.py",
+ReferenceRun RunOnReference(const Program& program,
+                            const std::string& display_name = "fuzz/program.py",
                             const std::vector<std::string>& disabled_rules = {},
                             const std::string& profile = "torch-2.13");
 

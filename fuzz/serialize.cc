@@ -1,10 +1,10 @@
 #include "fuzz/serialize.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <sstream>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace tdc::fuzz {
 namespace {
@@ -23,7 +23,9 @@ constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCo
 constexpr std::string_view kHeader = "tdfuzz-program 4";
 // The statements holding an op: `<name>:<op>`.
 constexpr std::array<std::pair<Stmt::Kind, std::string_view>, 4> kOpStatements = {
-    {{Stmt::Kind::kOp, "op"}, {Stmt::Kind::kTryBreak, "try_break"}, {Stmt::Kind::kLoop, "loop"},
+    {{Stmt::Kind::kOp, "op"},
+     {Stmt::Kind::kTryBreak, "try_break"},
+     {Stmt::Kind::kLoop, "loop"},
      {Stmt::Kind::kLoopBreak, "loop_break"}}};
 
 template <size_t N>
@@ -44,14 +46,22 @@ std::string Word(const Stmt& s) {
         if (kind == s.kind) return fmt::format("{}:{}", name, kOpNames[static_cast<size_t>(s.op)]);
       }
       break;
-    case Stmt::Kind::kSkipFrame: return "skip_frame";
-    case Stmt::Kind::kStepUnsupported: return "step_unsupported";
-    case Stmt::Kind::kCall: return fmt::format("call:{}", s.callee);
-    case Stmt::Kind::kGraphBreak: return "break";
-    case Stmt::Kind::kIfCompiling: return "if";
-    case Stmt::Kind::kIfCompilingDiffers: return "if_differs";
-    case Stmt::Kind::kCallHelper: return fmt::format("helper:{}", s.callee);
-    case Stmt::Kind::kCount: break;
+    case Stmt::Kind::kSkipFrame:
+      return "skip_frame";
+    case Stmt::Kind::kStepUnsupported:
+      return "step_unsupported";
+    case Stmt::Kind::kCall:
+      return fmt::format("call:{}", s.callee);
+    case Stmt::Kind::kGraphBreak:
+      return "break";
+    case Stmt::Kind::kIfCompiling:
+      return "if";
+    case Stmt::Kind::kIfCompilingDiffers:
+      return "if_differs";
+    case Stmt::Kind::kCallHelper:
+      return fmt::format("helper:{}", s.callee);
+    case Stmt::Kind::kCount:
+      break;
   }
   return "?";
 }
@@ -72,7 +82,8 @@ std::optional<Stmt> ParseWord(const std::string& word) {
   if (word == "break") return Stmt{Stmt::Kind::kGraphBreak};
   if (word == "if") return Stmt{Stmt::Kind::kIfCompiling};
   if (word == "if_differs") return Stmt{Stmt::Kind::kIfCompilingDiffers};
-  if (auto h = NumberAfter(word, "helper:", kHelpers)) return Stmt{Stmt::Kind::kCallHelper, OpKind::kMulUp, *h};
+  if (auto h = NumberAfter(word, "helper:", kHelpers))
+    return Stmt{Stmt::Kind::kCallHelper, OpKind::kMulUp, *h};
   if (word == "skip_frame") return Stmt{Stmt::Kind::kSkipFrame};
   if (word == "step_unsupported") return Stmt{Stmt::Kind::kStepUnsupported};
   for (const auto& [kind, name] : kOpStatements) {
@@ -80,7 +91,8 @@ std::optional<Stmt> ParseWord(const std::string& word) {
     auto op = IndexOf(kOpNames, std::string_view(word).substr(name.size() + 1));
     if (op) return Stmt{kind, static_cast<OpKind>(*op)};
   }
-  if (auto f = NumberAfter(word, "call:", 1 << 20)) return Stmt{Stmt::Kind::kCall, OpKind::kMulUp, *f};
+  if (auto f = NumberAfter(word, "call:", 1 << 20))
+    return Stmt{Stmt::Kind::kCall, OpKind::kMulUp, *f};
   return std::nullopt;
 }
 
@@ -97,9 +109,10 @@ std::optional<HelperStep> ParseStep(const std::string& word) {
 }  // namespace
 
 std::string Serialize(const Program& p) {
-  std::string out =
-      fmt::format("{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d} new_shape={:d} new_constant={:d}\n",
-                  kHeader, p.fullgraph, p.call_twice, p.disallow_sigmoid, p.new_shape, p.new_constant);
+  std::string out = fmt::format(
+      "{}\nswitches fullgraph={:d} call_twice={:d} disallow_sigmoid={:d} new_shape={:d} "
+      "new_constant={:d}\n",
+      kHeader, p.fullgraph, p.call_twice, p.disallow_sigmoid, p.new_shape, p.new_constant);
   if (!p.helper_steps.empty()) {
     out += "helpers";
     for (const HelperStep& step : p.helper_steps) {
@@ -130,7 +143,8 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
     std::string head;
     if (!(words >> head) || head.starts_with("#")) continue;  // blank lines and comments
     if (number == 1) {
-      if (line != kHeader && line != "tdfuzz-program 3" && line != "tdfuzz-program 2" && line != "tdfuzz-program 1") {
+      if (line != kHeader && line != "tdfuzz-program 3" && line != "tdfuzz-program 2" &&
+          line != "tdfuzz-program 1") {
         return fail(fmt::format("expected the header `{}`", kHeader));
       }
       continue;
@@ -147,16 +161,23 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
     if (head == "switches") {
       std::string w;
       while (words >> w) {
-        if (w == "fullgraph=1") p.fullgraph = true;
-        else if (w == "call_twice=1") p.call_twice = true;
-        else if (w == "new_shape=1") p.new_shape = true;
-        else if (w == "new_constant=1") p.new_constant = true;
-        else if (w == "disallow_sigmoid=1") p.disallow_sigmoid = true;
-        else if (!w.ends_with("=0")) return fail(fmt::format("unknown switch `{}`", w));
+        if (w == "fullgraph=1")
+          p.fullgraph = true;
+        else if (w == "call_twice=1")
+          p.call_twice = true;
+        else if (w == "new_shape=1")
+          p.new_shape = true;
+        else if (w == "new_constant=1")
+          p.new_constant = true;
+        else if (w == "disallow_sigmoid=1")
+          p.disallow_sigmoid = true;
+        else if (!w.ends_with("=0"))
+          return fail(fmt::format("unknown switch `{}`", w));
       }
       continue;
     }
-    if (head != fmt::format("f{}", p.functions.size())) return fail(fmt::format("expected f{}", p.functions.size()));
+    if (head != fmt::format("f{}", p.functions.size()))
+      return fail(fmt::format("expected f{}", p.functions.size()));
     std::string policy;
     words >> policy;
     if (!policy.ends_with(":")) return fail("expected `<policy>:` after the function");
@@ -177,8 +198,10 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
   for (size_t f = 0; f < p.functions.size(); ++f) {
     for (const Stmt& s : p.functions[f].body) {
       if (s.kind != Stmt::Kind::kCall) continue;
-      if (s.callee <= static_cast<int>(f) || s.callee >= static_cast<int>(p.functions.size()) || called[s.callee]) {
-        *error = fmt::format("f{} calls f{}: calls must make a tree of later functions", f, s.callee);
+      if (s.callee <= static_cast<int>(f) || s.callee >= static_cast<int>(p.functions.size()) ||
+          called[s.callee]) {
+        *error =
+            fmt::format("f{} calls f{}: calls must make a tree of later functions", f, s.callee);
         return std::nullopt;
       }
       called[s.callee] = true;

@@ -37,10 +37,15 @@ bool DisallowsAHelper(const Program& p) {
   return false;
 }
 
-constexpr const char* kNames[] = {"break under an inlined callee", "recursive=False with breaking callees",
-                                  "allow_in_graph", "disallow_in_graph", "is_compiling branch",
-                                  "registered helper dies, then a def", "rebinds K, which an op reads",
-                                  "skip_frame or step_unsupported", "break in a try block or a loop",
+constexpr const char* kNames[] = {"break under an inlined callee",
+                                  "recursive=False with breaking callees",
+                                  "allow_in_graph",
+                                  "disallow_in_graph",
+                                  "is_compiling branch",
+                                  "registered helper dies, then a def",
+                                  "rebinds K, which an op reads",
+                                  "skip_frame or step_unsupported",
+                                  "break in a try block or a loop",
                                   "nonstrict_trace or custom op"};
 
 }  // namespace
@@ -52,18 +57,22 @@ Shapes ShapesOf(const Program& p) {
   for (size_t f = 0; f < p.functions.size(); ++f) {
     const Function& fn = p.functions[f];
     s.allow = s.allow || fn.policy == Policy::kAllowInGraph;
-    s.nonstrict_or_custom_op =
-        s.nonstrict_or_custom_op || fn.policy == Policy::kNonstrictTrace || fn.policy == Policy::kCustomOp;
+    s.nonstrict_or_custom_op = s.nonstrict_or_custom_op || fn.policy == Policy::kNonstrictTrace ||
+                               fn.policy == Policy::kCustomOp;
     for (const Stmt& st : fn.body) {
-      s.break_in_inlined_callee = s.break_in_inlined_callee || (f > 0 && st.kind == Stmt::Kind::kGraphBreak);
+      s.break_in_inlined_callee =
+          s.break_in_inlined_callee || (f > 0 && st.kind == Stmt::Kind::kGraphBreak);
       s.is_compiling_branch = s.is_compiling_branch || st.kind == Stmt::Kind::kIfCompiling ||
                               st.kind == Stmt::Kind::kIfCompilingDiffers;
-      s.skip_or_step = s.skip_or_step || st.kind == Stmt::Kind::kSkipFrame || st.kind == Stmt::Kind::kStepUnsupported;
-      s.break_in_try_or_loop =
-          s.break_in_try_or_loop || st.kind == Stmt::Kind::kTryBreak || st.kind == Stmt::Kind::kLoopBreak;
-      s.rebinds_a_read_global = s.rebinds_a_read_global ||
-                                (p.new_constant && st.kind == Stmt::Kind::kOp && st.op == OpKind::kMulGlobal);
-      if (fn.policy == Policy::kDisableNonrecursive && st.kind == Stmt::Kind::kCall && HasBreak(p, st.callee)) {
+      s.skip_or_step = s.skip_or_step || st.kind == Stmt::Kind::kSkipFrame ||
+                       st.kind == Stmt::Kind::kStepUnsupported;
+      s.break_in_try_or_loop = s.break_in_try_or_loop || st.kind == Stmt::Kind::kTryBreak ||
+                               st.kind == Stmt::Kind::kLoopBreak;
+      s.rebinds_a_read_global =
+          s.rebinds_a_read_global ||
+          (p.new_constant && st.kind == Stmt::Kind::kOp && st.op == OpKind::kMulGlobal);
+      if (fn.policy == Policy::kDisableNonrecursive && st.kind == Stmt::Kind::kCall &&
+          HasBreak(p, st.callee)) {
         s.nonrecursive_with_breaking_callee = true;
       }
     }
@@ -73,9 +82,16 @@ Shapes ShapesOf(const Program& p) {
 
 void ShapeReport::Add(const Program& program) {
   Shapes s = ShapesOf(program);
-  bool flags[] = {s.break_in_inlined_callee, s.nonrecursive_with_breaking_callee, s.allow, s.disallow,
-                  s.is_compiling_branch, s.registered_helper_dies, s.rebinds_a_read_global,
-                  s.skip_or_step,        s.break_in_try_or_loop, s.nonstrict_or_custom_op};
+  bool flags[] = {s.break_in_inlined_callee,
+                  s.nonrecursive_with_breaking_callee,
+                  s.allow,
+                  s.disallow,
+                  s.is_compiling_branch,
+                  s.registered_helper_dies,
+                  s.rebinds_a_read_global,
+                  s.skip_or_step,
+                  s.break_in_try_or_loop,
+                  s.nonstrict_or_custom_op};
   ++programs_;
   for (size_t i = 0; i < kShapes; ++i) counts_[i] += flags[i] ? 1 : 0;
 }

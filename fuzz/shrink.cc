@@ -57,8 +57,8 @@ std::vector<Program> Simplifications(const Program& p) {
     q.helper_steps.erase(q.helper_steps.begin() + static_cast<long>(i));
     out.push_back(q);
   }
-  for (bool Program::*flag : {&Program::fullgraph, &Program::call_twice, &Program::disallow_sigmoid, &Program::new_shape,
-                              &Program::new_constant}) {
+  for (bool Program::*flag : {&Program::fullgraph, &Program::call_twice, &Program::disallow_sigmoid,
+                              &Program::new_shape, &Program::new_constant}) {
     if (p.*flag) {
       Program q = p;
       q.*flag = false;

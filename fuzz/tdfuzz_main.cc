@@ -1,18 +1,18 @@
 // tdfuzz: generated programs run under the reference against the independent oracle
 // (--vs-oracle, no torch) or against real torch through the oracle's recorder
 // (--vs-torch), with a report of the program shapes covered (fuzz-anchors §6).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
-#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "fuzz/generators.h"
 #include "fuzz/partition_oracle.h"
@@ -37,10 +37,9 @@ struct Options {
   std::string replay;
   int shrink = 3;  // disagreements shrunk (each shrink step records a program with torch)
   std::vector<std::string> disabled_rules;  // --vs-oracle, --replay: Dynamo rules switched off
-  std::string profile = "torch-2.13";       // the compiled runs' (torch-2.13-ngb: nested graph breaks)
+  std::string profile = "torch-2.13";  // the compiled runs' (torch-2.13-ngb: nested graph breaks)
   bool nested() const { return profile == "torch-2.13-ngb"; }
 };
-
 
 // --replay FILE.case: the program as a fixture, and both partitions.
 int Replay(const Options& o) {
@@ -54,7 +53,8 @@ int Replay(const Options& o) {
     return 2;
   }
   ReferenceRun run = RunOnReference(*program, o.replay, o.disabled_rules, o.profile);
-  fmt::print("{}\nreference: {}{}\noracle:    {}\n", PrintFixture(*program), run.error, FormatPartition(run.partition),
+  fmt::print("{}\nreference: {}{}\noracle:    {}\n", PrintFixture(*program), run.error,
+             FormatPartition(run.partition),
              FormatPartition(PredictPartition(*program, o.nested())));
   return 0;
 }
@@ -66,7 +66,8 @@ int VsOracle(const Options& o) {
   int failed = 0;
   auto disagrees = [&](const Program& p) {
     ReferenceRun run = RunOnReference(p, "fuzz/program.py", o.disabled_rules, o.profile);
-    return !run.error.empty() || FormatPartition(run.partition) != FormatPartition(PredictPartition(p, o.nested()));
+    return !run.error.empty() ||
+           FormatPartition(run.partition) != FormatPartition(PredictPartition(p, o.nested()));
   };
   for (int i = 0; i < o.count; ++i) {
     Program program = SampleProgram(o.seed + static_cast<uint64_t>(i));
@@ -80,7 +81,8 @@ int VsOracle(const Options& o) {
                FormatPartition(PredictPartition(small, o.nested())), Serialize(small));
   }
   fmt::print("{}", report.Format());
-  fmt::print("tdfuzz --vs-oracle --profile {}: {} programs, {} disagreements\n", o.profile, o.count, failed);
+  fmt::print("tdfuzz --vs-oracle --profile {}: {} programs, {} disagreements\n", o.profile, o.count,
+             failed);
   return failed == 0 ? 0 : 1;
 }
 
@@ -93,11 +95,13 @@ std::string WriteProgram(const std::string& stem, const Program& program) {
 }
 
 // Records `files` with real torch through the oracle (its fork server, 2 children).
-void RecordWithTorch(const Options& o, const std::vector<std::string>& files, const std::string& log) {
+void RecordWithTorch(const Options& o, const std::vector<std::string>& files,
+                     const std::string& log) {
   std::string command = o.python + " -m conformance.oracle record";
   for (const std::string& f : files) command += " " + f;
   command += " > " + log + " 2>&1";
-  if (std::system(command.c_str()) != 0) fmt::print(stderr, "tdfuzz: the oracle failed on some programs (see {})\n", log);
+  if (std::system(command.c_str()) != 0)
+    fmt::print(stderr, "tdfuzz: the oracle failed on some programs (see {})\n", log);
 }
 
 // The comparator's differences between torch's golden of `file` (nullopt: none recorded)
@@ -120,7 +124,8 @@ Partition TorchPartition(const Options& o, const std::string& file) {
   return {};
 }
 
-std::optional<std::vector<compare::Difference>> DiffersFromTorch(const Options& o, const std::string& file,
+std::optional<std::vector<compare::Difference>> DiffersFromTorch(const Options& o,
+                                                                 const std::string& file,
                                                                  const Program& program) {
   graph::GoldenReadResult golden = TorchGolden(file);
   if (!golden.golden) return std::nullopt;
@@ -141,13 +146,15 @@ std::string Signature(const compare::Difference& d) {
 
 // Shrinks a disagreement by statement deletion while the same field keeps differing, and
 // writes it with both outcomes under `<out>/disagreements/`.
-void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program, const std::string& signature) {
+void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program,
+                    const std::string& signature) {
   std::string scratch = fmt::format("{}/shrink/case_{}", o.out, seed);
   auto still_differs = [&](const Program& candidate) {
     std::string file = WriteProgram(scratch, candidate);
     RecordWithTorch(o, {file}, scratch + ".log");
     std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(o, file, candidate);
-    return diffs && std::ranges::any_of(*diffs, [&](const auto& d) { return Signature(d) == signature; });
+    return diffs &&
+           std::ranges::any_of(*diffs, [&](const auto& d) { return Signature(d) == signature; });
   };
   Program small = Shrink(program, still_differs);
   std::string stem = fmt::format("{}/disagreements/case_{}", o.out, seed);
@@ -160,9 +167,10 @@ void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program, con
   reference.eager = run.eager;
   reference.compiled.emplace_back(o.profile, run.compiled);
   std::ofstream(stem + ".reference.json", std::ios::binary) << graph::WriteGolden(reference);
-  fmt::print("{}: shrunk to {} statements ({}); torch's outcome in .golden.json, the reference's in "
-             ".reference.json\n",
-             file, StatementCount(small), signature);
+  fmt::print(
+      "{}: shrunk to {} statements ({}); torch's outcome in .golden.json, the reference's in "
+      ".reference.json\n",
+      file, StatementCount(small), signature);
 }
 
 int VsTorch(const Options& o) {
@@ -177,7 +185,8 @@ int VsTorch(const Options& o) {
   int failed = 0, unrecorded = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     report.Add(programs[i]);
-    std::optional<std::vector<compare::Difference>> diffs = DiffersFromTorch(o, files[i], programs[i]);
+    std::optional<std::vector<compare::Difference>> diffs =
+        DiffersFromTorch(o, files[i], programs[i]);
     if (!diffs) {
       ++unrecorded;
       continue;
@@ -191,8 +200,8 @@ int VsTorch(const Options& o) {
     if (failed++ < o.shrink) ShrinkAndWrite(o, o.seed + i, programs[i], Signature(diffs->front()));
   }
   fmt::print("{}", report.Format());
-  fmt::print("tdfuzz --vs-torch --profile {}: {} programs, {} recorded, {} disagreements\n", o.profile, o.count,
-             o.count - unrecorded, failed);
+  fmt::print("tdfuzz --vs-torch --profile {}: {} programs, {} recorded, {} disagreements\n",
+             o.profile, o.count, o.count - unrecorded, failed);
   return failed == 0 && unrecorded == 0 ? 0 : 1;
 }
 
@@ -201,16 +210,20 @@ int VsTorch(const Options& o) {
 
 int main(int argc, char** argv) {
   tdc::fuzz::Options o;
-  CLI::App app{"tdfuzz: generated programs on the reference, against the independent oracle or real torch"};
-  app.add_flag("--vs-torch", o.vs_torch, "compare with real torch 2.13.0 through the oracle's recorder");
-  app.add_flag("--vs-oracle", o.vs_oracle, "compare the reference's partition with the independent oracle's");
+  CLI::App app{
+      "tdfuzz: generated programs on the reference, against the independent oracle or real torch"};
+  app.add_flag("--vs-torch", o.vs_torch,
+               "compare with real torch 2.13.0 through the oracle's recorder");
+  app.add_flag("--vs-oracle", o.vs_oracle,
+               "compare the reference's partition with the independent oracle's");
   app.add_flag("--print", o.print, "print the program of --seed");
   app.add_option("--count", o.count, "programs to run");
   app.add_option("--seed", o.seed, "the first program's seed (program i uses seed + i)");
   app.add_option("--out", o.out, "where --vs-torch writes programs and goldens");
   app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)");
   app.add_option("--replay", o.replay, "a .case file (fuzz/corpus): print it and both partitions");
-  app.add_option("--disable-rule", o.disabled_rules, "--vs-oracle, --replay: switch a Dynamo rule off (R-<label>)");
+  app.add_option("--disable-rule", o.disabled_rules,
+                 "--vs-oracle, --replay: switch a Dynamo rule off (R-<label>)");
   app.add_option("--profile", o.profile, "the profile the compiled runs predict")
       ->check(CLI::IsMember({"torch-2.13", "torch-2.13-ngb"}));
   CLI11_PARSE(app, argc, argv);

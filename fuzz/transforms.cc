@@ -1,9 +1,9 @@
 #include "fuzz/transforms.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace tdc::fuzz {
 namespace {
@@ -77,7 +77,9 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
   std::vector<Stmt>& body = p.functions[f].body;
   size_t to = from + 1;
   while (to < body.size() && to - from < length && extractable(p.functions[f], body[to])) ++to;
-  Function extracted{Policy::kNone, {body.begin() + static_cast<long>(from), body.begin() + static_cast<long>(to)}};
+  Function extracted{
+      Policy::kNone,
+      {body.begin() + static_cast<long>(from), body.begin() + static_cast<long>(to)}};
   body.erase(body.begin() + static_cast<long>(from + 1), body.begin() + static_cast<long>(to));
   body[from] = Stmt{Stmt::Kind::kCall, OpKind::kMulUp, static_cast<int>(p.functions.size())};
   p.functions.push_back(std::move(extracted));
@@ -87,7 +89,8 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
 Program AddGraphBreak(const Program& program, size_t f, size_t at) {
   Program p = program;
   std::vector<Stmt>& body = p.functions[f % p.functions.size()].body;
-  body.insert(body.begin() + static_cast<long>(at % (body.size() + 1)), Stmt{Stmt::Kind::kGraphBreak});
+  body.insert(body.begin() + static_cast<long>(at % (body.size() + 1)),
+              Stmt{Stmt::Kind::kGraphBreak});
   return p;
 }
 
@@ -95,8 +98,8 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
   // Not `x * K` under new_constant: an allowed body is not traced, so its read of K is not
   // guarded and the new K runs the cached graph.
   auto replaceable = [&](const Function& f, const Stmt& s) {
-    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive && !CanEndItsFrame(f) &&
-           !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
+    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
+           !CanEndItsFrame(f) && !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
            !(s.op == OpKind::kMulGlobal && program.new_constant);
   };
   auto at = PickStatement(program, n, replaceable);
@@ -109,7 +112,8 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
   return out;
 }
 
-Program WithBranchesResolved(const Program& program, const std::vector<std::vector<bool>>& compiling) {
+Program WithBranchesResolved(const Program& program,
+                             const std::vector<std::vector<bool>>& compiling) {
   Program p = program;
   for (size_t f = 0; f < p.functions.size(); ++f) {
     for (size_t i = 0; i < p.functions[f].body.size(); ++i) {

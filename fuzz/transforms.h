@@ -35,7 +35,8 @@ Program AddGraphBreak(const Program& program, size_t f, size_t at);
 // The `n`-th op (modulo their number; nullopt when there is none) that Dynamo would see
 // as an ordinary node where it is traced (not a disallowed sigmoid, not in a
 // disable(recursive=False) function's own body, which runs eagerly but offers its
-// callees) replaced by a call of a new allow_in_graph function computing it. Its node takes the op's place: `target` names it (`f<k>`), `op` the op.
+// callees) replaced by a call of a new allow_in_graph function computing it. Its node takes the
+// op's place: `target` names it (`f<k>`), `op` the op.
 struct ReplacedOp {
   Program program;
   std::string target;
@@ -46,7 +47,8 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
 // Every non-equivalent is_compiling branch replaced by the op of the branch that
 // `compiling[f][i]` says runs at statement i of function f (x * 1.5 while compiling, x * 0.75
 // otherwise).
-Program WithBranchesResolved(const Program& program, const std::vector<std::vector<bool>>& compiling);
+Program WithBranchesResolved(const Program& program,
+                             const std::vector<std::vector<bool>>& compiling);
 
 }  // namespace tdc::fuzz
 

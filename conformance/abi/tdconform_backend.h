@@ -170,17 +170,17 @@ typedef enum tdc_memory_format {
 #define TDC_FEATURE_DYNAMIC_SHAPES (UINT64_C(1) << 0)
 #define TDC_FEATURE_TRAINING (UINT64_C(1) << 1) /* inputs requiring grad, backward graphs */
 #define TDC_FEATURE_REDUCED_PRECISION (UINT64_C(1) << 2) /* float16, bfloat16 */
-#define TDC_FEATURE_MUTATION (UINT64_C(1) << 3) /* in-place ops and aliasing in graphs */
+#define TDC_FEATURE_MUTATION (UINT64_C(1) << 3)          /* in-place ops and aliasing in graphs */
 #define TDC_FEATURE_NN_MODULE (UINT64_C(1) << 4)
 #define TDC_FEATURE_USER_CONTEXT_MANAGERS (UINT64_C(1) << 5)
 #define TDC_FEATURE_EXPORT (UINT64_C(1) << 6)
 
 /* A strided tensor. Element (i0, i1, ...) is at data + sum(ik * strides[k]) elements. */
 typedef struct tdc_tensor {
-  int32_t dtype;        /* tdc_dtype */
-  int32_t device;       /* tdc_device */
-  int32_t device_index; /* 0 on CPU */
-  int32_t ndim;         /* 0 for a scalar tensor */
+  int32_t dtype;          /* tdc_dtype */
+  int32_t device;         /* tdc_device */
+  int32_t device_index;   /* 0 on CPU */
+  int32_t ndim;           /* 0 for a scalar tensor */
   const int64_t* shape;   /* ndim sizes */
   const int64_t* strides; /* ndim strides, in elements */
   void* data;
@@ -195,7 +195,8 @@ struct tdc_arg {
   double number;    /* FLOAT */
   const char* text; /* STR, DEVICE ("cpu", "cuda:0"), CALLABLE and REPR (their names):
                      * NUL-terminated UTF-8 */
-  size_t num_items; /* TUPLE, LIST; SLICE: 3 (start, stop, step); DICT: 2 per entry, key then value */
+  size_t
+      num_items; /* TUPLE, LIST; SLICE: 3 (start, stop, step); DICT: 2 per entry, key then value */
   const tdc_arg* items;
 };
 
@@ -218,12 +219,12 @@ typedef struct tdc_node {
   size_t num_kwargs;
   const tdc_kwarg* kwargs;
   /* Placeholders only (zero/NULL otherwise). */
-  const char* type;       /* "tensor", or the Python type of a non-tensor input */
-  int32_t dtype;          /* tdc_dtype of a tensor input */
-  int32_t ndim;           /* a tensor input's rank; -1 when not a tensor */
-  const int64_t* shape;   /* ndim sizes */
-  int32_t requires_grad;  /* 0 or 1 */
-  const char* source;     /* Dynamo's source (`L['x']`); NULL at the ATen level */
+  const char* type;      /* "tensor", or the Python type of a non-tensor input */
+  int32_t dtype;         /* tdc_dtype of a tensor input */
+  int32_t ndim;          /* a tensor input's rank; -1 when not a tensor */
+  const int64_t* shape;  /* ndim sizes */
+  int32_t requires_grad; /* 0 or 1 */
+  const char* source;    /* Dynamo's source (`L['x']`); NULL at the ATen level */
 } tdc_node;
 
 /* A graph. */
@@ -248,8 +249,8 @@ typedef struct tdc_host_api {
   void* context; /* passed back as the first argument of every function below */
   /* Allocates a tensor the host owns, contiguous, on `device`: a run's outputs are
    * allocated here. Fills in `out`, whose shape and strides stay valid with its data. */
-  tdc_status (*alloc_tensor)(void* context, int32_t dtype, int32_t device, int32_t device_index, int32_t ndim,
-                             const int64_t* shape, tdc_tensor* out);
+  tdc_status (*alloc_tensor)(void* context, int32_t dtype, int32_t device, int32_t device_index,
+                             int32_t ndim, const int64_t* shape, tdc_tensor* out);
   /* Runs node `node_index` of the graph being run (only during run()) on the host: an
    * opaque node (a custom op, an allowed function's body, a nonstrict_trace call) or any
    * op the backend leaves to the host. `inputs` are the
@@ -257,15 +258,15 @@ typedef struct tdc_host_api {
    * then kwargs, depth first). The node's results (a tensor, or the tensors of a tuple in
    * order) are written to `outputs`, allocated and owned by the host, `*num_outputs` of
    * them, at most `max_outputs`. */
-  tdc_status (*run_node)(void* context, size_t node_index, const tdc_tensor* inputs, size_t num_inputs,
-                         tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs, char* message,
-                         size_t message_size);
+  tdc_status (*run_node)(void* context, size_t node_index, const tdc_tensor* inputs,
+                         size_t num_inputs, tdc_tensor* outputs, size_t max_outputs,
+                         size_t* num_outputs, char* message, size_t message_size);
 } tdc_host_api;
 
 /* Who the backend is, for reports and expectation files. */
 typedef struct tdc_backend_info {
   uint32_t struct_size;
-  const char* name;    /* a short id: [a-z0-9_-]+ */
+  const char* name; /* a short id: [a-z0-9_-]+ */
   const char* version;
   const char* vendor;
 } tdc_backend_info;
@@ -292,20 +293,23 @@ typedef struct tdc_backend_api {
   uint32_t struct_size;
   uint16_t abi_major; /* TDC_ABI_VERSION_MAJOR the backend was built with */
   uint16_t abi_minor;
-  void (*get_info)(tdc_backend_info* out);                /* the host sets out->struct_size */
-  void (*get_capabilities)(tdc_capabilities* out);        /* the host sets out->struct_size */
-  tdc_status (*create)(const tdc_host_api* host, tdc_backend** out, char* message, size_t message_size);
+  void (*get_info)(tdc_backend_info* out);         /* the host sets out->struct_size */
+  void (*get_capabilities)(tdc_capabilities* out); /* the host sets out->struct_size */
+  tdc_status (*create)(const tdc_host_api* host, tdc_backend** out, char* message,
+                       size_t message_size);
   void (*destroy)(tdc_backend* backend);
   /* Whether it will compile `graph` (cheap; no compilation). OK, NOT_SUPPORTED or REJECTED. */
-  tdc_status (*can_compile)(tdc_backend* backend, const tdc_graph* graph, char* message, size_t message_size);
+  tdc_status (*can_compile)(tdc_backend* backend, const tdc_graph* graph, char* message,
+                            size_t message_size);
   /* Compiles `graph` for `device` (a tdc_device, index 0). */
-  tdc_status (*compile)(tdc_backend* backend, const tdc_graph* graph, int32_t device, tdc_compiled** out,
-                        char* message, size_t message_size);
+  tdc_status (*compile)(tdc_backend* backend, const tdc_graph* graph, int32_t device,
+                        tdc_compiled** out, char* message, size_t message_size);
   /* Runs a compiled graph: `inputs` in placeholder order (read-only: they are the program's
    * tensors); `outputs` (num_outputs entries, the output node's) filled in with tensors
    * from host->alloc_tensor. */
-  tdc_status (*run)(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* inputs, size_t num_inputs,
-                    tdc_tensor* outputs, size_t num_outputs, char* message, size_t message_size);
+  tdc_status (*run)(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* inputs,
+                    size_t num_inputs, tdc_tensor* outputs, size_t num_outputs, char* message,
+                    size_t message_size);
   void (*release)(tdc_backend* backend, tdc_compiled* compiled);
   /* The compiled handles of `backend` not yet released. */
   size_t (*live_handles)(const tdc_backend* backend);
@@ -313,8 +317,10 @@ typedef struct tdc_backend_api {
 
 /* The one exported entry point: the backend's table (static storage), or NULL when it
  * cannot serve a host of that version. */
-typedef const tdc_backend_api* (*tdc_backend_get_api_fn)(uint16_t host_abi_major, uint16_t host_abi_minor);
-TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major, uint16_t host_abi_minor);
+typedef const tdc_backend_api* (*tdc_backend_get_api_fn)(uint16_t host_abi_major,
+                                                         uint16_t host_abi_minor);
+TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major,
+                                                              uint16_t host_abi_minor);
 
 #ifdef __cplusplus
 } /* extern "C" */

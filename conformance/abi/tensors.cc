@@ -10,14 +10,16 @@ namespace {
 
 constexpr int kDTypeCount = TDC_DTYPE_BOOL + 1;
 
-tdc_tensor ViewOf(const runtime::Tensor& t, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+tdc_tensor ViewOf(const runtime::Tensor& t, const std::vector<int64_t>& shape,
+                  const std::vector<int64_t>& strides) {
   tdc_tensor out{};
   out.dtype = static_cast<int32_t>(t.dtype);
   out.device = TDC_DEVICE_CPU;
   out.ndim = static_cast<int32_t>(shape.size());
   out.shape = shape.data();
   out.strides = strides.data();
-  out.data = t.storage ? t.storage->bytes.data() + t.storage_offset * runtime::ElementSize(t.dtype) : nullptr;
+  out.data = t.storage ? t.storage->bytes.data() + t.storage_offset * runtime::ElementSize(t.dtype)
+                       : nullptr;
   return out;
 }
 
@@ -29,9 +31,10 @@ const tdc_tensor& WireTensors::Add(const runtime::Tensor& t) {
   return views_.emplace_back(ViewOf(t, shape, strides));
 }
 
-const runtime::Tensor& WireTensors::Allocate(int32_t dtype, int32_t ndim, const int64_t* shape, tdc_tensor& out) {
-  const runtime::Tensor& t =
-      owned_.emplace_back(runtime::EmptyTensor(static_cast<runtime::DType>(dtype), runtime::Shape(shape, shape + ndim)));
+const runtime::Tensor& WireTensors::Allocate(int32_t dtype, int32_t ndim, const int64_t* shape,
+                                             tdc_tensor& out) {
+  const runtime::Tensor& t = owned_.emplace_back(runtime::EmptyTensor(
+      static_cast<runtime::DType>(dtype), runtime::Shape(shape, shape + ndim)));
   const std::vector<int64_t>& sizes = dims_.emplace_back(t.sizes);
   const std::vector<int64_t>& strides = dims_.emplace_back(t.strides);
   out = ViewOf(t, sizes, strides);
@@ -39,11 +42,14 @@ const runtime::Tensor& WireTensors::Allocate(int32_t dtype, int32_t ndim, const 
 }
 
 std::variant<runtime::Tensor, std::string> CopyFromWire(const tdc_tensor& t) {
-  if (t.dtype < 0 || t.dtype >= kDTypeCount) return fmt::format("dtype {} is not a tdc_dtype", t.dtype);
+  if (t.dtype < 0 || t.dtype >= kDTypeCount)
+    return fmt::format("dtype {} is not a tdc_dtype", t.dtype);
   const auto dtype = static_cast<runtime::DType>(t.dtype);
-  if (!runtime::IsSupportedDType(dtype)) return fmt::format("dtype {} is outside the reference", runtime::TorchTypeName(dtype));
+  if (!runtime::IsSupportedDType(dtype))
+    return fmt::format("dtype {} is outside the reference", runtime::TorchTypeName(dtype));
   if (t.device != TDC_DEVICE_CPU) return std::string("a tensor not on the CPU");
-  if (t.ndim < 0 || (t.ndim > 0 && (t.shape == nullptr || t.strides == nullptr))) return std::string("a tensor without its shape");
+  if (t.ndim < 0 || (t.ndim > 0 && (t.shape == nullptr || t.strides == nullptr)))
+    return std::string("a tensor without its shape");
   runtime::Shape sizes(t.shape, t.shape + t.ndim);
   runtime::Tensor out = runtime::EmptyTensor(dtype, sizes);
   const int64_t size = runtime::ElementSize(dtype);
@@ -53,7 +59,8 @@ std::variant<runtime::Tensor, std::string> CopyFromWire(const tdc_tensor& t) {
   for (int64_t k = 0; k < out.numel(); ++k) {
     int64_t offset = 0;
     for (size_t d = 0; d < index.size(); ++d) offset += index[d] * t.strides[d];
-    std::memcpy(out.storage->bytes.data() + k * size, static_cast<const unsigned char*>(t.data) + offset * size,
+    std::memcpy(out.storage->bytes.data() + k * size,
+                static_cast<const unsigned char*>(t.data) + offset * size,
                 static_cast<size_t>(size));
     for (size_t d = index.size(); d-- > 0;) {
       if (++index[d] < sizes[d]) break;

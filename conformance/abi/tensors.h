@@ -5,9 +5,9 @@
 
 #include <deque>
 #include <optional>
-#include <variant>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "conformance/abi/tdconform_backend.h"
@@ -24,7 +24,8 @@ class WireTensors {
  public:
   const tdc_tensor& Add(const runtime::Tensor& t);
   // A contiguous tensor of that dtype and shape, owned here, seen as `out`.
-  const runtime::Tensor& Allocate(int32_t dtype, int32_t ndim, const int64_t* shape, tdc_tensor& out);
+  const runtime::Tensor& Allocate(int32_t dtype, int32_t ndim, const int64_t* shape,
+                                  tdc_tensor& out);
 
  private:
   std::deque<runtime::Tensor> owned_;

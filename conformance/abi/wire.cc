@@ -44,7 +44,8 @@ static_assert(kDTypes == TDC_DTYPE_BOOL + 1 && kValueKinds == TDC_ARG_MEMORY_FOR
 
 }  // namespace
 
-WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name, const NamedTensors& constants) {
+WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name,
+                     const NamedTensors& constants) {
   for (const auto& [target, tensor] : constants) {
     constant_names_.push_back(Keep(target));
     constant_views_.push_back(constants_.Add(tensor));
@@ -85,23 +86,39 @@ WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string n
   graph_.constants = constant_views_.data();
 }
 
-const char* WireGraph::Keep(std::string text) { return strings_.emplace_back(std::move(text)).c_str(); }
+const char* WireGraph::Keep(std::string text) {
+  return strings_.emplace_back(std::move(text)).c_str();
+}
 
 tdc_arg WireGraph::Encode(const graph::Arg& a) {
   tdc_arg out{};
   out.kind = static_cast<int32_t>(a.kind);
   switch (a.kind) {
     case graph::ValueKind::kInt:
-    case graph::ValueKind::kRef: out.integer = a.integer; break;
-    case graph::ValueKind::kBool: out.integer = a.boolean ? 1 : 0; break;
-    case graph::ValueKind::kFloat: out.number = a.number; break;
+    case graph::ValueKind::kRef:
+      out.integer = a.integer;
+      break;
+    case graph::ValueKind::kBool:
+      out.integer = a.boolean ? 1 : 0;
+      break;
+    case graph::ValueKind::kFloat:
+      out.number = a.number;
+      break;
     case graph::ValueKind::kStr:
     case graph::ValueKind::kDevice:
     case graph::ValueKind::kCallable:
-    case graph::ValueKind::kRepr: out.text = Keep(a.text); break;
-    case graph::ValueKind::kDtype: out.integer = static_cast<int64_t>(a.dtype); break;
-    case graph::ValueKind::kLayout: out.integer = static_cast<int64_t>(a.layout); break;
-    case graph::ValueKind::kMemoryFormat: out.integer = static_cast<int64_t>(a.memory_format); break;
+    case graph::ValueKind::kRepr:
+      out.text = Keep(a.text);
+      break;
+    case graph::ValueKind::kDtype:
+      out.integer = static_cast<int64_t>(a.dtype);
+      break;
+    case graph::ValueKind::kLayout:
+      out.integer = static_cast<int64_t>(a.layout);
+      break;
+    case graph::ValueKind::kMemoryFormat:
+      out.integer = static_cast<int64_t>(a.memory_format);
+      break;
     case graph::ValueKind::kTuple:
     case graph::ValueKind::kList:
     case graph::ValueKind::kSlice:
@@ -120,7 +137,8 @@ tdc_arg WireGraph::Encode(const graph::Arg& a) {
     }
     case graph::ValueKind::kTensor:  // not an Arg in schema v1
     case graph::ValueKind::kNone:
-    case graph::ValueKind::kEllipsis: break;
+    case graph::ValueKind::kEllipsis:
+      break;
   }
   return out;
 }
@@ -166,7 +184,8 @@ class Decoder {
     if (!Text(w.type, "type", n.type)) return std::nullopt;
     if (w.ndim >= 0) {
       if (w.ndim > 0 && w.shape == nullptr) return Fail("shape is NULL");
-      if (w.dtype < 0 || w.dtype >= kDTypes) return Fail(fmt::format("dtype {} is not a tdc_dtype", w.dtype));
+      if (w.dtype < 0 || w.dtype >= kDTypes)
+        return Fail(fmt::format("dtype {} is not a tdc_dtype", w.dtype));
       n.shape = std::vector<int64_t>(w.shape, w.shape + w.ndim);
       n.dtype = static_cast<graph::DType>(w.dtype);
       n.requires_grad = w.requires_grad != 0;
@@ -176,19 +195,26 @@ class Decoder {
   }
 
   std::optional<graph::Arg> Arg(const tdc_arg& w) {
-    if (w.kind < 0 || w.kind >= kValueKinds) return Fail(fmt::format("argument kind {} is not a tdc_arg_kind", w.kind));
+    if (w.kind < 0 || w.kind >= kValueKinds)
+      return Fail(fmt::format("argument kind {} is not a tdc_arg_kind", w.kind));
     graph::Arg a;
     a.kind = static_cast<graph::ValueKind>(w.kind);
     switch (a.kind) {
-      case graph::ValueKind::kInt: a.integer = w.integer; break;
+      case graph::ValueKind::kInt:
+        a.integer = w.integer;
+        break;
       case graph::ValueKind::kRef:
         if (w.integer < 0 || static_cast<size_t>(w.integer) >= node_) {
           return Fail(fmt::format("REF {} does not name an earlier node", w.integer));
         }
         a.integer = w.integer;
         break;
-      case graph::ValueKind::kBool: a.boolean = w.integer != 0; break;
-      case graph::ValueKind::kFloat: a.number = w.number; break;
+      case graph::ValueKind::kBool:
+        a.boolean = w.integer != 0;
+        break;
+      case graph::ValueKind::kFloat:
+        a.number = w.number;
+        break;
       case graph::ValueKind::kStr:
       case graph::ValueKind::kDevice:
       case graph::ValueKind::kCallable:
@@ -196,11 +222,13 @@ class Decoder {
         if (!Text(w.text, "an argument's text", a.text)) return std::nullopt;
         break;
       case graph::ValueKind::kDtype:
-        if (w.integer < 0 || w.integer >= kDTypes) return Fail(fmt::format("dtype {} is not a tdc_dtype", w.integer));
+        if (w.integer < 0 || w.integer >= kDTypes)
+          return Fail(fmt::format("dtype {} is not a tdc_dtype", w.integer));
         a.dtype = static_cast<graph::DType>(w.integer);
         break;
       case graph::ValueKind::kLayout:
-        if (w.integer < 0 || w.integer >= kLayouts) return Fail(fmt::format("layout {} is not a tdc_layout", w.integer));
+        if (w.integer < 0 || w.integer >= kLayouts)
+          return Fail(fmt::format("layout {} is not a tdc_layout", w.integer));
         a.layout = static_cast<graph::Layout>(w.integer);
         break;
       case graph::ValueKind::kMemoryFormat:
@@ -215,9 +243,11 @@ class Decoder {
       case graph::ValueKind::kDict:
         if (!Items(w, a)) return std::nullopt;
         break;
-      case graph::ValueKind::kTensor: return Fail("a TENSOR argument (not in graph form v1)");
+      case graph::ValueKind::kTensor:
+        return Fail("a TENSOR argument (not in graph form v1)");
       case graph::ValueKind::kNone:
-      case graph::ValueKind::kEllipsis: break;
+      case graph::ValueKind::kEllipsis:
+        break;
     }
     return a;
   }
@@ -226,7 +256,8 @@ class Decoder {
     if (w.num_items > 0 && w.items == nullptr) return Reject("items is NULL");
     const bool dict = a.kind == graph::ValueKind::kDict;
     if (dict && w.num_items % 2 != 0) return Reject("a DICT with an odd number of items");
-    if (a.kind == graph::ValueKind::kSlice && w.num_items != 3) return Reject("a SLICE without 3 items");
+    if (a.kind == graph::ValueKind::kSlice && w.num_items != 3)
+      return Reject("a SLICE without 3 items");
     for (size_t i = 0; i < w.num_items; ++i) {
       std::optional<graph::Arg> item = Arg(w.items[i]);
       if (!item) return false;
@@ -275,7 +306,8 @@ std::variant<NamedTensors, std::string> DecodeConstants(const tdc_graph& g) {
   for (size_t i = 0; i < g.num_constants; ++i) {
     if (g.constant_names[i] == nullptr) return fmt::format("constant {}: its name is NULL", i);
     auto copy = CopyFromWire(g.constants[i]);
-    if (auto* error = std::get_if<std::string>(&copy)) return fmt::format("constant {}: {}", g.constant_names[i], *error);
+    if (auto* error = std::get_if<std::string>(&copy))
+      return fmt::format("constant {}: {}", g.constant_names[i], *error);
     out.emplace_back(g.constant_names[i], std::get<runtime::Tensor>(std::move(copy)));
   }
   return out;

@@ -21,7 +21,8 @@ namespace tdc::conformance {
 class WireGraph {
  public:
   // `constants`: what its get_attr nodes read, by target (their storage must outlive it).
-  WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name, const NamedTensors& constants = {});
+  WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name,
+            const NamedTensors& constants = {});
   WireGraph(const WireGraph&) = delete;
   WireGraph& operator=(const WireGraph&) = delete;
   const tdc_graph& get() const { return graph_; }

@@ -25,30 +25,59 @@ void ExpectNumbered(std::initializer_list<std::pair<std::string_view, int>> head
 }
 
 TEST(WireTest, HeaderEnumsAreTheVocabulariesByName) {
-  ExpectNumbered({{"float16", TDC_DTYPE_FLOAT16}, {"bfloat16", TDC_DTYPE_BFLOAT16}, {"float32", TDC_DTYPE_FLOAT32},
-                  {"float64", TDC_DTYPE_FLOAT64}, {"complex64", TDC_DTYPE_COMPLEX64},
-                  {"complex128", TDC_DTYPE_COMPLEX128}, {"uint8", TDC_DTYPE_UINT8}, {"uint16", TDC_DTYPE_UINT16},
-                  {"uint32", TDC_DTYPE_UINT32}, {"uint64", TDC_DTYPE_UINT64}, {"int8", TDC_DTYPE_INT8},
-                  {"int16", TDC_DTYPE_INT16}, {"int32", TDC_DTYPE_INT32}, {"int64", TDC_DTYPE_INT64},
+  ExpectNumbered({{"float16", TDC_DTYPE_FLOAT16},
+                  {"bfloat16", TDC_DTYPE_BFLOAT16},
+                  {"float32", TDC_DTYPE_FLOAT32},
+                  {"float64", TDC_DTYPE_FLOAT64},
+                  {"complex64", TDC_DTYPE_COMPLEX64},
+                  {"complex128", TDC_DTYPE_COMPLEX128},
+                  {"uint8", TDC_DTYPE_UINT8},
+                  {"uint16", TDC_DTYPE_UINT16},
+                  {"uint32", TDC_DTYPE_UINT32},
+                  {"uint64", TDC_DTYPE_UINT64},
+                  {"int8", TDC_DTYPE_INT8},
+                  {"int16", TDC_DTYPE_INT16},
+                  {"int32", TDC_DTYPE_INT32},
+                  {"int64", TDC_DTYPE_INT64},
                   {"bool", TDC_DTYPE_BOOL}},
                  graph::ParseDType);
-  ExpectNumbered({{"placeholder", TDC_NODE_PLACEHOLDER}, {"call_function", TDC_NODE_CALL_FUNCTION},
-                  {"call_method", TDC_NODE_CALL_METHOD}, {"call_module", TDC_NODE_CALL_MODULE},
-                  {"get_attr", TDC_NODE_GET_ATTR}, {"output", TDC_NODE_OUTPUT}},
+  ExpectNumbered({{"placeholder", TDC_NODE_PLACEHOLDER},
+                  {"call_function", TDC_NODE_CALL_FUNCTION},
+                  {"call_method", TDC_NODE_CALL_METHOD},
+                  {"call_module", TDC_NODE_CALL_MODULE},
+                  {"get_attr", TDC_NODE_GET_ATTR},
+                  {"output", TDC_NODE_OUTPUT}},
                  graph::ParseNodeOp);
-  ExpectNumbered({{"tensor", TDC_ARG_TENSOR}, {"int", TDC_ARG_INT}, {"float", TDC_ARG_FLOAT}, {"bool", TDC_ARG_BOOL},
-                  {"str", TDC_ARG_STR}, {"none", TDC_ARG_NONE}, {"ellipsis", TDC_ARG_ELLIPSIS},
-                  {"tuple", TDC_ARG_TUPLE}, {"list", TDC_ARG_LIST}, {"dict", TDC_ARG_DICT}, {"dtype", TDC_ARG_DTYPE},
-                  {"device", TDC_ARG_DEVICE}, {"callable", TDC_ARG_CALLABLE}, {"repr", TDC_ARG_REPR},
-                  {"ref", TDC_ARG_REF}, {"slice", TDC_ARG_SLICE}, {"layout", TDC_ARG_LAYOUT},
+  ExpectNumbered({{"tensor", TDC_ARG_TENSOR},
+                  {"int", TDC_ARG_INT},
+                  {"float", TDC_ARG_FLOAT},
+                  {"bool", TDC_ARG_BOOL},
+                  {"str", TDC_ARG_STR},
+                  {"none", TDC_ARG_NONE},
+                  {"ellipsis", TDC_ARG_ELLIPSIS},
+                  {"tuple", TDC_ARG_TUPLE},
+                  {"list", TDC_ARG_LIST},
+                  {"dict", TDC_ARG_DICT},
+                  {"dtype", TDC_ARG_DTYPE},
+                  {"device", TDC_ARG_DEVICE},
+                  {"callable", TDC_ARG_CALLABLE},
+                  {"repr", TDC_ARG_REPR},
+                  {"ref", TDC_ARG_REF},
+                  {"slice", TDC_ARG_SLICE},
+                  {"layout", TDC_ARG_LAYOUT},
                   {"memory_format", TDC_ARG_MEMORY_FORMAT}},
                  graph::ParseValueKind);
-  ExpectNumbered({{"strided", TDC_LAYOUT_STRIDED}, {"sparse_coo", TDC_LAYOUT_SPARSE_COO},
-                  {"sparse_csr", TDC_LAYOUT_SPARSE_CSR}, {"sparse_csc", TDC_LAYOUT_SPARSE_CSC},
-                  {"sparse_bsr", TDC_LAYOUT_SPARSE_BSR}, {"sparse_bsc", TDC_LAYOUT_SPARSE_BSC},
-                  {"_mkldnn", TDC_LAYOUT_MKLDNN}, {"jagged", TDC_LAYOUT_JAGGED}},
+  ExpectNumbered({{"strided", TDC_LAYOUT_STRIDED},
+                  {"sparse_coo", TDC_LAYOUT_SPARSE_COO},
+                  {"sparse_csr", TDC_LAYOUT_SPARSE_CSR},
+                  {"sparse_csc", TDC_LAYOUT_SPARSE_CSC},
+                  {"sparse_bsr", TDC_LAYOUT_SPARSE_BSR},
+                  {"sparse_bsc", TDC_LAYOUT_SPARSE_BSC},
+                  {"_mkldnn", TDC_LAYOUT_MKLDNN},
+                  {"jagged", TDC_LAYOUT_JAGGED}},
                  graph::ParseLayout);
-  ExpectNumbered({{"contiguous_format", TDC_MEMORY_FORMAT_CONTIGUOUS}, {"channels_last", TDC_MEMORY_FORMAT_CHANNELS_LAST},
+  ExpectNumbered({{"contiguous_format", TDC_MEMORY_FORMAT_CONTIGUOUS},
+                  {"channels_last", TDC_MEMORY_FORMAT_CHANNELS_LAST},
                   {"channels_last_3d", TDC_MEMORY_FORMAT_CHANNELS_LAST_3D},
                   {"preserve_format", TDC_MEMORY_FORMAT_PRESERVE}},
                  graph::ParseMemoryFormat);
@@ -63,18 +92,24 @@ std::string RoundTrip(const graph::Graph& g, tdc_graph_level level) {
 
 TEST(WireTest, EveryGraphOfEveryGoldenSurvivesTheTrip) {
   size_t graphs = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(graph::testing::SourcePath("fixtures"))) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(graph::testing::SourcePath("fixtures"))) {
     const std::string path = entry.path().string();
     if (!path.ends_with(".golden.json")) continue;
-    std::string relative = std::filesystem::relative(entry.path(), graph::testing::SourcePath("")).string();
+    std::string relative =
+        std::filesystem::relative(entry.path(), graph::testing::SourcePath("")).string();
     graph::GoldenReadResult read = graph::ReadGolden(*graph::testing::ReadSourceFile(relative));
     ASSERT_TRUE(read.golden) << relative;
     for (const auto& [profile, outcome] : read.golden->compiled) {
       for (const graph::Invocation& call : outcome.invocations) {
-        EXPECT_EQ(RoundTrip(call.dynamo_graph, TDC_GRAPH_LEVEL_DYNAMO), graph::ToJson(call.dynamo_graph).dump()) << relative;
+        EXPECT_EQ(RoundTrip(call.dynamo_graph, TDC_GRAPH_LEVEL_DYNAMO),
+                  graph::ToJson(call.dynamo_graph).dump())
+            << relative;
         ++graphs;
         if (!call.aten_graph) continue;
-        EXPECT_EQ(RoundTrip(*call.aten_graph, TDC_GRAPH_LEVEL_ATEN), graph::ToJson(*call.aten_graph).dump()) << relative;
+        EXPECT_EQ(RoundTrip(*call.aten_graph, TDC_GRAPH_LEVEL_ATEN),
+                  graph::ToJson(*call.aten_graph).dump())
+            << relative;
         ++graphs;
       }
     }
@@ -104,8 +139,10 @@ TEST(WireTest, TheGraphRecordsItsLevelNameAndSize) {
 }
 
 TEST(WireTest, TensorConstantsTravelWithTheirNames) {
-  runtime::Tensor strided = runtime::TensorFromValues(
-      graph::DType::kFloat32, {2, 2}, {runtime::Scalar::Float(1), runtime::Scalar::Float(2), runtime::Scalar::Float(3), runtime::Scalar::Float(4)});
+  runtime::Tensor strided =
+      runtime::TensorFromValues(graph::DType::kFloat32, {2, 2},
+                                {runtime::Scalar::Float(1), runtime::Scalar::Float(2),
+                                 runtime::Scalar::Float(3), runtime::Scalar::Float(4)});
   strided.strides = {1, 2};  // its transpose: elements read in logical order 1, 3, 2, 4
   WireGraph wire(graph::Graph{}, TDC_GRAPH_LEVEL_ATEN, "g", {{"_tensor_constant0", strided}});
   ASSERT_EQ(wire.get().num_constants, 1U);

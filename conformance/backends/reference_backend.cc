@@ -36,8 +36,8 @@ void GetInfo(tdc_backend_info* out) {
 
 void GetCapabilities(tdc_capabilities* out) {
   out->graph_levels = (1u << TDC_GRAPH_LEVEL_DYNAMO) | (1u << TDC_GRAPH_LEVEL_ATEN);
-  out->dtypes = (1ull << TDC_DTYPE_FLOAT32) | (1ull << TDC_DTYPE_FLOAT64) | (1ull << TDC_DTYPE_INT64) |
-                (1ull << TDC_DTYPE_INT32) | (1ull << TDC_DTYPE_BOOL);
+  out->dtypes = (1ull << TDC_DTYPE_FLOAT32) | (1ull << TDC_DTYPE_FLOAT64) |
+                (1ull << TDC_DTYPE_INT64) | (1ull << TDC_DTYPE_INT32) | (1ull << TDC_DTYPE_BOOL);
   out->devices = 1u << TDC_DEVICE_CPU;
   out->features = 0;
   out->num_ops = 0;
@@ -69,14 +69,15 @@ tdc_status CanCompile(tdc_backend*, const tdc_graph* graph, char* message, size_
   return Decode(graph, nullptr, message, size);
 }
 
-tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device, tdc_compiled** out, char* message,
-                   size_t size) {
+tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device, tdc_compiled** out,
+                   char* message, size_t size) {
   if (device != TDC_DEVICE_CPU) {
     Say(message, size, "the reference backend runs on the CPU only");
     return TDC_STATUS_NOT_SUPPORTED;
   }
   auto compiled = std::make_unique<tdc_compiled>();
-  compiled->level = graph->level == TDC_GRAPH_LEVEL_ATEN ? backends::GraphLevel::kAten : backends::GraphLevel::kDynamo;
+  compiled->level = graph->level == TDC_GRAPH_LEVEL_ATEN ? backends::GraphLevel::kAten
+                                                         : backends::GraphLevel::kDynamo;
   if (tdc_status s = Decode(graph, &compiled->graph, message, size); s != TDC_STATUS_OK) return s;
   auto constants = DecodeConstants(*graph);
   if (auto* error = std::get_if<std::string>(&constants)) {
@@ -90,8 +91,8 @@ tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device,
 }
 
 // Hands node `node` to the host: its inputs as views, its outputs copied back.
-std::variant<std::vector<runtime::Tensor>, std::string> RunOnHost(const tdc_host_api& host, size_t node,
-                                                                  const std::vector<runtime::Tensor>& inputs) {
+std::variant<std::vector<runtime::Tensor>, std::string> RunOnHost(
+    const tdc_host_api& host, size_t node, const std::vector<runtime::Tensor>& inputs) {
   WireTensors views;
   std::vector<tdc_tensor> in;
   for (const runtime::Tensor& t : inputs) in.push_back(views.Add(t));
@@ -99,8 +100,8 @@ std::variant<std::vector<runtime::Tensor>, std::string> RunOnHost(const tdc_host
   tdc_tensor outputs[kMaxOutputs] = {};
   size_t count = 0;
   char message[512] = "";
-  tdc_status s =
-      host.run_node(host.context, node, in.data(), in.size(), outputs, kMaxOutputs, &count, message, sizeof message);
+  tdc_status s = host.run_node(host.context, node, in.data(), in.size(), outputs, kMaxOutputs,
+                               &count, message, sizeof message);
   if (s != TDC_STATUS_OK) return std::string(message);
   std::vector<runtime::Tensor> out;
   for (size_t i = 0; i < count && i < kMaxOutputs; ++i) {
@@ -111,8 +112,9 @@ std::variant<std::vector<runtime::Tensor>, std::string> RunOnHost(const tdc_host
   return out;
 }
 
-tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* inputs, size_t num_inputs,
-               tdc_tensor* outputs, size_t num_outputs, char* message, size_t size) {
+tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* inputs,
+               size_t num_inputs, tdc_tensor* outputs, size_t num_outputs, char* message,
+               size_t size) {
   std::vector<runtime::Tensor> in;
   for (size_t i = 0; i < num_inputs; ++i) {
     auto copy = CopyFromWire(inputs[i]);
@@ -132,14 +134,16 @@ tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* i
   }
   const auto& out = std::get<std::vector<runtime::Tensor>>(result);
   if (out.size() != num_outputs) {
-    Say(message, size, "the graph has " + std::to_string(out.size()) + " outputs, the host asked for " +
-                           std::to_string(num_outputs));
+    Say(message, size,
+        "the graph has " + std::to_string(out.size()) + " outputs, the host asked for " +
+            std::to_string(num_outputs));
     return TDC_STATUS_ERROR;
   }
   for (size_t i = 0; i < out.size(); ++i) {
     const runtime::Tensor& t = out[i];
-    tdc_status s = backend->host->alloc_tensor(backend->host->context, static_cast<int32_t>(t.dtype), TDC_DEVICE_CPU, 0,
-                                               static_cast<int32_t>(t.dim()), t.sizes.data(), &outputs[i]);
+    tdc_status s = backend->host->alloc_tensor(
+        backend->host->context, static_cast<int32_t>(t.dtype), TDC_DEVICE_CPU, 0,
+        static_cast<int32_t>(t.dim()), t.sizes.data(), &outputs[i]);
     if (s != TDC_STATUS_OK) {
       Say(message, size, "alloc_tensor failed");
       return s;
@@ -147,7 +151,8 @@ tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* i
     WireTensors view;
     auto copy = CopyFromWire(view.Add(t));  // contiguous, logical order: the allocation's layout
     const runtime::Tensor& flat = std::get<runtime::Tensor>(copy);
-    std::copy(flat.storage->bytes.begin(), flat.storage->bytes.end(), static_cast<unsigned char*>(outputs[i].data));
+    std::copy(flat.storage->bytes.begin(), flat.storage->bytes.end(),
+              static_cast<unsigned char*>(outputs[i].data));
   }
   return TDC_STATUS_OK;
 }
@@ -160,13 +165,24 @@ void Release(tdc_backend* backend, tdc_compiled* compiled) {
 size_t LiveHandles(const tdc_backend* backend) { return backend->live; }
 
 const tdc_backend_api kApi = {
-    sizeof(tdc_backend_api), TDC_ABI_VERSION_MAJOR, TDC_ABI_VERSION_MINOR, GetInfo, GetCapabilities, Create, Destroy,
-    CanCompile, Compile, Run, Release, LiveHandles,
+    sizeof(tdc_backend_api),
+    TDC_ABI_VERSION_MAJOR,
+    TDC_ABI_VERSION_MINOR,
+    GetInfo,
+    GetCapabilities,
+    Create,
+    Destroy,
+    CanCompile,
+    Compile,
+    Run,
+    Release,
+    LiveHandles,
 };
 
 }  // namespace
 }  // namespace tdc::conformance
 
-extern "C" TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major, uint16_t) {
+extern "C" TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major,
+                                                                         uint16_t) {
   return host_abi_major == TDC_ABI_VERSION_MAJOR ? &tdc::conformance::kApi : nullptr;
 }

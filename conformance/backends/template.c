@@ -24,8 +24,23 @@
 /* ---- the ops it computes ---------------------------------------------------------------- */
 
 typedef enum op_kind {
-  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW, /* binary: IsBinary */
-  OP_NEG, OP_ABS, OP_RELU, OP_SIGMOID, OP_TANH, OP_SIN, OP_COS, OP_TAN, OP_EXP, OP_LOG, OP_SQRT, OP_GELU,
+  OP_ADD,
+  OP_SUB,
+  OP_MUL,
+  OP_DIV,
+  OP_POW, /* binary: IsBinary */
+  OP_NEG,
+  OP_ABS,
+  OP_RELU,
+  OP_SIGMOID,
+  OP_TANH,
+  OP_SIN,
+  OP_COS,
+  OP_TAN,
+  OP_EXP,
+  OP_LOG,
+  OP_SQRT,
+  OP_GELU,
   OP_GETITEM, /* operator.getitem on an opaque node's results */
   OP_OPAQUE   /* handed to the host */
 } op_kind;
@@ -38,24 +53,64 @@ typedef struct op_row {
 /* Every target it implements, at both levels: the Dynamo forms (function, operator, method)
  * and the ATen overload. */
 static const op_row kOps[] = {
-    {"operator.add", OP_ADD}, {"torch.add", OP_ADD}, {"add", OP_ADD}, {"aten.add.Tensor", OP_ADD},
-    {"operator.sub", OP_SUB}, {"torch.sub", OP_SUB}, {"sub", OP_SUB}, {"aten.sub.Tensor", OP_SUB},
-    {"operator.mul", OP_MUL}, {"torch.mul", OP_MUL}, {"mul", OP_MUL}, {"aten.mul.Tensor", OP_MUL},
-    {"operator.truediv", OP_DIV}, {"torch.div", OP_DIV}, {"div", OP_DIV}, {"aten.div.Tensor", OP_DIV},
-    {"operator.pow", OP_POW}, {"torch.pow", OP_POW}, {"pow", OP_POW}, {"aten.pow.Tensor_Tensor", OP_POW},
-    {"aten.pow.Tensor_Scalar", OP_POW}, {"aten.pow.Scalar", OP_POW},
-    {"operator.neg", OP_NEG}, {"torch.neg", OP_NEG}, {"neg", OP_NEG}, {"aten.neg.default", OP_NEG},
-    {"torch.abs", OP_ABS}, {"abs", OP_ABS}, {"aten.abs.default", OP_ABS},
-    {"torch.relu", OP_RELU}, {"relu", OP_RELU}, {"aten.relu.default", OP_RELU},
-    {"torch.sigmoid", OP_SIGMOID}, {"sigmoid", OP_SIGMOID}, {"aten.sigmoid.default", OP_SIGMOID},
-    {"torch.tanh", OP_TANH}, {"tanh", OP_TANH}, {"aten.tanh.default", OP_TANH},
-    {"torch.sin", OP_SIN}, {"sin", OP_SIN}, {"aten.sin.default", OP_SIN},
-    {"torch.cos", OP_COS}, {"cos", OP_COS}, {"aten.cos.default", OP_COS},
-    {"torch.tan", OP_TAN}, {"tan", OP_TAN}, {"aten.tan.default", OP_TAN},
-    {"torch.nn.functional.gelu", OP_GELU}, {"aten.gelu.default", OP_GELU},
-    {"torch.exp", OP_EXP}, {"exp", OP_EXP}, {"aten.exp.default", OP_EXP},
-    {"torch.log", OP_LOG}, {"log", OP_LOG}, {"aten.log.default", OP_LOG},
-    {"torch.sqrt", OP_SQRT}, {"sqrt", OP_SQRT}, {"aten.sqrt.default", OP_SQRT},
+    {"operator.add", OP_ADD},
+    {"torch.add", OP_ADD},
+    {"add", OP_ADD},
+    {"aten.add.Tensor", OP_ADD},
+    {"operator.sub", OP_SUB},
+    {"torch.sub", OP_SUB},
+    {"sub", OP_SUB},
+    {"aten.sub.Tensor", OP_SUB},
+    {"operator.mul", OP_MUL},
+    {"torch.mul", OP_MUL},
+    {"mul", OP_MUL},
+    {"aten.mul.Tensor", OP_MUL},
+    {"operator.truediv", OP_DIV},
+    {"torch.div", OP_DIV},
+    {"div", OP_DIV},
+    {"aten.div.Tensor", OP_DIV},
+    {"operator.pow", OP_POW},
+    {"torch.pow", OP_POW},
+    {"pow", OP_POW},
+    {"aten.pow.Tensor_Tensor", OP_POW},
+    {"aten.pow.Tensor_Scalar", OP_POW},
+    {"aten.pow.Scalar", OP_POW},
+    {"operator.neg", OP_NEG},
+    {"torch.neg", OP_NEG},
+    {"neg", OP_NEG},
+    {"aten.neg.default", OP_NEG},
+    {"torch.abs", OP_ABS},
+    {"abs", OP_ABS},
+    {"aten.abs.default", OP_ABS},
+    {"torch.relu", OP_RELU},
+    {"relu", OP_RELU},
+    {"aten.relu.default", OP_RELU},
+    {"torch.sigmoid", OP_SIGMOID},
+    {"sigmoid", OP_SIGMOID},
+    {"aten.sigmoid.default", OP_SIGMOID},
+    {"torch.tanh", OP_TANH},
+    {"tanh", OP_TANH},
+    {"aten.tanh.default", OP_TANH},
+    {"torch.sin", OP_SIN},
+    {"sin", OP_SIN},
+    {"aten.sin.default", OP_SIN},
+    {"torch.cos", OP_COS},
+    {"cos", OP_COS},
+    {"aten.cos.default", OP_COS},
+    {"torch.tan", OP_TAN},
+    {"tan", OP_TAN},
+    {"aten.tan.default", OP_TAN},
+    {"torch.nn.functional.gelu", OP_GELU},
+    {"aten.gelu.default", OP_GELU},
+    {"torch.exp", OP_EXP},
+    {"exp", OP_EXP},
+    {"aten.exp.default", OP_EXP},
+    {"torch.log", OP_LOG},
+    {"log", OP_LOG},
+    {"aten.log.default", OP_LOG},
+    {"torch.sqrt", OP_SQRT},
+    {"sqrt", OP_SQRT},
+    {"aten.sqrt.default", OP_SQRT},
 };
 #define NUM_OPS (sizeof kOps / sizeof kOps[0])
 static const char* kOpNames[NUM_OPS];
@@ -80,30 +135,53 @@ static int IsOpaque(const char* target) {
 
 static float Unary(op_kind k, float x) {
   switch (k) {
-    case OP_NEG: return -x;
-    case OP_ABS: return fabsf(x);
-    case OP_RELU: return x > 0.0f ? x : (x == x ? 0.0f : x);
-    case OP_SIGMOID: return 1.0f / (1.0f + expf(-x));
-    case OP_TANH: return tanhf(x);
-    case OP_SIN: return sinf(x);
-    case OP_COS: return cosf(x);
-    case OP_TAN: return tanf(x);
-    case OP_GELU: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); /* approximate='none' */
-    case OP_EXP: return expf(x);
-    case OP_LOG: return logf(x);
-    case OP_SQRT: return sqrtf(x);
-    default: return x;
+    case OP_NEG:
+      return -x;
+    case OP_ABS:
+      return fabsf(x);
+    case OP_RELU:
+      return x > 0.0f ? x : (x == x ? 0.0f : x);
+    case OP_SIGMOID:
+      return 1.0f / (1.0f + expf(-x));
+    case OP_TANH:
+      return tanhf(x);
+    case OP_SIN:
+      return sinf(x);
+    case OP_COS:
+      return cosf(x);
+    case OP_TAN:
+      return tanf(x);
+    case OP_GELU:
+      return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); /* approximate='none' */
+    case OP_EXP:
+      return expf(x);
+    case OP_LOG:
+      return logf(x);
+    case OP_SQRT:
+      return sqrtf(x);
+    default:
+      return x;
   }
 }
 
 static float Binary(op_kind k, float a, float b) {
   float r;
   switch (k) {
-    case OP_ADD: r = a + b; break;
-    case OP_SUB: r = a - b; break;
-    case OP_MUL: r = a * b; break;
-    case OP_DIV: r = a / b; break;
-    default: r = powf(a, b); break;
+    case OP_ADD:
+      r = a + b;
+      break;
+    case OP_SUB:
+      r = a - b;
+      break;
+    case OP_MUL:
+      r = a * b;
+      break;
+    case OP_DIV:
+      r = a / b;
+      break;
+    default:
+      r = powf(a, b);
+      break;
   }
 #if defined(TDC_BROKEN_WRONG_NUMERICS)
   if (k == OP_ADD) r *= 1.001f; /* 0.1% off: far outside float32's tolerance */
@@ -120,10 +198,10 @@ typedef struct operand {
 } operand;
 
 typedef struct step {
-  int op; /* tdc_node_op */
+  int op;   /* tdc_node_op */
   int kind; /* op_kind, for call nodes */
   operand a, b;
-  int item; /* OP_GETITEM: which result */
+  int item;        /* OP_GETITEM: which result */
   size_t num_refs; /* OP_OPAQUE: the nodes its tensor arguments name, in order */
   int* refs;
 } step;
@@ -202,7 +280,8 @@ static tdc_status Plan(const tdc_graph* g, tdc_compiled** out, char* message, si
       continue;
     }
     if (n->op != TDC_NODE_CALL_FUNCTION && n->op != TDC_NODE_CALL_METHOD) {
-      snprintf(text, sizeof text, "node %u: a %s node", (unsigned)i, n->op == TDC_NODE_GET_ATTR ? "get_attr" : "module");
+      snprintf(text, sizeof text, "node %u: a %s node", (unsigned)i,
+               n->op == TDC_NODE_GET_ATTR ? "get_attr" : "module");
       Say(message, size, text);
       FreeCompiled(c);
       return TDC_STATUS_NOT_SUPPORTED;
@@ -223,10 +302,12 @@ static tdc_status Plan(const tdc_graph* g, tdc_compiled** out, char* message, si
       }
       continue;
     }
-    if (s->kind < 0 || n->num_kwargs != 0 || n->num_args != (IsBinary((op_kind)s->kind) ? 2u : 1u) ||
-        !Operand(&n->args[0], &s->a) || (n->num_args == 2 && !Operand(&n->args[1], &s->b)) ||
+    if (s->kind < 0 || n->num_kwargs != 0 ||
+        n->num_args != (IsBinary((op_kind)s->kind) ? 2u : 1u) || !Operand(&n->args[0], &s->a) ||
+        (n->num_args == 2 && !Operand(&n->args[1], &s->b)) ||
         (s->a.node < 0 && (n->num_args == 1 || s->b.node < 0))) {
-      snprintf(text, sizeof text, "node %u: %s with these arguments is outside the template", (unsigned)i, n->target);
+      snprintf(text, sizeof text, "node %u: %s with these arguments is outside the template",
+               (unsigned)i, n->target);
       Say(message, size, text);
       FreeCompiled(c);
       return TDC_STATUS_NOT_SUPPORTED;
@@ -278,7 +359,8 @@ static tdc_status Create(const tdc_host_api* host, tdc_backend** out, char* mess
 
 static void Destroy(tdc_backend* backend) { free(backend); }
 
-static tdc_status CanCompile(tdc_backend* backend, const tdc_graph* graph, char* message, size_t size) {
+static tdc_status CanCompile(tdc_backend* backend, const tdc_graph* graph, char* message,
+                             size_t size) {
   tdc_compiled* c = NULL;
   tdc_status s;
   (void)backend;
@@ -292,8 +374,8 @@ static tdc_status CanCompile(tdc_backend* backend, const tdc_graph* graph, char*
   return s;
 }
 
-static tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device, tdc_compiled** out,
-                          char* message, size_t size) {
+static tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device,
+                          tdc_compiled** out, char* message, size_t size) {
   tdc_status s;
   if (device != TDC_DEVICE_CPU) {
     Say(message, size, "the template runs on the CPU only");
@@ -408,8 +490,8 @@ static tdc_status Compute(const step* s, value* values, value* out, char* messag
   return TDC_STATUS_OK;
 }
 
-static tdc_status RunOpaque(tdc_backend* backend, const tdc_compiled* c, size_t i, value* values, char* message,
-                            size_t size) {
+static tdc_status RunOpaque(tdc_backend* backend, const tdc_compiled* c, size_t i, value* values,
+                            char* message, size_t size) {
   const step* s = &c->steps[i];
   tdc_tensor inputs[16];
   int64_t strides[16][8];
@@ -435,8 +517,8 @@ static tdc_status RunOpaque(tdc_backend* backend, const tdc_compiled* c, size_t 
 #if defined(TDC_BROKEN_ABORT_ON_CUSTOM_OP)
   abort(); /* instead of handing the custom op to the host */
 #endif
-  status = backend->host->run_node(backend->host->context, i, inputs, s->num_refs, values[i].results, 8,
-                                   &values[i].num_results, message, size);
+  status = backend->host->run_node(backend->host->context, i, inputs, s->num_refs,
+                                   values[i].results, 8, &values[i].num_results, message, size);
   if (status != TDC_STATUS_OK) return status;
   for (j = 0; j < values[i].num_results; ++j) {
     if (values[i].results[j].dtype != TDC_DTYPE_FLOAT32 || values[i].results[j].ndim > 8) {
@@ -454,8 +536,9 @@ static void FromResult(value* v, const tdc_tensor* t) {
   v->owned = 0;
 }
 
-static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* inputs, size_t num_inputs,
-                      tdc_tensor* outputs, size_t num_outputs, char* message, size_t size) {
+static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* inputs,
+                      size_t num_inputs, tdc_tensor* outputs, size_t num_outputs, char* message,
+                      size_t size) {
   value* values = (value*)calloc(c->num_steps, sizeof *values);
   size_t i, next_input = 0;
   tdc_status status = TDC_STATUS_OK;
@@ -476,7 +559,8 @@ static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* i
       }
     } else if (s->kind == OP_OPAQUE) {
       status = RunOpaque(backend, c, i, values, message, size);
-      if (status == TDC_STATUS_OK && values[i].num_results > 0) FromResult(&values[i], &values[i].results[0]);
+      if (status == TDC_STATUS_OK && values[i].num_results > 0)
+        FromResult(&values[i], &values[i].results[0]);
     } else if (s->kind == OP_GETITEM) {
       const value* of = &values[s->a.node];
       if (s->item < 0 || (size_t)s->item >= of->num_results) {
@@ -494,8 +578,8 @@ static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* i
 #if defined(TDC_BROKEN_IGNORE_SECOND_OUTPUT)
     if (i == 1) continue;
 #endif
-    status = backend->host->alloc_tensor(backend->host->context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0, v->ndim, v->shape,
-                                         &outputs[i]);
+    status = backend->host->alloc_tensor(backend->host->context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU,
+                                         0, v->ndim, v->shape, &outputs[i]);
     if (status != TDC_STATUS_OK) break;
     memcpy(outputs[i].data, v->data, (size_t)v->numel * sizeof(float));
 #if defined(TDC_BROKEN_WRONG_ON_RERUN)
@@ -537,10 +621,20 @@ static const tdc_backend_api kApi = {
 #else
     TDC_ABI_VERSION_MAJOR,
 #endif
-    TDC_ABI_VERSION_MINOR, GetInfo, GetCapabilities, Create, Destroy, CanCompile, Compile, Run, Release, LiveHandles,
+    TDC_ABI_VERSION_MINOR,
+    GetInfo,
+    GetCapabilities,
+    Create,
+    Destroy,
+    CanCompile,
+    Compile,
+    Run,
+    Release,
+    LiveHandles,
 };
 
-TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major, uint16_t host_abi_minor) {
+TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major,
+                                                              uint16_t host_abi_minor) {
   (void)host_abi_minor;
 #if !defined(TDC_BROKEN_ABI_MAJOR)
   if (host_abi_major != TDC_ABI_VERSION_MAJOR) return NULL;

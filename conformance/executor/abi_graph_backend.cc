@@ -18,7 +18,9 @@ namespace {
 
 constexpr size_t kMessageSize = 1024;
 
-std::string LevelName(tdc_graph_level level) { return level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo"; }
+std::string LevelName(tdc_graph_level level) {
+  return level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo";
+}
 
 void Say(char* message, size_t size, const std::string& text) {
   if (message != nullptr && size > 0) std::snprintf(message, size, "%s", text.c_str());
@@ -30,7 +32,9 @@ std::string OpaqueTargets(const graph::Graph& g) {
   std::vector<std::string> names;
   for (const graph::Node& n : g.nodes) {
     if (n.op != graph::NodeOp::kCallFunction) continue;
-    if (n.target.starts_with("aten.") || n.target.starts_with("torch.") || n.target.starts_with("operator.")) continue;
+    if (n.target.starts_with("aten.") || n.target.starts_with("torch.") ||
+        n.target.starts_with("operator."))
+      continue;
     if (std::find(names.begin(), names.end(), n.target) == names.end()) names.push_back(n.target);
   }
   return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
@@ -38,15 +42,20 @@ std::string OpaqueTargets(const graph::Graph& g) {
 
 nlohmann::ordered_json ValuesJson(const std::vector<runtime::Tensor>& tensors) {
   nlohmann::ordered_json values = nlohmann::ordered_json::array();
-  for (const runtime::Tensor& t : tensors) values.push_back(graph::ToJson(runtime::ToGoldenValue(t)));
+  for (const runtime::Tensor& t : tensors)
+    values.push_back(graph::ToJson(runtime::ToGoldenValue(t)));
   return values;
 }
 
 }  // namespace
 
-AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress,
-                                 Record record)
-    : backend_(backend), level_(level), required_(required), progress_(std::move(progress)), record_(std::move(record)) {
+AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required,
+                                 Progress progress, Record record)
+    : backend_(backend),
+      level_(level),
+      required_(required),
+      progress_(std::move(progress)),
+      record_(std::move(record)) {
   host_.struct_size = sizeof host_;
   host_.abi_major = TDC_ABI_VERSION_MAJOR;
   host_.abi_minor = TDC_ABI_VERSION_MINOR;
@@ -71,7 +80,8 @@ bool AbiGraphBackend::Declared(const graph::Graph& g) const {
   if (!backend_.HasLevel(level_)) return false;
   for (const graph::Node& n : g.nodes) {
     if (n.dtype && !backend_.HasDType(static_cast<int32_t>(*n.dtype))) return false;
-    if (n.op == graph::NodeOp::kPlaceholder || n.op == graph::NodeOp::kOutput || caps.num_ops == 0) continue;
+    if (n.op == graph::NodeOp::kPlaceholder || n.op == graph::NodeOp::kOutput || caps.num_ops == 0)
+      continue;
     bool listed = false;
     for (size_t i = 0; i < caps.num_ops && !listed; ++i) listed = n.target == caps.ops[i];
     if (!listed) return false;
@@ -79,20 +89,22 @@ bool AbiGraphBackend::Declared(const graph::Graph& g) const {
   return true;
 }
 
-Verdict AbiGraphBackend::Refusal(tdc_status status, CasePhase phase, const graph::Graph& g, const std::string& what,
-                                 const std::string& message) const {
+Verdict AbiGraphBackend::Refusal(tdc_status status, CasePhase phase, const graph::Graph& g,
+                                 const std::string& what, const std::string& message) const {
   const std::string text = fmt::format("{}: {}", what, message);
   switch (status) {
     case TDC_STATUS_NOT_SUPPORTED:
       // A capability it declared, then did not have: never NOT_SUPPORTED (DESIGN.md D7).
-      if (Declared(g)) return Verdict::Of(CaseStatus::kFail, phase, "declared_but_unsupported", text);
+      if (Declared(g))
+        return Verdict::Of(CaseStatus::kFail, phase, "declared_but_unsupported", text);
       if (required_) return Verdict::Of(CaseStatus::kFail, phase, "not_supported_required", text);
       return Verdict::Of(CaseStatus::kNotSupported, phase, "not_supported", text);
     case TDC_STATUS_REJECTED:
       if (required_) return Verdict::Of(CaseStatus::kFail, phase, "rejected_required", text);
       return Verdict::Of(CaseStatus::kNotSupported, phase, "rejected", text);
     case TDC_STATUS_OK:
-    case TDC_STATUS_ERROR: break;
+    case TDC_STATUS_ERROR:
+      break;
   }
   return Verdict::Of(CaseStatus::kBackendError, phase, "error", text);
 }
@@ -113,28 +125,36 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   if (level_ == TDC_GRAPH_LEVEL_ATEN) {
     auto interpreted = backends::InterpretGraph(graphs, backends::GraphLevel::kAten);
     if (auto* error = std::get_if<std::string>(&interpreted)) {
-      failure_ = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error", what + ": " + *error);
+      failure_ = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error",
+                             what + ": " + *error);
       return std::nullopt;
     }
     expected = std::get<std::vector<runtime::Tensor>>(std::move(interpreted));
   }
-  record_({"graph", {{"index", graphs_run_}, {"what", what}, {"graph", graph::ToJson(*g)},
-                     {"inputs", ValuesJson(graphs.inputs)}, {"expected", ValuesJson(expected)}}});
+  record_({"graph",
+           {{"index", graphs_run_},
+            {"what", what},
+            {"graph", graph::ToJson(*g)},
+            {"inputs", ValuesJson(graphs.inputs)},
+            {"expected", ValuesJson(expected)}}});
   char message[kMessageSize] = "";
   auto cached = compiled_.find(graphs.compile);
   tdc_compiled* compiled = cached != compiled_.end() ? cached->second : nullptr;
   if (compiled == nullptr) {
-    WireGraph wire(*g, level_, what, level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
+    WireGraph wire(*g, level_, what,
+                   level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
     progress_(CasePhase::kBackendCompile, what);
     tdc_status s = backend_.api().can_compile(instance_, &wire.get(), message, sizeof message);
     if (s != TDC_STATUS_OK) {
       failure_ = Refusal(s, CasePhase::kBackendCompile, *g, what + " can_compile", message);
       return std::nullopt;
     }
-    s = backend_.api().compile(instance_, &wire.get(), TDC_DEVICE_CPU, &compiled, message, sizeof message);
+    s = backend_.api().compile(instance_, &wire.get(), TDC_DEVICE_CPU, &compiled, message,
+                               sizeof message);
     if (s != TDC_STATUS_OK || compiled == nullptr) {
-      failure_ = Refusal(s == TDC_STATUS_OK ? TDC_STATUS_ERROR : s, CasePhase::kBackendCompile, *g, what + " compile",
-                         s == TDC_STATUS_OK ? "OK without a compiled handle" : message);
+      failure_ =
+          Refusal(s == TDC_STATUS_OK ? TDC_STATUS_ERROR : s, CasePhase::kBackendCompile, *g,
+                  what + " compile", s == TDC_STATUS_OK ? "OK without a compiled handle" : message);
       return std::nullopt;
     }
     compiled_.emplace(graphs.compile, compiled);
@@ -144,9 +164,10 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   for (const runtime::Tensor& t : graphs.inputs) inputs.push_back(views.Add(t));
   std::vector<tdc_tensor> outputs(expected.size(), tdc_tensor{});
   current_ = &graphs;
-  progress_(CasePhase::kBackendRun, fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
-  tdc_status s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(), outputs.data(), outputs.size(),
-                                    message, sizeof message);
+  progress_(CasePhase::kBackendRun,
+            fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
+  tdc_status s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(),
+                                    outputs.data(), outputs.size(), message, sizeof message);
   current_ = nullptr;
   const int index = graphs_run_++;
   if (s != TDC_STATUS_OK) {
@@ -158,7 +179,8 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   nlohmann::ordered_json recorded = nlohmann::ordered_json::array();
   for (const auto& output : got) {
     const auto* t = std::get_if<runtime::Tensor>(&output);
-    recorded.push_back(t ? graph::ToJson(runtime::ToGoldenValue(*t)) : graph::Json{{"error", std::get<std::string>(output)}});
+    recorded.push_back(t ? graph::ToJson(runtime::ToGoldenValue(*t))
+                         : graph::Json{{"error", std::get<std::string>(output)}});
   }
   record_({"backend_outputs", {{"index", index}, {"outputs", std::move(recorded)}}});
   if (std::optional<Verdict> bad = CheckOutputs(expected, got)) {
@@ -177,7 +199,8 @@ std::vector<std::variant<runtime::Tensor, std::string>> AbiGraphBackend::TakeOut
   for (const tdc_tensor& output : outputs) {
     // A tensor with no elements needs no data; any other without it was never written.
     bool empty = false;
-    for (int32_t d = 0; d < output.ndim && output.shape != nullptr; ++d) empty = empty || output.shape[d] == 0;
+    for (int32_t d = 0; d < output.ndim && output.shape != nullptr; ++d)
+      empty = empty || output.shape[d] == 0;
     if (output.data == nullptr && !empty) {
       got.emplace_back("not written");
       continue;
@@ -196,7 +219,8 @@ std::optional<Verdict> AbiGraphBackend::CheckOutputs(
     const std::vector<runtime::Tensor>& expected_outputs,
     const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const {
   auto mismatch = [](std::string reason, std::string message) {
-    return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, std::move(reason), std::move(message));
+    return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, std::move(reason),
+                       std::move(message));
   };
   for (size_t i = 0; i < outputs.size(); ++i) {
     const runtime::Tensor& expected = expected_outputs[i];
@@ -205,16 +229,19 @@ std::optional<Verdict> AbiGraphBackend::CheckOutputs(
     }
     const runtime::Tensor& got = std::get<runtime::Tensor>(outputs[i]);
     if (got.dtype != expected.dtype || got.sizes != expected.sizes) {
-      return mismatch("output_mismatch", fmt::format("output {} is {}{}, expected {}{}", i, runtime::TorchTypeName(got.dtype),
-                                                     runtime::ShapeText(got.sizes), runtime::TorchTypeName(expected.dtype),
-                                                     runtime::ShapeText(expected.sizes)));
+      return mismatch(
+          "output_mismatch",
+          fmt::format("output {} is {}{}, expected {}{}", i, runtime::TorchTypeName(got.dtype),
+                      runtime::ShapeText(got.sizes), runtime::TorchTypeName(expected.dtype),
+                      runtime::ShapeText(expected.sizes)));
     }
     const graph::Tolerance tolerance = compare::ToleranceTable::Default(expected.dtype);
     std::vector<runtime::Scalar> want = expected.Values(), have = got.Values();
     for (size_t k = 0; k < want.size(); ++k) {
       if (!compare::WithinTolerance(want[k].AsDouble(), have[k].AsDouble(), tolerance)) {
-        return mismatch("value_mismatch", fmt::format("output {} element {}: expected {}, got {}", i, k,
-                                                      want[k].AsDouble(), have[k].AsDouble()));
+        return mismatch("value_mismatch",
+                        fmt::format("output {} element {}: expected {}, got {}", i, k,
+                                    want[k].AsDouble(), have[k].AsDouble()));
       }
     }
   }
@@ -229,26 +256,29 @@ std::optional<Verdict> AbiGraphBackend::Finish() {
   backend_.api().destroy(instance_);
   instance_ = nullptr;
   if (live == 0) return std::nullopt;
-  return Verdict::Of(CaseStatus::kFail, CasePhase::kAbi, "leaked_handles",
-                     fmt::format("{} compiled handle(s) still live after every one was released", live));
+  return Verdict::Of(
+      CaseStatus::kFail, CasePhase::kAbi, "leaked_handles",
+      fmt::format("{} compiled handle(s) still live after every one was released", live));
 }
 
-tdc_status AbiGraphBackend::AllocTensor(void* context, int32_t dtype, int32_t device, int32_t, int32_t ndim,
-                                        const int64_t* shape, tdc_tensor* out) {
+tdc_status AbiGraphBackend::AllocTensor(void* context, int32_t dtype, int32_t device, int32_t,
+                                        int32_t ndim, const int64_t* shape, tdc_tensor* out) {
   auto* self = static_cast<AbiGraphBackend*>(context);
-  if (out == nullptr || device != TDC_DEVICE_CPU || dtype < 0 || dtype > TDC_DTYPE_BOOL || ndim < 0 ||
-      (ndim > 0 && shape == nullptr) || !runtime::IsSupportedDType(static_cast<graph::DType>(dtype))) {
+  if (out == nullptr || device != TDC_DEVICE_CPU || dtype < 0 || dtype > TDC_DTYPE_BOOL ||
+      ndim < 0 || (ndim > 0 && shape == nullptr) ||
+      !runtime::IsSupportedDType(static_cast<graph::DType>(dtype))) {
     return TDC_STATUS_ERROR;
   }
   self->arena_.Allocate(dtype, ndim, shape, *out);
   return TDC_STATUS_OK;
 }
 
-tdc_status AbiGraphBackend::RunNode(void* context, size_t node_index, const tdc_tensor* inputs, size_t num_inputs,
-                                    tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs, char* message,
-                                    size_t message_size) {
+tdc_status AbiGraphBackend::RunNode(void* context, size_t node_index, const tdc_tensor* inputs,
+                                    size_t num_inputs, tdc_tensor* outputs, size_t max_outputs,
+                                    size_t* num_outputs, char* message, size_t message_size) {
   auto* self = static_cast<AbiGraphBackend*>(context);
-  if (self->current_ == nullptr || num_outputs == nullptr || (num_inputs > 0 && inputs == nullptr)) {
+  if (self->current_ == nullptr || num_outputs == nullptr ||
+      (num_inputs > 0 && inputs == nullptr)) {
     Say(message, message_size, "run_node outside run()");
     return TDC_STATUS_ERROR;
   }
@@ -261,7 +291,8 @@ tdc_status AbiGraphBackend::RunNode(void* context, size_t node_index, const tdc_
     }
     in.push_back(std::get<runtime::Tensor>(std::move(copy)));
   }
-  const HostNode& host = self->level_ == TDC_GRAPH_LEVEL_ATEN ? self->current_->aten_host : self->current_->dynamo_host;
+  const HostNode& host = self->level_ == TDC_GRAPH_LEVEL_ATEN ? self->current_->aten_host
+                                                              : self->current_->dynamo_host;
   auto result = host(node_index, in);
   if (auto* error = std::get_if<std::string>(&result)) {
     Say(message, message_size, *error);
@@ -269,13 +300,14 @@ tdc_status AbiGraphBackend::RunNode(void* context, size_t node_index, const tdc_
   }
   const auto& tensors = std::get<std::vector<runtime::Tensor>>(result);
   if (tensors.size() > max_outputs) {
-    Say(message, message_size, fmt::format("the node has {} results, room for {}", tensors.size(), max_outputs));
+    Say(message, message_size,
+        fmt::format("the node has {} results, room for {}", tensors.size(), max_outputs));
     return TDC_STATUS_ERROR;
   }
   for (size_t i = 0; i < tensors.size(); ++i) {
     const runtime::Tensor& t = tensors[i];
-    const runtime::Tensor& into = self->arena_.Allocate(static_cast<int32_t>(t.dtype), static_cast<int32_t>(t.dim()),
-                                                        t.sizes.data(), outputs[i]);
+    const runtime::Tensor& into = self->arena_.Allocate(
+        static_cast<int32_t>(t.dtype), static_cast<int32_t>(t.dim()), t.sizes.data(), outputs[i]);
     std::vector<int64_t> to = into.ElementOffsets(), from = t.ElementOffsets();
     for (size_t k = 0; k < to.size(); ++k) into.Store(to[k], t.Load(from[k]));
   }

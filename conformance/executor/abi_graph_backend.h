@@ -27,8 +27,8 @@ class AbiGraphBackend final : public runtime::GraphBackend {
  public:
   // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail);
   // `record` takes each graph given to the backend and what came back (case_record.h).
-  AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required, Progress progress,
-                  Record record);
+  AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required,
+                  Progress progress, Record record);
   ~AbiGraphBackend() override;
   AbiGraphBackend(const AbiGraphBackend&) = delete;
   AbiGraphBackend& operator=(const AbiGraphBackend&) = delete;
@@ -44,20 +44,22 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   int graphs_run() const { return graphs_run_; }
 
  private:
-  static tdc_status AllocTensor(void* context, int32_t dtype, int32_t device, int32_t device_index, int32_t ndim,
-                                const int64_t* shape, tdc_tensor* out);
-  static tdc_status RunNode(void* context, size_t node_index, const tdc_tensor* inputs, size_t num_inputs,
-                            tdc_tensor* outputs, size_t max_outputs, size_t* num_outputs, char* message,
-                            size_t message_size);
+  static tdc_status AllocTensor(void* context, int32_t dtype, int32_t device, int32_t device_index,
+                                int32_t ndim, const int64_t* shape, tdc_tensor* out);
+  static tdc_status RunNode(void* context, size_t node_index, const tdc_tensor* inputs,
+                            size_t num_inputs, tdc_tensor* outputs, size_t max_outputs,
+                            size_t* num_outputs, char* message, size_t message_size);
   // The verdict for a status other than OK from `phase` on the graph `g`.
-  Verdict Refusal(tdc_status status, CasePhase phase, const graph::Graph& g, const std::string& what,
-                  const std::string& message) const;
+  Verdict Refusal(tdc_status status, CasePhase phase, const graph::Graph& g,
+                  const std::string& what, const std::string& message) const;
   // Whether `g` needs only what the backend declared (level, dtypes, targets).
   bool Declared(const graph::Graph& g) const;
   // The backend's outputs copied from the wire (or why one cannot be), recorded.
-  std::vector<std::variant<runtime::Tensor, std::string>> TakeOutputs(const std::vector<tdc_tensor>& outputs) const;
-  std::optional<Verdict> CheckOutputs(const std::vector<runtime::Tensor>& expected,
-                                      const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const;
+  std::vector<std::variant<runtime::Tensor, std::string>> TakeOutputs(
+      const std::vector<tdc_tensor>& outputs) const;
+  std::optional<Verdict> CheckOutputs(
+      const std::vector<runtime::Tensor>& expected,
+      const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const;
 
   const LoadedBackend& backend_;
   tdc_graph_level level_;
@@ -69,7 +71,7 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   // Each compile's handle (Graphs::compile): a cache hit runs it again, as torch calls
   // the compiled function it cached.
   std::map<size_t, tdc_compiled*> compiled_;
-  WireTensors arena_;              // what the host allocates for the backend: lives with the case
+  WireTensors arena_;                // what the host allocates for the backend: lives with the case
   const Graphs* current_ = nullptr;  // the graph being run, for run_node
   std::optional<Verdict> failure_;
   int graphs_run_ = 0;

@@ -4,9 +4,8 @@
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_BUNDLED_BACKENDS_TESTING_H_
 #define TDCONFORM_CONFORMANCE_EXECUTOR_BUNDLED_BACKENDS_TESTING_H_
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <memory>

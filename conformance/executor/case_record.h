@@ -4,9 +4,8 @@
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_CASE_RECORD_H_
 #define TDCONFORM_CONFORMANCE_EXECUTOR_CASE_RECORD_H_
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace tdc::conformance {

@@ -4,8 +4,8 @@
 
 #include "conformance/executor/executor.h"
 #include "reference/graph/golden_json.h"
-#include "reference/tools/read_file.h"
 #include "reference/runtime/op_table.h"
+#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
@@ -46,7 +46,8 @@ bool IsFloat32Elementwise(const graph::Graph& g, tdc_graph_level level) {
       case graph::NodeOp::kPlaceholder:
         if (n.dtype != graph::DType::kFloat32) return false;
         break;
-      case graph::NodeOp::kOutput: break;
+      case graph::NodeOp::kOutput:
+        break;
       case graph::NodeOp::kCallFunction:
       case graph::NodeOp::kCallMethod:
         if (!FloatPointwise(OpOf(n, level)) || !n.kwargs.empty()) return false;
@@ -55,7 +56,8 @@ bool IsFloat32Elementwise(const graph::Graph& g, tdc_graph_level level) {
         }
         break;
       case graph::NodeOp::kCallModule:
-      case graph::NodeOp::kGetAttr: return false;
+      case graph::NodeOp::kGetAttr:
+        return false;
     }
   }
   return true;
@@ -64,18 +66,20 @@ bool IsFloat32Elementwise(const graph::Graph& g, tdc_graph_level level) {
 bool InCoreSet(const graph::CompiledOutcome& recorded, tdc_graph_level level) {
   if (recorded.invocations.empty()) return false;
   for (const graph::Invocation& call : recorded.invocations) {
-    const graph::Graph* g = level == TDC_GRAPH_LEVEL_ATEN ? (call.aten_graph ? &*call.aten_graph : nullptr)
-                                                          : &call.dynamo_graph;
+    const graph::Graph* g = level == TDC_GRAPH_LEVEL_ATEN
+                                ? (call.aten_graph ? &*call.aten_graph : nullptr)
+                                : &call.dynamo_graph;
     if (g == nullptr || !IsFloat32Elementwise(*g, level)) return false;
   }
   return true;
 }
 
-std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures, const std::string& profile) {
+std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures,
+                                 const std::string& profile) {
   std::vector<std::string> ids;
   for (const std::string& fixture : fixtures) {
-    graph::GoldenReadResult golden =
-        graph::ReadGolden(tools::ReadFile(fixture.substr(0, fixture.size() - 3) + ".golden.json").value_or(""));
+    graph::GoldenReadResult golden = graph::ReadGolden(
+        tools::ReadFile(fixture.substr(0, fixture.size() - 3) + ".golden.json").value_or(""));
     if (!golden.golden) continue;
     for (const auto& [recorded_profile, recorded] : golden.golden->compiled) {
       if (recorded_profile != profile) continue;

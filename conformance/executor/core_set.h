@@ -22,7 +22,8 @@ bool InCoreSet(const graph::CompiledOutcome& recorded, tdc_graph_level level);
 
 // The core set's ids among `fixtures` (fixtures/<group>/<name>.py; their goldens beside
 // them) at `profile`, both levels, in the order given.
-std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures, const std::string& profile);
+std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures,
+                                 const std::string& profile);
 
 }  // namespace tdc::conformance
 

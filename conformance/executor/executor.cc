@@ -4,12 +4,11 @@
 #include "conformance/executor/executor.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <chrono>
 #include <cstring>
@@ -41,8 +40,10 @@ void WriteAll(int fd, const std::string& text) {
 // values are the ATen graphs'. The golden's were recorded with the Dynamo graphs run; with an
 // ATen-level backend torch computes the ATen graphs' (interpreting_backend.h), which the
 // reference predicts.
-std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden, const std::string& source,
-                                                     const CaseSpec& spec, dynamo::CompileRunOptions run,
+std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden,
+                                                     const std::string& source,
+                                                     const CaseSpec& spec,
+                                                     dynamo::CompileRunOptions run,
                                                      const Progress& progress) {
   graph::Golden expected = golden;
   if (spec.level != TDC_GRAPH_LEVEL_ATEN) return expected;
@@ -51,10 +52,12 @@ std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden
   run.backend = &interpreter;
   auto at_aten = dynamo::RunCompiled(source, spec.fixture, run);
   if (auto* diagnostic = std::get_if<std::string>(&at_aten)) {
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_error", *diagnostic);
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_error",
+                       *diagnostic);
   }
   if (!interpreter.error().empty()) {
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error", interpreter.error());
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error",
+                       interpreter.error());
   }
   for (auto& [profile, compiled] : expected.compiled) {
     if (profile != spec.profile) continue;
@@ -65,8 +68,8 @@ std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden
 }
 
 // The child's work: the compiled run with the backend, then the comparison.
-Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const ExecutorOptions& options,
-                   const Progress& progress, const Record& record) {
+Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
+                   const ExecutorOptions& options, const Progress& progress, const Record& record) {
   progress(CasePhase::kParse, spec.fixture);
   std::optional<std::string> source = tools::ReadFile(spec.fixture);
   std::string golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
@@ -76,7 +79,8 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
                        fmt::format("cannot read {} or {}", spec.fixture, golden_file));
   }
   graph::GoldenReadResult golden = graph::ReadGolden(*golden_text);
-  if (!golden.golden) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
+  if (!golden.golden)
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
   AbiGraphBackend host(backend, spec.level, options.required, progress, record);
   if (std::optional<Verdict> failed = host.Start()) return *failed;
   dynamo::CompileRunOptions run;
@@ -86,7 +90,8 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
   progress(CasePhase::kTrace, spec.fixture);
   auto outcome = dynamo::RunCompiled(*source, spec.fixture, run);
   if (auto* diagnostic = std::get_if<std::string>(&outcome)) {
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, "reference_error", *diagnostic);
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, "reference_error",
+                       *diagnostic);
   }
   if (host.failure()) return *host.failure();
   if (std::optional<Verdict> leaked = host.Finish()) return *leaked;
@@ -106,12 +111,15 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec, const Exe
     record({"expected", graph::ToJson(wanted)});
     record({"outcome", graph::ToJson(actual)});
   }
-  if (result.error) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error", *result.error);
+  if (result.error)
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error",
+                       *result.error);
   if (!result.differences.empty()) {
     return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "value_mismatch",
                        compare::FormatDifference(result.differences.front()));
   }
-  if (host.graphs_run() == 0) return Verdict{CaseStatus::kPass, std::nullopt, "", "no graph reached the backend"};
+  if (host.graphs_run() == 0)
+    return Verdict{CaseStatus::kPass, std::nullopt, "", "no graph reached the backend"};
   return Verdict::Pass();
 }
 
@@ -122,16 +130,20 @@ std::string SignalName(int signal) {
 
 }  // namespace
 
-std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level) {
+std::string CaseIdOf(const std::string& fixture, const std::string& profile,
+                     tdc_graph_level level) {
   std::string path = fixture.substr(std::string("fixtures/").size());
   path = path.substr(0, path.size() - 3);
   const size_t slash = path.rfind('/');
-  CaseId id{"fixtures", path.substr(0, slash), path.substr(slash + 1),
+  CaseId id{"fixtures",
+            path.substr(0, slash),
+            path.substr(slash + 1),
             {{"profile", profile}, {"level", level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo"}}};
   return FormatCaseId(id);
 }
 
-std::variant<CaseSpec, std::string> ResolveCase(std::string_view text, const std::string& generated_dir) {
+std::variant<CaseSpec, std::string> ResolveCase(std::string_view text,
+                                                const std::string& generated_dir) {
   CaseIdParse parsed = ParseCaseId(text);
   if (!parsed.id) return parsed.error;
   const CaseId& id = *parsed.id;
@@ -142,21 +154,29 @@ std::variant<CaseSpec, std::string> ResolveCase(std::string_view text, const std
   } else if (id.suite == "fuzz") {
     static const std::regex kSeed("seed_[0-9]+");
     if (id.group != "reference" && id.group != "torch") {
-      return fmt::format("a generated case's expected outcome is 'reference' or 'torch', not '{}'", id.group);
+      return fmt::format("a generated case's expected outcome is 'reference' or 'torch', not '{}'",
+                         id.group);
     }
-    if (!std::regex_match(id.name, kSeed)) return fmt::format("a generated case is seed_<n>, not '{}'", id.name);
-    spec.fixture = fmt::format("{}/{}/{}.py", generated_dir.empty() ? "." : generated_dir, id.group, id.name);
+    if (!std::regex_match(id.name, kSeed))
+      return fmt::format("a generated case is seed_<n>, not '{}'", id.name);
+    spec.fixture =
+        fmt::format("{}/{}/{}.py", generated_dir.empty() ? "." : generated_dir, id.group, id.name);
   } else {
     return fmt::format("unknown suite '{}' (fixtures, fuzz)", id.suite);
   }
   std::string level;
   for (const CaseParam& p : id.params) {
-    if (p.key == "profile") spec.profile = p.value;
-    else if (p.key == "level") level = p.value;
-    else return fmt::format("unknown parameter '{}' (profile, level)", p.key);
+    if (p.key == "profile")
+      spec.profile = p.value;
+    else if (p.key == "level")
+      level = p.value;
+    else
+      return fmt::format("unknown parameter '{}' (profile, level)", p.key);
   }
-  if (!dynamo::IsKnownProfile(spec.profile)) return fmt::format("unknown profile '{}'", spec.profile);
-  if (level != "dynamo" && level != "aten") return fmt::format("level '{}' is neither dynamo nor aten", level);
+  if (!dynamo::IsKnownProfile(spec.profile))
+    return fmt::format("unknown profile '{}'", spec.profile);
+  if (level != "dynamo" && level != "aten")
+    return fmt::format("level '{}' is neither dynamo nor aten", level);
   spec.level = level == "aten" ? TDC_GRAPH_LEVEL_ATEN : TDC_GRAPH_LEVEL_DYNAMO;
   return spec;
 }
@@ -168,23 +188,28 @@ Verdict LoadVerdict(const LoadFailure& failure) {
 std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const CaseSpec& spec,
                                              const ExecutorOptions& options) {
   if (!backend.HasLevel(spec.level)) {
-    Verdict v = Verdict::Of(CaseStatus::kNotSupported, CasePhase::kBackendCompile, "level_not_declared",
-                            "the backend does not compile graphs at this level");
+    Verdict v =
+        Verdict::Of(CaseStatus::kNotSupported, CasePhase::kBackendCompile, "level_not_declared",
+                    "the backend does not compile graphs at this level");
     if (options.required) v.status = CaseStatus::kFail;
     return v;
   }
   int fds[2];
-  if (pipe(fds) != 0) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "pipe", std::strerror(errno));
+  if (pipe(fds) != 0)
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "pipe", std::strerror(errno));
   std::fflush(nullptr);
   const pid_t child = fork();
-  if (child < 0) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "fork", std::strerror(errno));
+  if (child < 0)
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "fork", std::strerror(errno));
   if (child == 0) {
     close(fds[0]);
     const int out = fds[1];
     Progress progress = [out](CasePhase phase, const std::string& detail) {
       WriteAll(out, fmt::format("progress {} {}\n", PhaseName(phase), detail));
     };
-    Record record = [out](const CaseRecord& r) { WriteAll(out, fmt::format("record {} {}\n", r.kind, r.body.dump())); };
+    Record record = [out](const CaseRecord& r) {
+      WriteAll(out, fmt::format("record {} {}\n", r.kind, r.body.dump()));
+    };
     Verdict v = RunInChild(backend, spec, options, progress, record);
     WriteAll(out, "verdict " + ToJson(v).dump() + "\n");
     _exit(0);
@@ -194,8 +219,9 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
   running.pid = child;
   running.fd = fds[0];
   running.timeout_seconds = options.timeout_seconds;
-  running.deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                             std::chrono::duration<double>(options.timeout_seconds));
+  running.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(options.timeout_seconds));
   return running;
 }
 
@@ -230,11 +256,13 @@ Verdict FinishCase(RunningCase& c, bool timed_out) {
   waitpid(c.pid, &status, 0);
   const std::string where = fmt::format("in {}: {}", PhaseName(c.phase), c.detail);
   if (timed_out) {
-    return Verdict::Of(CaseStatus::kTimeout, c.phase, "timeout", fmt::format("no result after {} s, {}", c.timeout_seconds, where));
+    return Verdict::Of(CaseStatus::kTimeout, c.phase, "timeout",
+                       fmt::format("no result after {} s, {}", c.timeout_seconds, where));
   }
   if (c.verdict) return *c.verdict;
   if (WIFSIGNALED(status)) {
-    return Verdict::Of(CaseStatus::kCrash, c.phase, "signal", fmt::format("{} {}", SignalName(WTERMSIG(status)), where));
+    return Verdict::Of(CaseStatus::kCrash, c.phase, "signal",
+                       fmt::format("{} {}", SignalName(WTERMSIG(status)), where));
   }
   return Verdict::Of(CaseStatus::kCrash, c.phase, "exit",
                      fmt::format("the case's process exited ({}) without a verdict, {}",
@@ -249,7 +277,8 @@ Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const Execut
   // Read until the child closes the pipe or the time is up.
   bool timed_out = false;
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(c.deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        c.deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       timed_out = true;
       break;

@@ -33,7 +33,8 @@ struct CaseSpec {
 // fixtures/<group>/<name>.py; a generated one's (`fuzz:<expected>:seed_<n>:...`,
 // conformance/runner/generated.h) is <generated_dir>/<expected>/seed_<n>.py. Either's
 // expected outcome is the .golden.json beside it.
-std::variant<CaseSpec, std::string> ResolveCase(std::string_view id, const std::string& generated_dir = "");
+std::variant<CaseSpec, std::string> ResolveCase(std::string_view id,
+                                                const std::string& generated_dir = "");
 // The id of `fixture` (fixtures/<group>/<name>.py) at `profile` and `level`.
 std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level);
 

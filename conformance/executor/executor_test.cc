@@ -3,10 +3,9 @@
 // backend gets the verdict DESIGN.md D7 and issue 14 require of it.
 #include "conformance/executor/executor.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -21,9 +20,11 @@ namespace {
 using testing::BundledLibrary;
 using testing::LoadBundled;
 
-Verdict RunId(const LoadedBackend& backend, const std::string& id, bool required = false, double timeout = 30) {
+Verdict RunId(const LoadedBackend& backend, const std::string& id, bool required = false,
+              double timeout = 30) {
   auto spec = ResolveCase(id);
-  if (auto* error = std::get_if<std::string>(&spec)) return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "id", *error);
+  if (auto* error = std::get_if<std::string>(&spec))
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "id", *error);
   return RunCase(backend, std::get<CaseSpec>(spec), {timeout, required});
 }
 
@@ -42,7 +43,8 @@ TEST(ExecutorTest, TheReferenceBackendPassesEveryCase) {
   int cases = 0;
   std::map<std::string, int> failed;
   for (const char* profile : {"torch-2.13", "torch-2.13-ngb"}) {
-    for (const std::string& fixture : Lines(fmt::format("{}/compile_verify_{}.args", TDC_FIXTURE_LISTS, profile), ".py")) {
+    for (const std::string& fixture :
+         Lines(fmt::format("{}/compile_verify_{}.args", TDC_FIXTURE_LISTS, profile), ".py")) {
       for (tdc_graph_level level : {TDC_GRAPH_LEVEL_DYNAMO, TDC_GRAPH_LEVEL_ATEN}) {
         const std::string id = CaseIdOf(fixture, profile, level);
         Verdict v = RunId(*backend, id);
@@ -54,7 +56,8 @@ TEST(ExecutorTest, TheReferenceBackendPassesEveryCase) {
   EXPECT_GT(cases, 2000);
   std::string all;
   for (const auto& [line, n] : failed) all += line + "\n";
-  EXPECT_TRUE(failed.empty()) << failed.size() << " of " << cases << " cases did not pass:\n" << all;
+  EXPECT_TRUE(failed.empty()) << failed.size() << " of " << cases << " cases did not pass:\n"
+                              << all;
 }
 
 TEST(ExecutorTest, TheTemplatePassesTheCoreSet) {
@@ -72,13 +75,18 @@ TEST(ExecutorTest, TheTemplatePassesTheCoreSet) {
 
 // Cases the broken backends run: graphs the template compiles, each with what the
 // breakage needs (an add; two outputs; a custom op; sin; cos without sin).
-constexpr const char* kAdd = "fixtures:allow_in_graph:s02_allow_then_disallow:profile=torch-2.13:level=dynamo";
-constexpr const char* kTwoOutputs = "fixtures:disable:s18_partial_disable:profile=torch-2.13:level=dynamo";
+constexpr const char* kAdd =
+    "fixtures:allow_in_graph:s02_allow_then_disallow:profile=torch-2.13:level=dynamo";
+constexpr const char* kTwoOutputs =
+    "fixtures:disable:s18_partial_disable:profile=torch-2.13:level=dynamo";
 constexpr const char* kCustomOp = "fixtures:names:custom_op:profile=torch-2.13:level=dynamo";
-constexpr const char* kSin = "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=dynamo";
-constexpr const char* kCosOnly = "fixtures:disable:disable_nested_compile_still_compiles:profile=torch-2.13:level=dynamo";
+constexpr const char* kSin =
+    "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=dynamo";
+constexpr const char* kCosOnly =
+    "fixtures:disable:disable_nested_compile_still_compiles:profile=torch-2.13:level=dynamo";
 
-void ExpectVerdict(const Verdict& v, CaseStatus status, std::optional<CasePhase> phase, const std::string& reason) {
+void ExpectVerdict(const Verdict& v, CaseStatus status, std::optional<CasePhase> phase,
+                   const std::string& reason) {
   EXPECT_EQ(StatusName(v.status), StatusName(status)) << FormatVerdict(v);
   if (phase) {
     ASSERT_TRUE(v.phase) << FormatVerdict(v);
@@ -90,9 +98,11 @@ void ExpectVerdict(const Verdict& v, CaseStatus status, std::optional<CasePhase>
 }
 
 TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
-  auto run = [](const std::string& name, const char* id, bool required = false, double timeout = 30) {
+  auto run = [](const std::string& name, const char* id, bool required = false,
+                double timeout = 30) {
     auto backend = LoadBundled("broken_" + name);
-    return backend ? RunId(*backend, id, required, timeout) : Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "", "");
+    return backend ? RunId(*backend, id, required, timeout)
+                   : Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "", "");
   };
   // The template itself passes each of these cases: the breakage alone changes the verdict.
   auto template_backend = LoadBundled("template");
@@ -100,29 +110,35 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
   for (const char* id : {kAdd, kTwoOutputs, kCustomOp, kSin, kCosOnly}) {
     ExpectVerdict(RunId(*template_backend, id), CaseStatus::kPass, std::nullopt, "");
   }
-  ExpectVerdict(run("wrong_numerics", kAdd), CaseStatus::kFail, CasePhase::kCompare, "value_mismatch");
+  ExpectVerdict(run("wrong_numerics", kAdd), CaseStatus::kFail, CasePhase::kCompare,
+                "value_mismatch");
   ExpectVerdict(run("ulp_drift", kAdd), CaseStatus::kPass, std::nullopt, "");
   ExpectVerdict(run("segv_in_run", kAdd), CaseStatus::kCrash, CasePhase::kBackendRun, "");
   // TIMEOUT on graphs with sin only.
-  ExpectVerdict(run("hang_on_sin", kSin, false, 3), CaseStatus::kTimeout, CasePhase::kBackendRun, "timeout");
+  ExpectVerdict(run("hang_on_sin", kSin, false, 3), CaseStatus::kTimeout, CasePhase::kBackendRun,
+                "timeout");
   ExpectVerdict(run("hang_on_sin", kCosOnly, false, 3), CaseStatus::kPass, std::nullopt, "");
   Verdict aborted = run("abort_on_custom_op", kCustomOp);
   ExpectVerdict(aborted, CaseStatus::kCrash, CasePhase::kBackendRun, "signal");
   EXPECT_NE(aborted.message.find("tdc.names_cube.default"), std::string::npos) << aborted.message;
-  ExpectVerdict(run("ignore_second_output", kTwoOutputs), CaseStatus::kFail, CasePhase::kCompare, "output_mismatch");
+  ExpectVerdict(run("ignore_second_output", kTwoOutputs), CaseStatus::kFail, CasePhase::kCompare,
+                "output_mismatch");
   ExpectVerdict(run("claims_then_fails", kCosOnly), CaseStatus::kFail, CasePhase::kBackendCompile,
                 "declared_but_unsupported");
-  ExpectVerdict(run("rejects_all", kTwoOutputs, /*required=*/true), CaseStatus::kFail, CasePhase::kBackendCompile,
-                "rejected_required");
-  ExpectVerdict(run("rejects_all", kAdd), CaseStatus::kNotSupported, CasePhase::kBackendCompile, "rejected");
+  ExpectVerdict(run("rejects_all", kTwoOutputs, /*required=*/true), CaseStatus::kFail,
+                CasePhase::kBackendCompile, "rejected_required");
+  ExpectVerdict(run("rejects_all", kAdd), CaseStatus::kNotSupported, CasePhase::kBackendCompile,
+                "rejected");
   ExpectVerdict(run("leaks", kAdd), CaseStatus::kFail, CasePhase::kAbi, "leaked_handles");
   // A cache hit runs the compiled graph again (torch calls the cached compiled function):
   // wrong only from its second run on, it fails the case with a cached call alone.
-  ExpectVerdict(run("wrong_on_rerun", kSin), CaseStatus::kFail, CasePhase::kCompare, "value_mismatch");
+  ExpectVerdict(run("wrong_on_rerun", kSin), CaseStatus::kFail, CasePhase::kCompare,
+                "value_mismatch");
   ExpectVerdict(run("wrong_on_rerun", kTwoOutputs), CaseStatus::kPass, std::nullopt, "");
   auto mismatch = LoadBackend(BundledLibrary("broken_abi_major"));
   ASSERT_TRUE(std::holds_alternative<LoadFailure>(mismatch));
-  ExpectVerdict(LoadVerdict(std::get<LoadFailure>(mismatch)), CaseStatus::kBackendError, CasePhase::kLoad, "abi_version");
+  ExpectVerdict(LoadVerdict(std::get<LoadFailure>(mismatch)), CaseStatus::kBackendError,
+                CasePhase::kLoad, "abi_version");
 }
 
 TEST(ExecutorTest, TheBrokenCasesAreInTheCoreSetWhereTheyMustBe) {
@@ -148,7 +164,8 @@ TEST(ExecutorTest, CaseIdsNameAFixtureAProfileAndALevel) {
   EXPECT_EQ(std::get<CaseSpec>(spec).fixture, "fixtures/seed/example5_graph_break.py");
   EXPECT_EQ(std::get<CaseSpec>(spec).profile, "torch-2.13-ngb");
   EXPECT_EQ(std::get<CaseSpec>(spec).level, TDC_GRAPH_LEVEL_ATEN);
-  EXPECT_EQ(std::get<std::string>(ResolveCase("fixtures:seed:x:profile=torch-9:level=aten")), "unknown profile 'torch-9'");
+  EXPECT_EQ(std::get<std::string>(ResolveCase("fixtures:seed:x:profile=torch-9:level=aten")),
+            "unknown profile 'torch-9'");
   EXPECT_EQ(std::get<std::string>(ResolveCase("fixtures:seed:x:profile=torch-2.13:level=fx")),
             "level 'fx' is neither dynamo nor aten");
   EXPECT_EQ(CaseIdOf("fixtures/seed/example5_graph_break.py", "torch-2.13", TDC_GRAPH_LEVEL_DYNAMO),
@@ -156,7 +173,8 @@ TEST(ExecutorTest, CaseIdsNameAFixtureAProfileAndALevel) {
 }
 
 TEST(ExecutorTest, VerdictsSurviveTheirJsonForm) {
-  Verdict v = Verdict::Of(CaseStatus::kCrash, CasePhase::kBackendRun, "signal", "SIGSEGV in backend_run: graph 0/0");
+  Verdict v = Verdict::Of(CaseStatus::kCrash, CasePhase::kBackendRun, "signal",
+                          "SIGSEGV in backend_run: graph 0/0");
   std::optional<Verdict> back = VerdictFromJson(ToJson(v));
   ASSERT_TRUE(back);
   EXPECT_EQ(FormatVerdict(*back), "CRASH backend_run/signal: SIGSEGV in backend_run: graph 0/0");

@@ -28,7 +28,9 @@ constexpr PhaseRow kPhases[] = {
 
 }  // namespace
 
-std::string_view StatusName(CaseStatus status) { return kStatuses[static_cast<size_t>(status)].name; }
+std::string_view StatusName(CaseStatus status) {
+  return kStatuses[static_cast<size_t>(status)].name;
+}
 Counts CountsAs(CaseStatus status) { return kStatuses[static_cast<size_t>(status)].counts; }
 std::string_view PhaseName(CasePhase phase) { return kPhases[static_cast<size_t>(phase)].name; }
 
@@ -47,12 +49,16 @@ std::optional<CasePhase> ParsePhase(std::string_view name) {
 }
 
 std::string FormatVerdict(const Verdict& v) {
-  if (!v.phase) return v.message.empty() ? std::string(StatusName(v.status)) : fmt::format("{}: {}", StatusName(v.status), v.message);
-  return fmt::format("{} {}/{}: {}", StatusName(v.status), PhaseName(*v.phase), v.reason, v.message);
+  if (!v.phase)
+    return v.message.empty() ? std::string(StatusName(v.status))
+                             : fmt::format("{}: {}", StatusName(v.status), v.message);
+  return fmt::format("{} {}/{}: {}", StatusName(v.status), PhaseName(*v.phase), v.reason,
+                     v.message);
 }
 
 nlohmann::json ToJson(const Verdict& v) {
-  nlohmann::json j = {{"status", StatusName(v.status)}, {"reason", v.reason}, {"message", v.message}};
+  nlohmann::json j = {
+      {"status", StatusName(v.status)}, {"reason", v.reason}, {"message", v.message}};
   j["phase"] = v.phase ? nlohmann::json(PhaseName(*v.phase)) : nlohmann::json(nullptr);
   return j;
 }
@@ -63,9 +69,11 @@ std::optional<Verdict> VerdictFromJson(const nlohmann::json& j) {
   if (!status) return std::nullopt;
   Verdict v;
   v.status = *status;
-  if (j.contains("phase") && j["phase"].is_string()) v.phase = ParsePhase(j["phase"].get<std::string>());
+  if (j.contains("phase") && j["phase"].is_string())
+    v.phase = ParsePhase(j["phase"].get<std::string>());
   if (j.contains("reason") && j["reason"].is_string()) v.reason = j["reason"].get<std::string>();
-  if (j.contains("message") && j["message"].is_string()) v.message = j["message"].get<std::string>();
+  if (j.contains("message") && j["message"].is_string())
+    v.message = j["message"].get<std::string>();
   return v;
 }
 

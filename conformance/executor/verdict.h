@@ -5,7 +5,6 @@
 #define TDCONFORM_CONFORMANCE_EXECUTOR_VERDICT_H_
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>

@@ -23,8 +23,12 @@ class LoadedBackend {
   const tdc_backend_info& info() const { return info_; }
   const tdc_capabilities& capabilities() const { return capabilities_; }
   const std::string& path() const { return path_; }
-  bool HasLevel(tdc_graph_level level) const { return (capabilities_.graph_levels & (1u << level)) != 0; }
-  bool HasDType(int32_t dtype) const { return dtype >= 0 && dtype < 64 && (capabilities_.dtypes & (1ull << dtype)) != 0; }
+  bool HasLevel(tdc_graph_level level) const {
+    return (capabilities_.graph_levels & (1u << level)) != 0;
+  }
+  bool HasDType(int32_t dtype) const {
+    return dtype >= 0 && dtype < 64 && (capabilities_.dtypes & (1ull << dtype)) != 0;
+  }
 
  private:
   void* handle_;

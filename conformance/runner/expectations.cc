@@ -39,7 +39,9 @@ std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::
   for (std::string line; std::getline(in, line);) {
     ++number;
     size_t pos = 0;
-    auto error = [&](size_t column, const std::string& what) { return fmt::format("{}:{}:{}: error: {}", path, number, column, what); };
+    auto error = [&](size_t column, const std::string& what) {
+      return fmt::format("{}:{}:{}: error: {}", path, number, column, what);
+    };
     auto pattern = NextWord(line, pos);
     if (!pattern || pattern->first.starts_with("#")) continue;
     Expectation e;
@@ -48,26 +50,32 @@ std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::
     auto status = NextWord(line, pos);
     if (!status) return error(line.size() + 1, "expected a status after the pattern");
     std::optional<CaseStatus> parsed = ParseStatus(status->first);
-    if (!parsed || *parsed == CaseStatus::kPass || *parsed == CaseStatus::kXFail || *parsed == CaseStatus::kXPass) {
-      return error(status->second, fmt::format("'{}' is not a status a case can be expected to end in", status->first));
+    if (!parsed || *parsed == CaseStatus::kPass || *parsed == CaseStatus::kXFail ||
+        *parsed == CaseStatus::kXPass) {
+      return error(
+          status->second,
+          fmt::format("'{}' is not a status a case can be expected to end in", status->first));
     }
     e.status = *parsed;
     auto next = NextWord(line, pos);
     if (next && next->first.starts_with("expires=")) {
       std::string date = next->first.substr(8);
-      if (!IsDate(date)) return error(next->second + 8, fmt::format("'{}' is not a date YYYY-MM-DD", date));
+      if (!IsDate(date))
+        return error(next->second + 8, fmt::format("'{}' is not a date YYYY-MM-DD", date));
       e.expires = date;
       next = NextWord(line, pos);
     }
     if (!next) return error(line.size() + 1, "an expectation needs a reason");
     e.reason = line.substr(next->second - 1);
-    while (!e.reason.empty() && std::isspace(static_cast<unsigned char>(e.reason.back()))) e.reason.pop_back();
+    while (!e.reason.empty() && std::isspace(static_cast<unsigned char>(e.reason.back())))
+      e.reason.pop_back();
     out.push_back(std::move(e));
   }
   return out;
 }
 
-std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expectations, const std::string& today,
+std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expectations,
+                                           const std::string& today,
                                            std::vector<CaseResult>& results) {
   std::vector<bool> used(expectations.size(), false);  // matched a case that did not pass
   for (CaseResult& r : results) {
@@ -96,10 +104,14 @@ std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expec
 
 std::string WriteExpectations(const std::vector<Expectation>& previous, const std::string& today,
                               const std::vector<CaseResult>& results) {
-  std::string out = "# tdconform expectations (conformance/runner/expectations.h), written by --update-expectations.\n";
+  std::string out =
+      "# tdconform expectations (conformance/runner/expectations.h), written by "
+      "--update-expectations.\n";
   for (const CaseResult& r : results) {
     CaseStatus status = r.verdict.status;
-    if (status == CaseStatus::kPass || status == CaseStatus::kXPass || status == CaseStatus::kSkipped) continue;
+    if (status == CaseStatus::kPass || status == CaseStatus::kXPass ||
+        status == CaseStatus::kSkipped)
+      continue;
     std::string reason = FormatVerdict(r.verdict);
     std::replace(reason.begin(), reason.end(), '\n', ' ');
     std::optional<std::string> expires;
@@ -110,7 +122,8 @@ std::string WriteExpectations(const std::vector<Expectation>& previous, const st
       if (status == CaseStatus::kXFail) status = e.status;
       break;
     }
-    out += fmt::format("{} {}{} {}\n", r.id, StatusName(status), expires ? " expires=" + *expires : "", reason);
+    out += fmt::format("{} {}{} {}\n", r.id, StatusName(status),
+                       expires ? " expires=" + *expires : "", reason);
   }
   return out;
 }

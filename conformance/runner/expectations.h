@@ -31,7 +31,8 @@ std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::
 
 // Applies `expectations` (those expiring before `today`, YYYY-MM-DD, are ignored) to
 // `results`; returns the stale entries.
-std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expectations, const std::string& today,
+std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expectations,
+                                           const std::string& today,
                                            std::vector<CaseResult>& results);
 
 // An expectation file accepting every non-PASS result of `results` (after

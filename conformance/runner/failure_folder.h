@@ -27,7 +27,8 @@ bool KeepsFolder(const CaseResult& result);
 
 // Writes (or removes) `result`'s folder under `dir`; `generated_dir` resolves generated cases'
 // programs. An error text when it cannot.
-std::optional<std::string> UpdateFailureFolder(const std::string& dir, const std::string& generated_dir,
+std::optional<std::string> UpdateFailureFolder(const std::string& dir,
+                                               const std::string& generated_dir,
                                                const CaseResult& result, const std::string& repro);
 
 }  // namespace tdc::conformance

@@ -16,7 +16,8 @@ namespace {
 using testing::LoadBundled;
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kAdd = "fixtures:allow_in_graph:s02_allow_then_disallow:profile=torch-2.13:level=dynamo";
+constexpr const char* kAdd =
+    "fixtures:allow_in_graph:s02_allow_then_disallow:profile=torch-2.13:level=dynamo";
 constexpr const char* kAddFixture = "fixtures/allow_in_graph/s02_allow_then_disallow";
 
 std::string Slurp(const std::string& path) {
@@ -34,7 +35,8 @@ CaseResult RunAndKeep(const std::string& backend, const std::string& dir) {
   if (!loaded) return {};
   CaseResult result;
   result.id = kAdd;
-  result.verdict = RunCase(*loaded, std::get<CaseSpec>(ResolveCase(kAdd)), {30, false}, &result.records);
+  result.verdict =
+      RunCase(*loaded, std::get<CaseSpec>(ResolveCase(kAdd)), {30, false}, &result.records);
   EXPECT_FALSE(UpdateFailureFolder(dir, "", result, "repro " + backend));
   return result;
 }
@@ -58,7 +60,8 @@ TEST(FailureFolderTest, AWrongValueLeavesTheGraphItsInputsAndBothOutputs) {
   EXPECT_FALSE(graph["inputs"].empty());
   ASSERT_EQ(graph["backend_outputs"].size(), graph["expected"].size());
   EXPECT_NE(graph["backend_outputs"], graph["expected"]);  // the wrong values, as returned
-  EXPECT_EQ(graph["backend_outputs"][0]["tensor"]["shape"], graph["expected"][0]["tensor"]["shape"]);
+  EXPECT_EQ(graph["backend_outputs"][0]["tensor"]["shape"],
+            graph["expected"][0]["tensor"]["shape"]);
 }
 
 TEST(FailureFolderTest, ACrashLeavesTheGraphItCrashedInAndAPassRemovesTheFolder) {
@@ -94,15 +97,18 @@ TEST(FailureFolderTest, AProgramThatFailsAsAWholeLeavesBothOutcomes) {
   ASSERT_TRUE(loaded);
   CaseResult result;
   result.id = "fuzz:reference:seed_1:profile=torch-2.13:level=dynamo";
-  result.verdict = RunCase(*loaded, std::get<CaseSpec>(ResolveCase(result.id, generated)), {30, false}, &result.records);
+  result.verdict = RunCase(*loaded, std::get<CaseSpec>(ResolveCase(result.id, generated)),
+                           {30, false}, &result.records);
   ASSERT_EQ(FormatVerdict(result.verdict).substr(0, 27), "FAIL compare/value_mismatch");
   ASSERT_FALSE(UpdateFailureFolder(dir + "/failures", generated, result, "r"));
   const std::string folder = dir + "/failures/" + result.id;
-  EXPECT_EQ(ReadJson(folder + "/expected.json")["compiled"]["torch-2.13"]["counters"]["frame_count"], 99);
+  EXPECT_EQ(
+      ReadJson(folder + "/expected.json")["compiled"]["torch-2.13"]["counters"]["frame_count"], 99);
   Json actual = ReadJson(folder + "/actual.json");
   ASSERT_FALSE(actual.is_discarded());
   EXPECT_EQ(actual["compiled"]["torch-2.13"]["counters"]["frame_count"],
-            ReadJson(std::string(kAddFixture) + ".golden.json")["compiled"]["torch-2.13"]["counters"]["frame_count"]);
+            ReadJson(std::string(kAddFixture) +
+                     ".golden.json")["compiled"]["torch-2.13"]["counters"]["frame_count"]);
   EXPECT_TRUE(std::filesystem::exists(folder + "/graphs/0.json"));
 }
 

@@ -1,10 +1,9 @@
 #include "conformance/runner/generated.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -32,7 +31,8 @@ struct ProgramKey {
 
 std::optional<ProgramKey> KeyOf(const std::string& text, std::string* profile) {
   CaseIdParse parsed = ParseCaseId(text);
-  if (!parsed.id || parsed.id->suite != "fuzz" || !parsed.id->name.starts_with("seed_")) return std::nullopt;
+  if (!parsed.id || parsed.id->suite != "fuzz" || !parsed.id->name.starts_with("seed_"))
+    return std::nullopt;
   for (const CaseParam& p : parsed.id->params) {
     if (p.key == "profile") *profile = p.value;
   }
@@ -57,7 +57,8 @@ std::optional<std::string> WriteFile(const std::string& path, const std::string&
 // The reference's outcome of `program` in every profile, as a golden document. Its display
 // name is the program's path, as the executor's run of it will have. No oracle recorded it:
 // its provenance says so (hashes of zeros, torch version "reference"; meta is never compared).
-std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& program, const std::string& file) {
+std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& program,
+                                                         const std::string& file) {
   graph::Golden golden;
   golden.meta.fixture = file;
   golden.meta.fixture_sha256 = golden.meta.oracle_sha256 = std::string(64, '0');
@@ -74,7 +75,8 @@ std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& pr
 
 // Runs the oracle's recorder on `files` (argv, no shell), its output into `log`; whether it
 // recorded a program shows in its golden file.
-void RecordWithTorch(const std::string& python, const std::vector<std::string>& files, const std::string& log) {
+void RecordWithTorch(const std::string& python, const std::vector<std::string>& files,
+                     const std::string& log) {
   std::vector<std::string> args = {python, "-m", "conformance.oracle", "record"};
   args.insert(args.end(), files.begin(), files.end());
   std::vector<char*> argv;
@@ -120,7 +122,9 @@ std::vector<std::string> GeneratedCaseIds(const GeneratedOptions& options) {
     const std::string name = fmt::format("seed_{}", options.seed + static_cast<uint64_t>(i));
     for (const std::string& profile : dynamo::KnownProfiles()) {
       for (const char* level : kLevels) {
-        ids.push_back(FormatCaseId({"fuzz", options.vs_torch ? "torch" : "reference", name,
+        ids.push_back(FormatCaseId({"fuzz",
+                                    options.vs_torch ? "torch" : "reference",
+                                    name,
                                     {{"profile", profile}, {"level", level}}}));
       }
     }
@@ -128,13 +132,14 @@ std::vector<std::string> GeneratedCaseIds(const GeneratedOptions& options) {
   return ids;
 }
 
-std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(const std::vector<std::string>& ids,
-                                                                         const GeneratedFiles& files) {
+std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(
+    const std::vector<std::string>& ids, const GeneratedFiles& files) {
   // The programs the ids name, and each one's cases.
   std::map<ProgramKey, std::vector<std::pair<std::string, std::string>>> programs;  // id, profile
   for (const std::string& id : ids) {
     std::string profile;
-    if (std::optional<ProgramKey> key = KeyOf(id, &profile)) programs[*key].emplace_back(id, profile);
+    if (std::optional<ProgramKey> key = KeyOf(id, &profile))
+      programs[*key].emplace_back(id, profile);
   }
   std::map<std::string, Verdict> decided;
   if (programs.empty()) return decided;
@@ -149,18 +154,22 @@ std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(const
     auto golden = ReferenceGolden(program, stem + ".py");
     if (auto* diagnostic = std::get_if<std::string>(&golden)) {
       for (const auto& [id, profile] : cases) {
-        decided[id] = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, "reference_error", *diagnostic);
+        decided[id] = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, "reference_error",
+                                  *diagnostic);
       }
       continue;
     }
     if (key.expected == "reference") {
-      if (auto failed = WriteFile(stem + ".golden.json", graph::WriteGolden(std::get<graph::Golden>(golden)))) return *failed;
+      if (auto failed =
+              WriteFile(stem + ".golden.json", graph::WriteGolden(std::get<graph::Golden>(golden))))
+        return *failed;
       continue;
     }
     // Recorded afresh: an old golden must not stand in for one torch did not write. The
     // reference's outcome goes beside it, for a disagreement's folder.
     std::filesystem::remove(stem + ".golden.json", error);
-    if (auto failed = WriteFile(stem + ".reference.json", graph::WriteGolden(std::get<graph::Golden>(golden)))) {
+    if (auto failed = WriteFile(stem + ".reference.json",
+                                graph::WriteGolden(std::get<graph::Golden>(golden)))) {
       return *failed;
     }
     to_record.push_back(stem + ".py");
@@ -174,11 +183,12 @@ std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(const
     std::optional<graph::Golden> torch = ReadGoldenFile(golden_file);
     for (const auto& [id, profile] : programs[key]) {
       if (!torch) {
-        decided[id] = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "not_recorded",
-                                  fmt::format("torch did not record {} (see {})", golden_file, log));
+        decided[id] =
+            Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "not_recorded",
+                        fmt::format("torch did not record {} (see {})", golden_file, log));
       } else if (auto difference = Disagreement(*torch, reference, profile)) {
-        decided[id] = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "reference_disagrees_with_torch",
-                                  *difference);
+        decided[id] = Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare,
+                                  "reference_disagrees_with_torch", *difference);
       }
     }
   }

@@ -29,7 +29,8 @@ std::vector<std::string> GeneratedCaseIds(const GeneratedOptions& options);
 // Where and how the programs are written and recorded.
 struct GeneratedFiles {
   std::string dir;  // <dir>/<expected>/seed_<n>.py, .golden.json (and for torch .reference.json)
-  std::string python = ".venv/bin/python";  // runs the oracle (`torch` cases), from the repository root
+  std::string python =
+      ".venv/bin/python";  // runs the oracle (`torch` cases), from the repository root
 };
 
 // Writes the program and the expected outcome of each generated case among `ids` (others are
@@ -37,8 +38,8 @@ struct GeneratedFiles {
 // torch did not record, or on which the reference already disagrees with torch, is a
 // HARNESS_ERROR (the suite's fault, not the backend's). An error text when nothing could be
 // written.
-std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(const std::vector<std::string>& ids,
-                                                                         const GeneratedFiles& files);
+std::variant<std::map<std::string, Verdict>, std::string> PrepareGenerated(
+    const std::vector<std::string>& ids, const GeneratedFiles& files);
 
 }  // namespace tdc::conformance
 

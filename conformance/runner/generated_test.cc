@@ -36,17 +36,20 @@ TEST(GeneratedTest, EachProgramIsACaseInEveryProfileAtBothLevels) {
                      "fuzz:reference:seed_42:profile=torch-2.13-ngb:level=dynamo",
                      "fuzz:reference:seed_42:profile=torch-2.13-ngb:level=aten",
                  }));
-  EXPECT_EQ(GeneratedCaseIds({1, 7, true}).front(), "fuzz:torch:seed_7:profile=torch-2.13:level=dynamo");
+  EXPECT_EQ(GeneratedCaseIds({1, 7, true}).front(),
+            "fuzz:torch:seed_7:profile=torch-2.13:level=dynamo");
 }
 
 TEST(GeneratedTest, AnIdNamesItsProgramInTheGeneratedFolder) {
   auto spec = ResolveCase("fuzz:torch:seed_7:profile=torch-2.13:level=aten", "out/generated");
   ASSERT_TRUE(std::holds_alternative<CaseSpec>(spec)) << std::get<std::string>(spec);
   EXPECT_EQ(std::get<CaseSpec>(spec).fixture, "out/generated/torch/seed_7.py");
-  EXPECT_EQ(std::get<std::string>(ResolveCase("fuzz:eager:seed_7:profile=torch-2.13:level=aten", "d")),
-            "a generated case's expected outcome is 'reference' or 'torch', not 'eager'");
-  EXPECT_EQ(std::get<std::string>(ResolveCase("fuzz:torch:seven:profile=torch-2.13:level=aten", "d")),
-            "a generated case is seed_<n>, not 'seven'");
+  EXPECT_EQ(
+      std::get<std::string>(ResolveCase("fuzz:eager:seed_7:profile=torch-2.13:level=aten", "d")),
+      "a generated case's expected outcome is 'reference' or 'torch', not 'eager'");
+  EXPECT_EQ(
+      std::get<std::string>(ResolveCase("fuzz:torch:seven:profile=torch-2.13:level=aten", "d")),
+      "a generated case is seed_<n>, not 'seven'");
 }
 
 TEST(GeneratedTest, TheProgramAndItsExpectedOutcomeAreWrittenTheSameEachTime) {
@@ -56,7 +59,8 @@ TEST(GeneratedTest, TheProgramAndItsExpectedOutcomeAreWrittenTheSameEachTime) {
   auto first = PrepareGenerated(ids, {dir});
   ASSERT_EQ(first.index(), 0U) << std::get<std::string>(first);
   EXPECT_TRUE(std::get<0>(first).empty());  // nothing decided before running
-  const std::string program = Slurp(dir + "/reference/seed_3.py"), golden = Slurp(dir + "/reference/seed_3.golden.json");
+  const std::string program = Slurp(dir + "/reference/seed_3.py"),
+                    golden = Slurp(dir + "/reference/seed_3.golden.json");
   EXPECT_TRUE(program.starts_with("# tdc: profiles all\n")) << program;
   graph::GoldenReadResult read = graph::ReadGolden(golden);
   ASSERT_TRUE(read.golden) << graph::FormatJsonError("seed_3.golden.json", *read.error);

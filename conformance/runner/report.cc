@@ -1,12 +1,12 @@
 #include "conformance/runner/report.h"
 
 #include <fmt/format.h>
-#include <pugixml.hpp>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <pugixml.hpp>
 #include <sstream>
 
 #include "reference/base/case_id.h"
@@ -22,16 +22,21 @@ enum class JunitKind { kPassed, kFailure, kError, kSkipped };
 
 JunitKind KindOf(CaseStatus status, bool strict) {
   switch (status) {
-    case CaseStatus::kPass: return JunitKind::kPassed;
-    case CaseStatus::kXPass: return strict ? JunitKind::kFailure : JunitKind::kPassed;
-    case CaseStatus::kFail: return JunitKind::kFailure;
+    case CaseStatus::kPass:
+      return JunitKind::kPassed;
+    case CaseStatus::kXPass:
+      return strict ? JunitKind::kFailure : JunitKind::kPassed;
+    case CaseStatus::kFail:
+      return JunitKind::kFailure;
     case CaseStatus::kCrash:
     case CaseStatus::kTimeout:
     case CaseStatus::kBackendError:
-    case CaseStatus::kHarnessError: return JunitKind::kError;
+    case CaseStatus::kHarnessError:
+      return JunitKind::kError;
     case CaseStatus::kNotSupported:
     case CaseStatus::kXFail:
-    case CaseStatus::kSkipped: return JunitKind::kSkipped;
+    case CaseStatus::kSkipped:
+      return JunitKind::kSkipped;
   }
   return JunitKind::kError;
 }
@@ -49,25 +54,32 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
     nlohmann::ordered_json c;
     c["id"] = r.id;
     c["status"] = StatusName(r.verdict.status);
-    c["phase"] = r.verdict.phase ? nlohmann::ordered_json(PhaseName(*r.verdict.phase)) : nlohmann::ordered_json();
+    c["phase"] = r.verdict.phase ? nlohmann::ordered_json(PhaseName(*r.verdict.phase))
+                                 : nlohmann::ordered_json();
     c["reason"] = r.verdict.reason;
     c["message"] = r.verdict.message;
-    c["repro"] = r.verdict.status == CaseStatus::kPass ? nlohmann::ordered_json() : nlohmann::ordered_json(ReproCommand(r.id, library));
+    c["repro"] = r.verdict.status == CaseStatus::kPass
+                     ? nlohmann::ordered_json()
+                     : nlohmann::ordered_json(ReproCommand(r.id, library));
     cases.push_back(std::move(c));
   }
   nlohmann::ordered_json report;
   report["schema"] = kReportSchema;
   report["abi"] = fmt::format("{}.{}", TDC_ABI_VERSION_MAJOR, TDC_ABI_VERSION_MINOR);
-  report["backend"] = {{"name", Text(info.name)}, {"version", Text(info.version)}, {"vendor", Text(info.vendor)},
+  report["backend"] = {{"name", Text(info.name)},
+                       {"version", Text(info.version)},
+                       {"vendor", Text(info.vendor)},
                        {"library", library}};
-  report["summary"] = {{"passed", tally.passed}, {"failed", tally.failed}, {"skipped", tally.skipped},
+  report["summary"] = {{"passed", tally.passed},
+                       {"failed", tally.failed},
+                       {"skipped", tally.skipped},
                        {"succeeded", Succeeded(tally)}};
   report["cases"] = std::move(cases);
   return report;
 }
 
-std::string JunitReport(const tdc_backend_info& info, const std::string& library, const std::vector<CaseResult>& results,
-                        bool strict) {
+std::string JunitReport(const tdc_backend_info& info, const std::string& library,
+                        const std::vector<CaseResult>& results, bool strict) {
   pugi::xml_document doc;
   pugi::xml_node decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";
@@ -75,10 +87,17 @@ std::string JunitReport(const tdc_backend_info& info, const std::string& library
   int failures = 0, errors = 0, skipped = 0;
   for (const CaseResult& r : results) {
     switch (KindOf(r.verdict.status, strict)) {
-      case JunitKind::kFailure: ++failures; break;
-      case JunitKind::kError: ++errors; break;
-      case JunitKind::kSkipped: ++skipped; break;
-      case JunitKind::kPassed: break;
+      case JunitKind::kFailure:
+        ++failures;
+        break;
+      case JunitKind::kError:
+        ++errors;
+        break;
+      case JunitKind::kSkipped:
+        ++skipped;
+        break;
+      case JunitKind::kPassed:
+        break;
     }
   }
   pugi::xml_node suites = doc.append_child("testsuites");
@@ -103,12 +122,15 @@ std::string JunitReport(const tdc_backend_info& info, const std::string& library
     CaseIdParse parsed = ParseCaseId(r.id);
     pugi::xml_node test = suite.append_child("testcase");
     // classname: suite.group; name: the case and its parameters (the id's rest).
-    const std::string classname = parsed.id ? fmt::format("{}.{}", parsed.id->suite, parsed.id->group) : "tdconform";
+    const std::string classname =
+        parsed.id ? fmt::format("{}.{}", parsed.id->suite, parsed.id->group) : "tdconform";
     test.append_attribute("classname") = classname.c_str();
     test.append_attribute("name") = r.id.c_str();
     const JunitKind kind = KindOf(r.verdict.status, strict);
     if (kind == JunitKind::kPassed) continue;
-    const char* element = kind == JunitKind::kFailure ? "failure" : kind == JunitKind::kError ? "error" : "skipped";
+    const char* element = kind == JunitKind::kFailure ? "failure"
+                          : kind == JunitKind::kError ? "error"
+                                                      : "skipped";
     pugi::xml_node result = test.append_child(element);
     result.append_attribute("message") = FormatVerdict(r.verdict).c_str();
     if (kind != JunitKind::kSkipped) {

@@ -6,7 +6,6 @@
 #define TDCONFORM_CONFORMANCE_RUNNER_REPORT_H_
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +24,8 @@ std::string ReproCommand(const std::string& id, const std::string& library);
 nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
                                   const std::vector<CaseResult>& results, const Tally& tally);
 // `strict`: an XPASS is a failure (else it passes).
-std::string JunitReport(const tdc_backend_info& info, const std::string& library, const std::vector<CaseResult>& results,
-                        bool strict);
+std::string JunitReport(const tdc_backend_info& info, const std::string& library,
+                        const std::vector<CaseResult>& results, bool strict);
 
 // Writes `text` to `path` atomically; an error text when it cannot.
 std::optional<std::string> WriteAtomically(const std::string& path, const std::string& text);

@@ -1,7 +1,6 @@
 #include "conformance/runner/runner.h"
 
 #include <fmt/format.h>
-
 #include <poll.h>
 
 #include <algorithm>
@@ -19,7 +18,8 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
   auto finish = [&](size_t i, Verdict verdict, bool counted, std::vector<CaseRecord> records = {}) {
     if (counted) {
       timeouts_in_a_row = verdict.status == CaseStatus::kTimeout ? timeouts_in_a_row + 1 : 0;
-      if (options.max_timeouts > 0 && timeouts_in_a_row >= options.max_timeouts) unresponsive = true;
+      if (options.max_timeouts > 0 && timeouts_in_a_row >= options.max_timeouts)
+        unresponsive = true;
     }
     results[i] = {ids[i], std::move(verdict), std::move(records)};
     ++done;
@@ -31,8 +31,9 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
     while (running.size() < static_cast<size_t>(std::max(options.jobs, 1)) && next < ids.size()) {
       const size_t i = next++;
       if (unresponsive) {
-        finish(i, {CaseStatus::kSkipped, std::nullopt, "backend_unresponsive",
-                   fmt::format("{} cases in a row timed out", options.max_timeouts)},
+        finish(i,
+               {CaseStatus::kSkipped, std::nullopt, "backend_unresponsive",
+                fmt::format("{} cases in a row timed out", options.max_timeouts)},
                false);
         continue;
       }
@@ -42,10 +43,12 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
       }
       auto spec = ResolveCase(ids[i], options.generated_dir);
       if (auto* error = std::get_if<std::string>(&spec)) {
-        finish(i, Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "case_id", *error), true);
+        finish(i, Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "case_id", *error),
+               true);
         continue;
       }
-      auto started = StartCase(backend, std::get<CaseSpec>(spec), {options.timeout_seconds, options.required.contains(ids[i])});
+      auto started = StartCase(backend, std::get<CaseSpec>(spec),
+                               {options.timeout_seconds, options.required.contains(ids[i])});
       if (auto* verdict = std::get_if<Verdict>(&started)) {
         finish(i, std::move(*verdict), true);
       } else {
@@ -54,9 +57,11 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
     }
     if (running.empty()) continue;
     const auto now = std::chrono::steady_clock::now();
-    auto soonest = std::min_element(running.begin(), running.end(),
-                                    [](const auto& a, const auto& b) { return a.second.deadline < b.second.deadline; });
-    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(soonest->second.deadline - now);
+    auto soonest = std::min_element(
+        running.begin(), running.end(),
+        [](const auto& a, const auto& b) { return a.second.deadline < b.second.deadline; });
+    const auto wait =
+        std::chrono::duration_cast<std::chrono::milliseconds>(soonest->second.deadline - now);
     std::vector<pollfd> fds;
     for (const auto& [i, c] : running) fds.push_back({c.fd, POLLIN, 0});
     poll(fds.data(), fds.size(), static_cast<int>(std::max<int64_t>(wait.count(), 0)));
@@ -84,9 +89,15 @@ Tally Count(const std::vector<CaseResult>& results, bool strict) {
       continue;
     }
     switch (CountsAs(r.verdict.status)) {
-      case Counts::kPassed: ++tally.passed; break;
-      case Counts::kFailed: ++tally.failed; break;
-      case Counts::kSkipped: ++tally.skipped; break;
+      case Counts::kPassed:
+        ++tally.passed;
+        break;
+      case Counts::kFailed:
+        ++tally.failed;
+        break;
+      case Counts::kSkipped:
+        ++tally.skipped;
+        break;
     }
   }
   return tally;

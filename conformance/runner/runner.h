@@ -28,8 +28,8 @@ struct RunnerOptions {
   int jobs = 1;
   double timeout_seconds = 60;
   int max_timeouts = 3;
-  std::set<std::string> required;  // the must-pass core set
-  std::string generated_dir;       // where generated cases' programs are (generated.h)
+  std::set<std::string> required;          // the must-pass core set
+  std::string generated_dir;               // where generated cases' programs are (generated.h)
   std::map<std::string, Verdict> decided;  // verdicts known before running (generated.h)
 };
 

@@ -3,9 +3,8 @@
 // same bytes for the same results and replace their file whole.
 #include "conformance/runner/runner.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -32,8 +31,8 @@ TEST(SelectionTest, GlobsMatchTheWholeId) {
 }
 
 TEST(SelectionTest, FiltersExcludesAndCaseListsNarrowTheSuite) {
-  const std::vector<std::string> suite = {"s:g:a:level=dynamo", "s:g:a:level=aten", "s:h:b:level=dynamo",
-                                          "s:h:b:level=aten"};
+  const std::vector<std::string> suite = {"s:g:a:level=dynamo", "s:g:a:level=aten",
+                                          "s:h:b:level=dynamo", "s:h:b:level=aten"};
   Selection filter;
   filter.filters = {"s:g:*", "*:b:level=aten"};
   EXPECT_EQ(Select(suite, filter), (std::vector<std::string>{suite[0], suite[1], suite[3]}));
@@ -64,7 +63,8 @@ TEST(SelectionTest, ABadCaseListLineIsLocated) {
   std::ofstream(path) << "# comment\nfixtures:seed:x:profile=torch-2.13:level=aten\nnot an id\n";
   auto read = ReadCaseList(path);
   ASSERT_TRUE(std::holds_alternative<std::string>(read));
-  EXPECT_TRUE(std::get<std::string>(read).starts_with(path + ":3:1: error: ")) << std::get<std::string>(read);
+  EXPECT_TRUE(std::get<std::string>(read).starts_with(path + ":3:1: error: "))
+      << std::get<std::string>(read);
 }
 
 // Template cases: two passing, one NOT_SUPPORTED (a reduction), in a fixed order.
@@ -87,8 +87,10 @@ TEST(RunnerTest, ResultsAndReportsAreTheSameWhateverTheJobs) {
   EXPECT_EQ(StatusName(a[0].verdict.status), "PASS");
   EXPECT_EQ(StatusName(a[2].verdict.status), "NOT_SUPPORTED") << FormatVerdict(a[2].verdict);
   const std::string library = "libtdc_backend_template.so";
-  EXPECT_EQ(JsonReport(backend->info(), library, a, Count(a)).dump(1), JsonReport(backend->info(), library, b, Count(b)).dump(1));
-  EXPECT_EQ(JunitReport(backend->info(), library, a, false), JunitReport(backend->info(), library, b, false));
+  EXPECT_EQ(JsonReport(backend->info(), library, a, Count(a)).dump(1),
+            JsonReport(backend->info(), library, b, Count(b)).dump(1));
+  EXPECT_EQ(JunitReport(backend->info(), library, a, false),
+            JunitReport(backend->info(), library, b, false));
   EXPECT_EQ(ClosingLine(Count(a)), "2 passed, 0 failed, 1 skipped");
   EXPECT_TRUE(Succeeded(Count(a)));
 }
@@ -98,7 +100,8 @@ TEST(RunnerTest, AnUnresponsiveBackendsRemainingCasesAreSkipped) {
   ASSERT_TRUE(backend);
   // The first two cases trace sin: they time out; the third, with no sin, is not run.
   const std::vector<std::string> ids = {
-      "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=dynamo",
+      "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level="
+      "dynamo",
       "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=aten",
       "fixtures:disable:s18_partial_disable:profile=torch-2.13:level=aten",
   };
@@ -128,7 +131,8 @@ TEST(ReportTest, AReportReplacesItsFileWholeOrNotAtAll) {
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "new\n");
-  std::optional<std::string> error = WriteAtomically(::testing::TempDir() + "/no/such/dir/report.json", "x");
+  std::optional<std::string> error =
+      WriteAtomically(::testing::TempDir() + "/no/such/dir/report.json", "x");
   ASSERT_TRUE(error);
   EXPECT_NE(error->find(":1:1: error: cannot write the report"), std::string::npos);
 }
@@ -140,8 +144,10 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
 }
 
 TEST(ExpectationsTest, EntriesNeedAStatusAndAReasonAndErrorsAreLocated) {
-  auto good = ReadExpectations(WriteTemp("good.txt", "# comment\n\ns:g:* FAIL expires=2027-01-31 pytorch#123\ns:h:x CRASH a b  \n"));
-  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(good)) << std::get<std::string>(good);
+  auto good = ReadExpectations(WriteTemp(
+      "good.txt", "# comment\n\ns:g:* FAIL expires=2027-01-31 pytorch#123\ns:h:x CRASH a b  \n"));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(good))
+      << std::get<std::string>(good);
   const auto& entries = std::get<std::vector<Expectation>>(good);
   ASSERT_EQ(entries.size(), 2U);
   EXPECT_EQ(entries[0].expires, "2027-01-31");
@@ -149,12 +155,14 @@ TEST(ExpectationsTest, EntriesNeedAStatusAndAReasonAndErrorsAreLocated) {
   EXPECT_EQ(entries[0].line, 3);
   EXPECT_EQ(entries[1].reason, "a b");
   const std::string no_reason = WriteTemp("no_reason.txt", "s:g:* FAIL\n");
-  EXPECT_EQ(std::get<std::string>(ReadExpectations(no_reason)), no_reason + ":1:11: error: an expectation needs a reason");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(no_reason)),
+            no_reason + ":1:11: error: an expectation needs a reason");
   const std::string pass = WriteTemp("pass.txt", "s:g:*   PASS why\n");
   EXPECT_EQ(std::get<std::string>(ReadExpectations(pass)),
             pass + ":1:9: error: 'PASS' is not a status a case can be expected to end in");
   const std::string date = WriteTemp("date.txt", "s:g:* FAIL expires=2027-13-01 why\n");
-  EXPECT_EQ(std::get<std::string>(ReadExpectations(date)), date + ":1:20: error: '2027-13-01' is not a date YYYY-MM-DD");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(date)),
+            date + ":1:20: error: '2027-13-01' is not a date YYYY-MM-DD");
 }
 
 TEST(ExpectationsTest, ExpectedResultsAreXfailPassesXpassAndUnusedEntriesStale) {
@@ -174,7 +182,7 @@ TEST(ExpectationsTest, ExpectedResultsAreXfailPassesXpassAndUnusedEntriesStale) 
   std::vector<Expectation> stale = ApplyExpectations(expectations, "2026-11-30", results);
   EXPECT_EQ(StatusName(results[0].verdict.status), "XFAIL");
   EXPECT_EQ(StatusName(results[1].verdict.status), "XPASS");
-  EXPECT_EQ(StatusName(results[2].verdict.status), "CRASH");  // another failure stays one
+  EXPECT_EQ(StatusName(results[2].verdict.status), "CRASH");          // another failure stays one
   EXPECT_EQ(StatusName(results[3].verdict.status), "NOT_SUPPORTED");  // its entry expired
   ASSERT_EQ(stale.size(), 3U);
   EXPECT_EQ(stale[0].pattern, "s:g:b");
@@ -184,7 +192,8 @@ TEST(ExpectationsTest, ExpectedResultsAreXfailPassesXpassAndUnusedEntriesStale) 
   EXPECT_EQ(ClosingLine(Count(results, /*strict=*/true)), "0 passed, 2 failed, 2 skipped");
   // The rewritten file accepts the run as it is, keeping the reasons of unexpired entries.
   EXPECT_EQ(WriteExpectations(expectations, "2026-11-30", results),
-            "# tdconform expectations (conformance/runner/expectations.h), written by --update-expectations.\n"
+            "# tdconform expectations (conformance/runner/expectations.h), written by "
+            "--update-expectations.\n"
             "s:g:a FAIL known\n"
             "s:g:c CRASH crashes now\n"
             "s:g:d NOT_SUPPORTED NOT_SUPPORTED compare/r: m\n");

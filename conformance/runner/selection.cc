@@ -61,9 +61,12 @@ std::optional<int> ParseInt(std::string_view text) {
 
 std::variant<Shard, std::string> ParseShard(std::string_view text) {
   const size_t slash = text.find('/');
-  const int index = slash == std::string_view::npos ? -1 : ParseInt(text.substr(0, slash)).value_or(-1);
-  const int count = slash == std::string_view::npos ? 0 : ParseInt(text.substr(slash + 1)).value_or(0);
-  if (index < 0 || index >= count) return fmt::format("shard '{}' is not i/n with 0 <= i < n", text);
+  const int index =
+      slash == std::string_view::npos ? -1 : ParseInt(text.substr(0, slash)).value_or(-1);
+  const int count =
+      slash == std::string_view::npos ? 0 : ParseInt(text.substr(slash + 1)).value_or(0);
+  if (index < 0 || index >= count)
+    return fmt::format("shard '{}' is not i/n with 0 <= i < n", text);
   return Shard{index, count};
 }
 
@@ -72,14 +75,16 @@ std::optional<Shard> ShardFromEnvironment() {
   const char* index = std::getenv("GTEST_SHARD_INDEX");
   if (total == nullptr || index == nullptr) return std::nullopt;
   auto shard = ParseShard(fmt::format("{}/{}", index, total));
-  return std::holds_alternative<Shard>(shard) ? std::optional(std::get<Shard>(shard)) : std::nullopt;
+  return std::holds_alternative<Shard>(shard) ? std::optional(std::get<Shard>(shard))
+                                              : std::nullopt;
 }
 
 std::vector<std::string> Select(const std::vector<std::string>& suite, const Selection& selection) {
   std::set<std::string> listed;
   if (selection.caselist) listed.insert(selection.caselist->begin(), selection.caselist->end());
   auto any = [](const std::vector<std::string>& patterns, const std::string& id) {
-    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) { return GlobMatch(p, id); });
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& p) { return GlobMatch(p, id); });
   };
   std::vector<std::string> selected;
   for (const std::string& id : suite) {

@@ -29,8 +29,8 @@ std::variant<Shard, std::string> ParseShard(std::string_view text);
 std::optional<Shard> ShardFromEnvironment();
 
 struct Selection {
-  std::vector<std::string> filters;   // any of them (none: every case)
-  std::vector<std::string> excludes;  // none of them
+  std::vector<std::string> filters;                  // any of them (none: every case)
+  std::vector<std::string> excludes;                 // none of them
   std::optional<std::vector<std::string>> caselist;  // only these
   Shard shard;
 };

@@ -7,7 +7,8 @@ namespace {
 
 class Lowering final : public dynamo::AtenLowering {
  public:
-  std::unique_ptr<dynamo::FragmentRecorder> Start(const std::vector<const runtime::PyTensor*>& inputs) override {
+  std::unique_ptr<dynamo::FragmentRecorder> Start(
+      const std::vector<const runtime::PyTensor*>& inputs) override {
     return std::make_unique<Recorder>(inputs);
   }
 };

@@ -1,9 +1,9 @@
 // The aot layer's table and its refusals; the lowerings themselves are checked against
 // torch by the probe family (fixtures/probes/, compile ctests).
+#include <gtest/gtest.h>
+
 #include <string>
 #include <variant>
-
-#include <gtest/gtest.h>
 
 #include "reference/aot/aot_lowering.h"
 #include "reference/dynamo/run_compiled.h"
@@ -34,7 +34,8 @@ graph::CompiledOutcome Compile(const std::string& source) {
   dynamo::CompileRunOptions options;
   options.aten = &AotLowering();
   auto result = dynamo::RunCompiled(source, "aot_test.py", options);
-  EXPECT_TRUE(std::holds_alternative<graph::CompiledOutcome>(result)) << std::get<std::string>(result);
+  EXPECT_TRUE(std::holds_alternative<graph::CompiledOutcome>(result))
+      << std::get<std::string>(result);
   return std::get<graph::CompiledOutcome>(std::move(result));
 }
 

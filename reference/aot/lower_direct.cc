@@ -13,7 +13,9 @@ namespace {
 // overload (a Python number is wrapped), a unary op's default.
 std::string PacketOverload(std::string_view op, const CallArgs& args) {
   const bool binary = args.positional.size() >= 2;
-  if (op == "pow") return binary && runtime::Is<runtime::PyTensor>(args.positional[1]) ? "Tensor_Tensor" : "Tensor_Scalar";
+  if (op == "pow")
+    return binary && runtime::Is<runtime::PyTensor>(args.positional[1]) ? "Tensor_Tensor"
+                                                                        : "Tensor_Scalar";
   return binary ? "Tensor" : "default";
 }
 
@@ -35,6 +37,8 @@ void LowerAtenDirect(Recorder& r, const OpCall& call) {
   EmitAsCalled(r, call, std::move(target));
 }
 
-void LowerOpaque(Recorder& r, const OpCall& call) { EmitAsCalled(r, call, std::string(call.site.target)); }
+void LowerOpaque(Recorder& r, const OpCall& call) {
+  EmitAsCalled(r, call, std::string(call.site.target));
+}
 
 }  // namespace tdc::aot

@@ -9,7 +9,8 @@ namespace tdc::aot {
 namespace {
 
 // dtype (when given), then device and pin_memory; `like` factories have no device.
-graph::OrderedMap<graph::Arg> FactoryKwargs(Recorder& r, const OpCall& call, bool with_device = true) {
+graph::OrderedMap<graph::Arg> FactoryKwargs(Recorder& r, const OpCall& call,
+                                            bool with_device = true) {
   graph::OrderedMap<graph::Arg> kwargs;
   if (Value dtype = call.Given("dtype"); dtype && !runtime::Is<runtime::PyNone>(dtype)) {
     kwargs.emplace_back("dtype", r.ArgOf(dtype));
@@ -29,24 +30,30 @@ void LowerArange(Recorder& r, const OpCall& call) {
   Value start = call.Given("start"), end = call.Given("end"), step = call.Given("step");
   const bool has_end = end && !runtime::Is<runtime::PyNone>(end);
   if (!has_end) {  // arange(end)
-    return r.Bind(call.result, r.Emit("aten.arange.default", {r.ArgOf(start)}, FactoryKwargs(r, call)));
+    return r.Bind(call.result,
+                  r.Emit("aten.arange.default", {r.ArgOf(start)}, FactoryKwargs(r, call)));
   }
   if (!step) {
-    return r.Bind(call.result, r.Emit("aten.arange.start", {r.ArgOf(start), r.ArgOf(end)}, FactoryKwargs(r, call)));
+    return r.Bind(call.result, r.Emit("aten.arange.start", {r.ArgOf(start), r.ArgOf(end)},
+                                      FactoryKwargs(r, call)));
   }
-  r.Bind(call.result, r.Emit("aten.arange.start_step", {r.ArgOf(start), r.ArgOf(end), r.ArgOf(step)},
-                             FactoryKwargs(r, call)));
+  r.Bind(call.result,
+         r.Emit("aten.arange.start_step", {r.ArgOf(start), r.ArgOf(end), r.ArgOf(step)},
+                FactoryKwargs(r, call)));
 }
 
 void LowerLinspace(Recorder& r, const OpCall& call) {
   r.Bind(call.result, r.Emit("aten.linspace.default",
-                             {r.ArgOf(call.Given("start")), r.ArgOf(call.Given("end")), r.ArgOf(call.Given("steps"))},
+                             {r.ArgOf(call.Given("start")), r.ArgOf(call.Given("end")),
+                              r.ArgOf(call.Given("steps"))},
                              FactoryKwargs(r, call)));
 }
 
 void LowerFull(Recorder& r, const OpCall& call) {
-  r.Bind(call.result, r.Emit("aten.full.default", {IntList(call.Bound().Ints("size")), r.ArgOf(call.Given("fill_value"))},
-                             FactoryKwargs(r, call)));
+  r.Bind(call.result,
+         r.Emit("aten.full.default",
+                {IntList(call.Bound().Ints("size")), r.ArgOf(call.Given("fill_value"))},
+                FactoryKwargs(r, call)));
 }
 
 void LowerOnesOrZeros(Recorder& r, const OpCall& call) {
@@ -56,7 +63,8 @@ void LowerOnesOrZeros(Recorder& r, const OpCall& call) {
 
 void LowerLikeFactory(Recorder& r, const OpCall& call) {
   std::string target = "aten." + std::string(call.site.op->name) + ".default";
-  r.Bind(call.result, r.Emit(std::move(target), {r.ArgOf(call.Given("self"))}, FactoryKwargs(r, call, false)));
+  r.Bind(call.result,
+         r.Emit(std::move(target), {r.ArgOf(call.Given("self"))}, FactoryKwargs(r, call, false)));
 }
 
 }  // namespace tdc::aot

@@ -1,8 +1,8 @@
 // torch.matmul by rank, as AOT autograd's forward graph has it (ATen's _matmul_impl, the
 // probe family fixtures/probes/matmul): dot, mv, mm; a batched operand folded into a
 // matrix (view or copy, then mm / mv and an _unsafe_view) when it is row-major and the
-// other has at most 2 dims (never a matrix on the left); otherwise both operands expanded to the broadcast batch, reshaped to 3-d,
-// bmm, and a view to the result's shape.
+// other has at most 2 dims (never a matrix on the left); otherwise both operands expanded to the
+// broadcast batch, reshaped to 3-d, bmm, and a view to the result's shape.
 #include "reference/aot/args.h"
 #include "reference/aot/lowering.h"
 #include "reference/aot/reshape.h"
@@ -25,7 +25,9 @@ bool RowMajor(const runtime::Tensor& t) {
   return true;
 }
 
-Shape Prefix(const Shape& s, size_t n) { return Shape(s.begin(), s.begin() + static_cast<long>(n)); }
+Shape Prefix(const Shape& s, size_t n) {
+  return Shape(s.begin(), s.begin() + static_cast<long>(n));
+}
 
 // torch's infer_size: the broadcast of two batch shapes.
 Shape Broadcast(const Shape& a, const Shape& b) {
@@ -47,14 +49,16 @@ int64_t Product(const Shape& s) {
 // The larger operand (>= 3 dims) folded into a matrix, the other one of <= 2 dims.
 int64_t Fold(Recorder& r, const Traced& a, const Traced& b, const Shape& out_shape, bool a_larger) {
   if (a_larger) {
-    Traced folded = EmitReshape(r, a, {Product(Prefix(a.tensor.sizes, a.tensor.sizes.size() - 1)), a.tensor.sizes.back()});
+    Traced folded = EmitReshape(
+        r, a, {Product(Prefix(a.tensor.sizes, a.tensor.sizes.size() - 1)), a.tensor.sizes.back()});
     const char* op = b.tensor.sizes.size() == 1 ? "aten.mv.default" : "aten.mm.default";
     int64_t product = r.Emit(op, {folded.ref, b.ref});
     return r.Emit("aten._unsafe_view.default", {Ref(product), IntList(out_shape)});
   }
   // A vector times a batch of matrices: the batch transposed and folded, then mv.
-  Traced transposed{Ref(r.Emit("aten.transpose.int", {b.ref, graph::Arg::Int(-2), graph::Arg::Int(-1)})),
-                    runtime::Transpose(b.tensor, -2, -1)};
+  Traced transposed{
+      Ref(r.Emit("aten.transpose.int", {b.ref, graph::Arg::Int(-2), graph::Arg::Int(-1)})),
+      runtime::Transpose(b.tensor, -2, -1)};
   const Shape& ts = transposed.tensor.sizes;
   Traced folded = EmitReshape(r, transposed, {Product(Prefix(ts, ts.size() - 1)), ts.back()});
   int64_t product = r.Emit("aten.mv.default", {folded.ref, a.ref});
@@ -65,11 +69,14 @@ int64_t Fold(Recorder& r, const Traced& a, const Traced& b, const Shape& out_sha
 int64_t Batched(Recorder& r, const Traced& a, const Traced& b, const Shape& out_shape) {
   const Shape &sa = a.tensor.sizes, &sb = b.tensor.sizes;
   const int64_t n = sa.size() > 1 ? sa[sa.size() - 2] : 1, m1 = sa.back();
-  const int64_t m2 = sb.size() > 1 ? sb[sb.size() - 2] : sb.front(), p = sb.size() > 1 ? sb.back() : 1;
-  const Shape batch = Broadcast(Prefix(sa, sa.size() >= 2 ? sa.size() - 2 : 0), Prefix(sb, sb.size() >= 2 ? sb.size() - 2 : 0));
+  const int64_t m2 = sb.size() > 1 ? sb[sb.size() - 2] : sb.front(),
+                p = sb.size() > 1 ? sb.back() : 1;
+  const Shape batch = Broadcast(Prefix(sa, sa.size() >= 2 ? sa.size() - 2 : 0),
+                                Prefix(sb, sb.size() >= 2 ? sb.size() - 2 : 0));
   const int64_t batch_product = Product(batch);
   auto expand = [&](const Traced& t, Shape shape) {
-    return Traced{Ref(r.Emit("aten.expand.default", {t.ref, IntList(shape)})), runtime::Expand(t.tensor, shape)};
+    return Traced{Ref(r.Emit("aten.expand.default", {t.ref, IntList(shape)})),
+                  runtime::Expand(t.tensor, shape)};
   };
   Shape a_size = batch;
   a_size.insert(a_size.end(), {n, m1});

@@ -12,7 +12,9 @@ namespace {
 
 bool IsTensor(const Value& v) { return runtime::Is<runtime::PyTensor>(v); }
 
-std::string Aten(std::string_view op, std::string_view overload) { return fmt::format("aten.{}.{}", op, overload); }
+std::string Aten(std::string_view op, std::string_view overload) {
+  return fmt::format("aten.{}.{}", op, overload);
+}
 
 // A binary op's operands: the tensor first. `reflected`: the program wrote the Python
 // number on the left (`2.5 - x`, `3 < x`).
@@ -29,8 +31,8 @@ Operands BinaryOperands(const OpCall& call) {
   return {other, self, true};
 }
 
-void EmitBinary(Recorder& r, const OpCall& call, std::string_view op, std::string_view tensor_overload,
-                std::string_view number_overload) {
+void EmitBinary(Recorder& r, const OpCall& call, std::string_view op,
+                std::string_view tensor_overload, std::string_view number_overload) {
   Operands o = BinaryOperands(call);
   std::string_view overload = IsTensor(o.other) ? tensor_overload : number_overload;
   r.Bind(call.result, r.Emit(Aten(op, overload), {r.ArgOf(o.tensor), r.ArgOf(o.other)}));
@@ -64,14 +66,17 @@ void LowerPow(Recorder& r, const OpCall& call) {
 }
 
 // eq ... ge; a reflected comparison reaches here already mirrored (`3 < x` is gt).
-void LowerComparison(Recorder& r, const OpCall& call) { EmitBinary(r, call, call.site.op->name, "Tensor", "Scalar"); }
+void LowerComparison(Recorder& r, const OpCall& call) {
+  EmitBinary(r, call, call.site.op->name, "Tensor", "Scalar");
+}
 
 void LowerWhere(Recorder& r, const OpCall& call) {
   // A Python number becomes a 0-dim tensor of the result's dtype first.
   auto operand = [&](const Value& v) {
     if (IsTensor(v)) return r.ArgOf(v);
-    graph::OrderedMap<graph::Arg> kwargs = {
-        {"dtype", DTypeArg(call.Result().dtype)}, {"layout", StridedLayout()}, {"device", CpuDevice()}};
+    graph::OrderedMap<graph::Arg> kwargs = {{"dtype", DTypeArg(call.Result().dtype)},
+                                            {"layout", StridedLayout()},
+                                            {"device", CpuDevice()}};
     return graph::Arg::Ref(r.Emit("aten.scalar_tensor.default", {r.ArgOf(v)}, std::move(kwargs)));
   };
   graph::Arg condition = r.ArgOf(call.Given("condition"));

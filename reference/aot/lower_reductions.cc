@@ -23,14 +23,16 @@ std::vector<graph::Arg> WithDims(Recorder& r, const OpCall& call, const runtime:
 void LowerSumOrMean(Recorder& r, const OpCall& call) {
   std::string_view op = call.site.op->name;
   runtime::BoundArgs bound = call.Bound();
-  if (bound.IsNone("dim")) return r.Bind(call.result, r.Emit(fmt::format("aten.{}.default", op), {Self(r, call)}));
+  if (bound.IsNone("dim"))
+    return r.Bind(call.result, r.Emit(fmt::format("aten.{}.default", op), {Self(r, call)}));
   const char* target = op == "sum" ? "aten.sum.dim_IntList" : "aten.mean.dim";
   r.Bind(call.result, r.Emit(target, WithDims(r, call, bound)));
 }
 
 void LowerAmax(Recorder& r, const OpCall& call) {
   runtime::BoundArgs bound = call.Bound();
-  if (bound.Ints("dim").empty()) return r.Bind(call.result, r.Emit("aten.amax.default", {Self(r, call)}));
+  if (bound.Ints("dim").empty())
+    return r.Bind(call.result, r.Emit("aten.amax.default", {Self(r, call)}));
   r.Bind(call.result, r.Emit("aten.amax.default", WithDims(r, call, bound)));
 }
 
@@ -43,7 +45,8 @@ void LowerMax(Recorder& r, const OpCall& call) {
   // (values, indices): one getitem node per item (an unused one is dead code).
   const auto& items = runtime::DynCast<runtime::PyTuple>(call.result)->items();
   for (size_t i = 0; i < items.size(); ++i) {
-    r.Bind(items[i], r.Emit("operator.getitem", {graph::Arg::Ref(pair), graph::Arg::Int(static_cast<int64_t>(i))}));
+    r.Bind(items[i], r.Emit("operator.getitem",
+                            {graph::Arg::Ref(pair), graph::Arg::Int(static_cast<int64_t>(i))}));
   }
 }
 
@@ -66,8 +69,8 @@ void LowerFft(Recorder& r, const OpCall& call) {
   const runtime::Tensor& self = runtime::TensorOf(call.Given("self"));
   int64_t dim = runtime::WrapDim(bound.Int("dim"), static_cast<int64_t>(self.sizes.size()));
   // norm "backward" is 0; onesided=False: the full spectrum.
-  int64_t complex = r.Emit("aten._fft_r2c.default", {Self(r, call), IntList({dim}), graph::Arg::Int(0),
-                                                      graph::Arg::Bool(false)});
+  int64_t complex = r.Emit("aten._fft_r2c.default", {Self(r, call), IntList({dim}),
+                                                     graph::Arg::Int(0), graph::Arg::Bool(false)});
   // The op's result is view_as_real of the complex tensor (SEMANTICS §5.6).
   r.Bind(call.result, r.Emit("aten.view_as_real.default", {graph::Arg::Ref(complex)}));
 }
@@ -76,8 +79,9 @@ void LowerComplexPart(Recorder& r, const OpCall& call) {
   const Value& pair = call.args.positional.at(0);
   const auto* name = runtime::DynCast<runtime::PyStr>(call.args.positional.at(1));
   const int64_t last = static_cast<int64_t>(runtime::TensorOf(pair).sizes.size()) - 1;
-  r.Bind(call.result, r.Emit("aten.select.int", {r.ArgOf(pair), graph::Arg::Int(last),
-                                                 graph::Arg::Int(name->value() == "real" ? 0 : 1)}));
+  r.Bind(call.result,
+         r.Emit("aten.select.int", {r.ArgOf(pair), graph::Arg::Int(last),
+                                    graph::Arg::Int(name->value() == "real" ? 0 : 1)}));
 }
 
 }  // namespace tdc::aot

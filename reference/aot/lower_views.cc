@@ -17,9 +17,15 @@ void EmitWithInts(Recorder& r, const OpCall& call, const char* target, const cha
 
 }  // namespace
 
-void LowerView(Recorder& r, const OpCall& call) { EmitWithInts(r, call, "aten.view.default", "size"); }
-void LowerPermute(Recorder& r, const OpCall& call) { EmitWithInts(r, call, "aten.permute.default", "dims"); }
-void LowerExpand(Recorder& r, const OpCall& call) { EmitWithInts(r, call, "aten.expand.default", "size"); }
+void LowerView(Recorder& r, const OpCall& call) {
+  EmitWithInts(r, call, "aten.view.default", "size");
+}
+void LowerPermute(Recorder& r, const OpCall& call) {
+  EmitWithInts(r, call, "aten.permute.default", "dims");
+}
+void LowerExpand(Recorder& r, const OpCall& call) {
+  EmitWithInts(r, call, "aten.expand.default", "size");
+}
 
 void LowerReshape(Recorder& r, const OpCall& call) {
   const runtime::Tensor& self = runtime::TensorOf(call.Given("self"));
@@ -27,35 +33,45 @@ void LowerReshape(Recorder& r, const OpCall& call) {
   // shape resolved.
   if (self.IsContiguous()) return EmitWithInts(r, call, "aten.view.default", "shape");
   if (call.Result().SharesStorageWith(self)) {
-    return r.Bind(call.result, r.Emit("aten.view.default", {Self(r, call), IntList(call.Result().sizes)}));
+    return r.Bind(call.result,
+                  r.Emit("aten.view.default", {Self(r, call), IntList(call.Result().sizes)}));
   }
-  int64_t clone = r.Emit("aten.clone.default", {Self(r, call)}, {{"memory_format", ContiguousFormat()}});
-  r.Bind(call.result, r.Emit("aten._unsafe_view.default", {graph::Arg::Ref(clone), IntList(call.Result().sizes)}));
+  int64_t clone =
+      r.Emit("aten.clone.default", {Self(r, call)}, {{"memory_format", ContiguousFormat()}});
+  r.Bind(call.result, r.Emit("aten._unsafe_view.default",
+                             {graph::Arg::Ref(clone), IntList(call.Result().sizes)}));
 }
 
 void LowerTranspose(Recorder& r, const OpCall& call) {
   runtime::BoundArgs bound = call.Bound();
-  r.Bind(call.result, r.Emit("aten.transpose.int", {Self(r, call), graph::Arg::Int(bound.Int("dim0")),
-                                                     graph::Arg::Int(bound.Int("dim1"))}));
+  r.Bind(call.result,
+         r.Emit("aten.transpose.int", {Self(r, call), graph::Arg::Int(bound.Int("dim0")),
+                                       graph::Arg::Int(bound.Int("dim1"))}));
 }
 
 void LowerSqueeze(Recorder& r, const OpCall& call) {
   runtime::BoundArgs bound = call.Bound();
-  if (bound.IsNone("dim")) return r.Bind(call.result, r.Emit("aten.squeeze.default", {Self(r, call)}));
-  r.Bind(call.result, r.Emit("aten.squeeze.dim", {Self(r, call), graph::Arg::Int(bound.Int("dim"))}));
+  if (bound.IsNone("dim"))
+    return r.Bind(call.result, r.Emit("aten.squeeze.default", {Self(r, call)}));
+  r.Bind(call.result,
+         r.Emit("aten.squeeze.dim", {Self(r, call), graph::Arg::Int(bound.Int("dim"))}));
 }
 
 void LowerUnsqueeze(Recorder& r, const OpCall& call) {
-  r.Bind(call.result, r.Emit("aten.unsqueeze.default", {Self(r, call), graph::Arg::Int(call.Bound().Int("dim"))}));
+  r.Bind(call.result, r.Emit("aten.unsqueeze.default",
+                             {Self(r, call), graph::Arg::Int(call.Bound().Int("dim"))}));
 }
 
 void LowerContiguous(Recorder& r, const OpCall& call) {
   // Already contiguous: the result is the input itself (Recorder knows that object).
   if (call.result == call.Given("self")) return;
-  r.Bind(call.result, r.Emit("aten.clone.default", {Self(r, call)}, {{"memory_format", ContiguousFormat()}}));
+  r.Bind(call.result,
+         r.Emit("aten.clone.default", {Self(r, call)}, {{"memory_format", ContiguousFormat()}}));
 }
 
-void LowerClone(Recorder& r, const OpCall& call) { r.Bind(call.result, r.Emit("aten.clone.default", {Self(r, call)})); }
+void LowerClone(Recorder& r, const OpCall& call) {
+  r.Bind(call.result, r.Emit("aten.clone.default", {Self(r, call)}));
+}
 
 void LowerCat(Recorder& r, const OpCall& call) {
   std::vector<graph::Arg> args = {r.ArgOf(call.Given("tensors"))};

@@ -43,8 +43,8 @@ runtime::BoundArgs OpCall::Bound() const {
   std::vector<std::pair<std::string, runtime::OpValue>> keywords;
   for (const auto& [name, v] : args.keywords) keywords.emplace_back(name, runtime::ToOpValue(v));
   return runtime::Bind(site.op->signature, site.op->name,
-                       site.method ? runtime::Surface::kMethod : runtime::Surface::kFunction, std::move(positional),
-                       std::move(keywords));
+                       site.method ? runtime::Surface::kMethod : runtime::Surface::kFunction,
+                       std::move(positional), std::move(keywords));
 }
 
 const runtime::Tensor& OpCall::Result() const { return runtime::TensorOf(result); }

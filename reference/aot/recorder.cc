@@ -24,7 +24,8 @@ graph::Arg Recorder::ArgOf(const Value& v) {
   return dynamo::ArgOf(v, [this](const runtime::PyTensor& t) { return RefOf(t); });
 }
 
-int64_t Recorder::Emit(std::string target, std::vector<graph::Arg> args, graph::OrderedMap<graph::Arg> kwargs) {
+int64_t Recorder::Emit(std::string target, std::vector<graph::Arg> args,
+                       graph::OrderedMap<graph::Arg> kwargs) {
   graph::Node node;
   node.op = graph::NodeOp::kCallFunction;
   node.target = std::move(target);
@@ -50,7 +51,8 @@ void Recorder::Unsupported(std::string why) {
   if (fragment_.unsupported.empty()) fragment_.unsupported = std::move(why);
 }
 
-void Recorder::Record(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) {
+void Recorder::Record(const runtime::OpCallSite& site, const CallArgs& as_called,
+                      const Value& result) {
   if (!fragment_.unsupported.empty()) return;
   Lower(*this, OpCall{site, as_called, result});
 }

@@ -19,13 +19,15 @@ class Recorder final : public dynamo::FragmentRecorder {
  public:
   explicit Recorder(const std::vector<const runtime::PyTensor*>& inputs);
 
-  void Record(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
+  void Record(const runtime::OpCallSite& site, const CallArgs& as_called,
+              const Value& result) override;
   dynamo::Fragment Finish(const Value& result) override;
 
   // For the lowerings: `v` as a node argument (a tensor as a ref to its node), a new node
   // `target(args, kwargs)` (its ref), and the node a result tensor is.
   graph::Arg ArgOf(const Value& v);
-  int64_t Emit(std::string target, std::vector<graph::Arg> args, graph::OrderedMap<graph::Arg> kwargs = {});
+  int64_t Emit(std::string target, std::vector<graph::Arg> args,
+               graph::OrderedMap<graph::Arg> kwargs = {});
   // A get_attr node: a tensor constant of the graph module (numbered when graphs are
   // assembled).
   int64_t EmitConstant();

@@ -11,7 +11,9 @@ Traced EmitReshape(Recorder& r, const Traced& t, const runtime::Shape& shape) {
     return {graph::Arg::Ref(r.Emit("aten.view.default", {t.ref, IntList(shape)})), result};
   }
   int64_t clone = r.Emit("aten.clone.default", {t.ref}, {{"memory_format", ContiguousFormat()}});
-  return {graph::Arg::Ref(r.Emit("aten._unsafe_view.default", {graph::Arg::Ref(clone), IntList(shape)})), result};
+  return {graph::Arg::Ref(
+              r.Emit("aten._unsafe_view.default", {graph::Arg::Ref(clone), IntList(shape)})),
+          result};
 }
 
 }  // namespace tdc::aot

@@ -5,13 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <optional>
 #include <string_view>
 #include <utility>
 
-#include "reference/runtime/op_table.h"
 #include "reference/backends/special_nodes.h"
+#include "reference/runtime/op_table.h"
 #include "reference/runtime/op_value.h"
 
 namespace tdc::backends {
@@ -28,8 +27,12 @@ constexpr std::pair<std::string_view, std::string_view> kFunctionAliases[] = {
 
 // ATen overloads AOT autograd emits that compute as another row does.
 constexpr std::pair<std::string_view, std::string_view> kAtenAliases[] = {
-    {"lift_fresh_copy", "clone"}, {"_unsafe_view", "reshape"}, {"bmm", "matmul"},
-    {"mm", "matmul"},             {"mv", "matmul"},            {"dot", "matmul"},
+    {"lift_fresh_copy", "clone"},
+    {"_unsafe_view", "reshape"},
+    {"bmm", "matmul"},
+    {"mm", "matmul"},
+    {"mv", "matmul"},
+    {"dot", "matmul"},
     {"linalg_vector_norm", "vector_norm"},
 };
 
@@ -43,9 +46,12 @@ Resolved ResolveAten(const graph::Node& n);
 Resolved ResolveDynamo(const graph::Node& n) {
   // A direct call of torch.ops.aten.<op>.<overload> is a node of that name (SEMANTICS §8.6).
   if (n.target.starts_with("aten.")) return ResolveAten(n);
-  if (n.op == graph::NodeOp::kCallMethod) return {runtime::FindMethod(n.target), runtime::Surface::kMethod};
-  if (const runtime::OpInfo* op = runtime::FindFunction(n.target)) return {op, runtime::Surface::kFunction};
-  if (const runtime::OpInfo* op = runtime::FindPythonOperator(n.target)) return {op, runtime::Surface::kFunction};
+  if (n.op == graph::NodeOp::kCallMethod)
+    return {runtime::FindMethod(n.target), runtime::Surface::kMethod};
+  if (const runtime::OpInfo* op = runtime::FindFunction(n.target))
+    return {op, runtime::Surface::kFunction};
+  if (const runtime::OpInfo* op = runtime::FindPythonOperator(n.target))
+    return {op, runtime::Surface::kFunction};
   for (const auto& [target, name] : kFunctionAliases) {
     if (n.target == target) return {runtime::FindOp(name), runtime::Surface::kFunction};
   }
@@ -72,7 +78,8 @@ class Run {
   Run(const graph::Graph& g, GraphLevel level, const Constants& constants, const HostNode& host)
       : g_(g), level_(level), constants_(constants), host_(host) {}
 
-  std::variant<std::vector<runtime::Tensor>, std::string> Go(const std::vector<runtime::Tensor>& inputs) {
+  std::variant<std::vector<runtime::Tensor>, std::string> Go(
+      const std::vector<runtime::Tensor>& inputs) {
     size_t next_input = 0;
     for (index_ = 0; index_ < g_.nodes.size(); ++index_) {
       const graph::Node& n = g_.nodes[index_];
@@ -81,13 +88,15 @@ class Run {
           if (next_input == inputs.size()) return Error("more placeholders than inputs");
           values_.push_back(OpValue::Of(inputs[next_input++]));
           break;
-        case graph::NodeOp::kOutput: return Outputs(n);
+        case graph::NodeOp::kOutput:
+          return Outputs(n);
         case graph::NodeOp::kGetAttr: {
           // A tensor constant, or what only the node using it needs (a nonstrict_trace
           // call's function and input spec: that call goes to the host).
           auto constant = std::find_if(constants_.begin(), constants_.end(),
                                        [&](const auto& c) { return c.first == n.target; });
-          values_.push_back(constant != constants_.end() ? OpValue::Of(constant->second) : OpValue::None());
+          values_.push_back(constant != constants_.end() ? OpValue::Of(constant->second)
+                                                         : OpValue::None());
           break;
         }
         case graph::NodeOp::kCallFunction:
@@ -105,21 +114,26 @@ class Run {
 
  private:
   std::optional<OpValue> Call(const graph::Node& n) {
-    if (n.target == "operator.getitem" && n.args.size() == 2 && n.args[0].kind == graph::ValueKind::kRef) {
+    if (n.target == "operator.getitem" && n.args.size() == 2 &&
+        n.args[0].kind == graph::ValueKind::kRef) {
       const OpValue& of = values_[static_cast<size_t>(n.args[0].integer)];
       if (of.kind == OpValue::Kind::kTuple) {
         const int64_t i = n.args[1].integer;
-        if (i < 0 || static_cast<size_t>(i) >= of.items.size()) return Fail(fmt::format("item {} of a tuple of {}", i, of.items.size()));
+        if (i < 0 || static_cast<size_t>(i) >= of.items.size())
+          return Fail(fmt::format("item {} of a tuple of {}", i, of.items.size()));
         return of.items[static_cast<size_t>(i)];
       }
     }
-    if (n.target == "torch._C._set_grad_enabled") return OpValue::None();  // no training graphs here
+    if (n.target == "torch._C._set_grad_enabled")
+      return OpValue::None();  // no training graphs here
     // `.real` / `.imag` of torch.fft.fft's result, which the runtime holds as a real
     // tensor with a trailing (real, imag) dim.
-    if (n.target == "builtins.getattr" && n.args.size() == 2 && n.args[0].kind == graph::ValueKind::kRef &&
+    if (n.target == "builtins.getattr" && n.args.size() == 2 &&
+        n.args[0].kind == graph::ValueKind::kRef &&
         g_.nodes[static_cast<size_t>(n.args[0].integer)].target == "torch.fft.fft") {
       const bool imag = n.args[1].text == "imag";
-      if (!imag && n.args[1].text != "real") return Fail("an attribute of a complex tensor other than real and imag");
+      if (!imag && n.args[1].text != "real")
+        return Fail("an attribute of a complex tensor other than real and imag");
       auto part = Select(values_[static_cast<size_t>(n.args[0].integer)].tensor, -1, imag ? 1 : 0);
       if (auto* error = std::get_if<std::string>(&part)) return Fail(*error);
       return std::get<OpValue>(std::move(part));
@@ -128,14 +142,16 @@ class Run {
     std::optional<Arguments> args = Convert(n);
     if (args) {
       if (auto special = RunSpecialNode(n.target, args->positional, args->keywords)) {
-        if (auto* error = std::get_if<std::string>(&*special)) return Fail(fmt::format("{}: {}", n.target, *error));
+        if (auto* error = std::get_if<std::string>(&*special))
+          return Fail(fmt::format("{}: {}", n.target, *error));
         return std::get<OpValue>(std::move(*special));
       }
     }
     if (r.op == nullptr) return Host(n);
     if (!args) return std::nullopt;
     try {
-      return runtime::CallOp(*r.op, r.surface, std::move(args->positional), std::move(args->keywords));
+      return runtime::CallOp(*r.op, r.surface, std::move(args->positional),
+                             std::move(args->keywords));
     } catch (const runtime::TorchError& e) {
       return Fail(fmt::format("{} raised {}: {}", n.target, e.type(), e.what()));
     }
@@ -166,15 +182,22 @@ class Run {
   // pinned; gelu's approximate='none'): the kernels compute the same without them.
   static bool IsDefaultPlacement(const std::string& name, const graph::Arg& a) {
     switch (a.kind) {
-      case graph::ValueKind::kDevice: return name == "device" && a.text == "cpu";
-      case graph::ValueKind::kLayout: return name == "layout" && a.layout == graph::Layout::kStrided;
+      case graph::ValueKind::kDevice:
+        return name == "device" && a.text == "cpu";
+      case graph::ValueKind::kLayout:
+        return name == "layout" && a.layout == graph::Layout::kStrided;
       case graph::ValueKind::kMemoryFormat:
-        return name == "memory_format" && (a.memory_format == graph::MemoryFormat::kContiguousFormat ||
-                                           a.memory_format == graph::MemoryFormat::kPreserveFormat);
-      case graph::ValueKind::kBool: return name == "pin_memory" && !a.boolean;
-      case graph::ValueKind::kNone: return name == "pin_memory" || name == "layout" || name == "device";
-      case graph::ValueKind::kStr: return name == "approximate" && a.text == "none";
-      default: return false;
+        return name == "memory_format" &&
+               (a.memory_format == graph::MemoryFormat::kContiguousFormat ||
+                a.memory_format == graph::MemoryFormat::kPreserveFormat);
+      case graph::ValueKind::kBool:
+        return name == "pin_memory" && !a.boolean;
+      case graph::ValueKind::kNone:
+        return name == "pin_memory" || name == "layout" || name == "device";
+      case graph::ValueKind::kStr:
+        return name == "approximate" && a.text == "none";
+      default:
+        return false;
     }
   }
 
@@ -183,9 +206,11 @@ class Run {
     for (const graph::Arg& a : n.args) CollectTensors(a, inputs);
     for (const auto& [name, a] : n.kwargs) CollectTensors(a, inputs);
     std::variant<std::vector<runtime::Tensor>, std::string> result = host_(index_, inputs);
-    if (auto* error = std::get_if<std::string>(&result)) return Fail(fmt::format("{} on the host: {}", n.target, *error));
+    if (auto* error = std::get_if<std::string>(&result))
+      return Fail(fmt::format("{} on the host: {}", n.target, *error));
     std::vector<OpValue> items;
-    for (runtime::Tensor& t : std::get<std::vector<runtime::Tensor>>(result)) items.push_back(OpValue::Of(std::move(t)));
+    for (runtime::Tensor& t : std::get<std::vector<runtime::Tensor>>(result))
+      items.push_back(OpValue::Of(std::move(t)));
     // A host node's result is a tuple when accessors read it (operator.getitem), else its tensor.
     if (!ReadByAccessors(index_) && items.size() == 1) return std::move(items.front());
     return OpValue::Tuple(std::move(items));
@@ -194,7 +219,8 @@ class Run {
   bool ReadByAccessors(size_t node) const {
     for (size_t i = node + 1; i < g_.nodes.size(); ++i) {
       const graph::Node& user = g_.nodes[i];
-      if (user.target == "operator.getitem" && !user.args.empty() && user.args[0].kind == graph::ValueKind::kRef &&
+      if (user.target == "operator.getitem" && !user.args.empty() &&
+          user.args[0].kind == graph::ValueKind::kRef &&
           static_cast<size_t>(user.args[0].integer) == node) {
         return true;
       }
@@ -212,12 +238,18 @@ class Run {
 
   std::optional<OpValue> Convert(const graph::Arg& a) {
     switch (a.kind) {
-      case graph::ValueKind::kNone: return OpValue::None();
-      case graph::ValueKind::kInt: return OpValue::Of(runtime::Scalar::Int(a.integer));
-      case graph::ValueKind::kFloat: return OpValue::Of(runtime::Scalar::Float(a.number));
-      case graph::ValueKind::kBool: return OpValue::Of(runtime::Scalar::Bool(a.boolean));
-      case graph::ValueKind::kDtype: return OpValue::OfDType(a.dtype);
-      case graph::ValueKind::kRef: return values_[static_cast<size_t>(a.integer)];
+      case graph::ValueKind::kNone:
+        return OpValue::None();
+      case graph::ValueKind::kInt:
+        return OpValue::Of(runtime::Scalar::Int(a.integer));
+      case graph::ValueKind::kFloat:
+        return OpValue::Of(runtime::Scalar::Float(a.number));
+      case graph::ValueKind::kBool:
+        return OpValue::Of(runtime::Scalar::Bool(a.boolean));
+      case graph::ValueKind::kDtype:
+        return OpValue::OfDType(a.dtype);
+      case graph::ValueKind::kRef:
+        return values_[static_cast<size_t>(a.integer)];
       case graph::ValueKind::kTuple:
       case graph::ValueKind::kList: {
         std::vector<OpValue> items;
@@ -226,7 +258,8 @@ class Run {
           if (!v) return std::nullopt;
           items.push_back(std::move(*v));
         }
-        return a.kind == graph::ValueKind::kTuple ? OpValue::Tuple(std::move(items)) : OpValue::List(std::move(items));
+        return a.kind == graph::ValueKind::kTuple ? OpValue::Tuple(std::move(items))
+                                                  : OpValue::List(std::move(items));
       }
       case graph::ValueKind::kLayout:
       case graph::ValueKind::kDevice:
@@ -237,9 +270,11 @@ class Run {
       case graph::ValueKind::kCallable:
       case graph::ValueKind::kRepr:
       case graph::ValueKind::kSlice:
-      case graph::ValueKind::kTensor: break;
+      case graph::ValueKind::kTensor:
+        break;
     }
-    return Fail(fmt::format("an argument of kind {} is outside the interpreter", graph::ValueKindName(a.kind)));
+    return Fail(fmt::format("an argument of kind {} is outside the interpreter",
+                            graph::ValueKindName(a.kind)));
   }
 
   std::variant<std::vector<runtime::Tensor>, std::string> Outputs(const graph::Node& n) {
@@ -248,7 +283,8 @@ class Run {
     for (const graph::Arg& a : n.args[0].items) {
       if (a.kind != graph::ValueKind::kRef) return Error("an output is not a node");
       const OpValue& v = values_[static_cast<size_t>(a.integer)];
-      if (v.kind != OpValue::Kind::kTensor) return Error(fmt::format("output node {} is not a tensor", a.integer));
+      if (v.kind != OpValue::Kind::kTensor)
+        return Error(fmt::format("output node {} is not a tensor", a.integer));
       out.push_back(v.tensor);
     }
     return out;
@@ -271,9 +307,9 @@ class Run {
 
 }  // namespace
 
-std::variant<std::vector<runtime::Tensor>, std::string> RunGraph(const graph::Graph& g, GraphLevel level,
-                                                                 const std::vector<runtime::Tensor>& inputs,
-                                                                 const Constants& constants, const HostNode& host) {
+std::variant<std::vector<runtime::Tensor>, std::string> RunGraph(
+    const graph::Graph& g, GraphLevel level, const std::vector<runtime::Tensor>& inputs,
+    const Constants& constants, const HostNode& host) {
   return Run(g, level, constants, host).Go(inputs);
 }
 

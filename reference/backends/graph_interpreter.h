@@ -29,9 +29,9 @@ using Constants = std::vector<std::pair<std::string, runtime::Tensor>>;
 
 // The graph's outputs computed from `inputs` (placeholder order), or an error naming the
 // node that failed.
-std::variant<std::vector<runtime::Tensor>, std::string> RunGraph(const graph::Graph& g, GraphLevel level,
-                                                                 const std::vector<runtime::Tensor>& inputs,
-                                                                 const Constants& constants, const HostNode& host);
+std::variant<std::vector<runtime::Tensor>, std::string> RunGraph(
+    const graph::Graph& g, GraphLevel level, const std::vector<runtime::Tensor>& inputs,
+    const Constants& constants, const HostNode& host);
 
 }  // namespace tdc::backends
 

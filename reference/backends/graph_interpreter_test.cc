@@ -6,9 +6,8 @@
 // the comparator's float32 tolerance.
 #include "reference/backends/graph_interpreter.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
@@ -27,7 +26,9 @@ bool SameBits(const Tensor& a, const Tensor& b) {
   if (a.dtype != b.dtype || a.sizes != b.sizes) return false;
   std::vector<runtime::Scalar> x = a.Values(), y = b.Values();
   for (size_t i = 0; i < x.size(); ++i) {
-    if (x[i].AsDouble() != y[i].AsDouble() && !(std::isnan(x[i].AsDouble()) && std::isnan(y[i].AsDouble()))) return false;
+    if (x[i].AsDouble() != y[i].AsDouble() &&
+        !(std::isnan(x[i].AsDouble()) && std::isnan(y[i].AsDouble())))
+      return false;
   }
   return true;
 }
@@ -38,7 +39,8 @@ bool Close(const Tensor& a, const Tensor& b) {
   for (size_t i = 0; i < x.size(); ++i) {
     double u = x[i].AsDouble(), v = y[i].AsDouble();
     if (std::isnan(u) && std::isnan(v)) continue;
-    if (!(std::abs(u - v) <= 1e-5 + 1.3e-6 * std::abs(v))) return false;  // torch.testing's float32 rtol/atol
+    if (!(std::abs(u - v) <= 1e-5 + 1.3e-6 * std::abs(v)))
+      return false;  // torch.testing's float32 rtol/atol
   }
   return true;
 }
@@ -56,8 +58,8 @@ class Checker : public runtime::GraphBackend {
   int graphs = 0;
 
  private:
-  void Check(const graph::Graph& graph, GraphLevel level, const Constants& constants, const Graphs& g,
-             const HostNode& host) {
+  void Check(const graph::Graph& graph, GraphLevel level, const Constants& constants,
+             const Graphs& g, const HostNode& host) {
     ++graphs;
     const char* name = level == GraphLevel::kAten ? "aten" : "dynamo";
     auto result = RunGraph(graph, level, g.inputs, constants, host);
@@ -67,18 +69,22 @@ class Checker : public runtime::GraphBackend {
     }
     const auto& out = std::get<std::vector<Tensor>>(result);
     if (out.size() != g.expected.size()) {
-      failures.push_back(fmt::format("{} graph {} ({}): {} outputs, expected {}", fixture, g.compile_id, name, out.size(), g.expected.size()));
+      failures.push_back(fmt::format("{} graph {} ({}): {} outputs, expected {}", fixture,
+                                     g.compile_id, name, out.size(), g.expected.size()));
       return;
     }
     // An allowed function's body reading is_compiling() is traced as True at the ATen level
     // only: there the ATen graph must compute something else than the program did
     // (interpreting_backend.h; checked with torch 2.13.0's aot_eager).
-    const bool differs_by_level = level == GraphLevel::kAten && fixture.find("allowed_body_values_differ_by_level") !=
-                                                                     std::string::npos;
+    const bool differs_by_level =
+        level == GraphLevel::kAten &&
+        fixture.find("allowed_body_values_differ_by_level") != std::string::npos;
     for (size_t i = 0; i < out.size(); ++i) {
-      bool ok = level == GraphLevel::kDynamo ? SameBits(out[i], g.expected[i]) : Close(out[i], g.expected[i]);
+      bool ok = level == GraphLevel::kDynamo ? SameBits(out[i], g.expected[i])
+                                             : Close(out[i], g.expected[i]);
       if (ok == differs_by_level) {
-        failures.push_back(fmt::format("{} graph {} ({}): output {} {}", fixture, g.compile_id, name, i,
+        failures.push_back(fmt::format("{} graph {} ({}): output {} {}", fixture, g.compile_id,
+                                       name, i,
                                        differs_by_level ? "is the Dynamo graph's" : "differs"));
       }
     }

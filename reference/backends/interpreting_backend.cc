@@ -4,9 +4,10 @@
 
 namespace tdc::backends {
 
-std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(const runtime::GraphBackend::Graphs& graphs,
-                                                                       GraphLevel level) {
-  if (level == GraphLevel::kDynamo) return RunGraph(*graphs.dynamo, level, graphs.inputs, {}, graphs.dynamo_host);
+std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(
+    const runtime::GraphBackend::Graphs& graphs, GraphLevel level) {
+  if (level == GraphLevel::kDynamo)
+    return RunGraph(*graphs.dynamo, level, graphs.inputs, {}, graphs.dynamo_host);
   if (graphs.aten == nullptr) return fmt::format("graph {} has no ATen form", graphs.compile_id);
   return RunGraph(*graphs.aten, level, graphs.inputs, graphs.aten_constants, graphs.aten_host);
 }

@@ -19,8 +19,8 @@
 namespace tdc::backends {
 
 // `graphs`' outputs computed by the interpreter at `level` (its opaque nodes on the host).
-std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(const runtime::GraphBackend::Graphs& graphs,
-                                                                       GraphLevel level);
+std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(
+    const runtime::GraphBackend::Graphs& graphs, GraphLevel level);
 
 class InterpretingBackend final : public runtime::GraphBackend {
  public:

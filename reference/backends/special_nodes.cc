@@ -35,18 +35,22 @@ std::optional<BinaryOp> ReflectedOperator(std::string_view target) {
 Tensor Reflected(BinaryOp op, const Scalar& left, const Tensor& right) {
   switch (op) {
     case BinaryOp::kAdd:
-    case BinaryOp::kMul: return runtime::Binary(op, Arg::Of(right), Arg::Python(left));
+    case BinaryOp::kMul:
+      return runtime::Binary(op, Arg::Of(right), Arg::Python(left));
     case BinaryOp::kDiv: {
-      Tensor reciprocal = runtime::Binary(BinaryOp::kDiv, Arg::Python(Scalar::Int(1)), Arg::Of(right));
+      Tensor reciprocal =
+          runtime::Binary(BinaryOp::kDiv, Arg::Python(Scalar::Int(1)), Arg::Of(right));
       return runtime::Binary(BinaryOp::kMul, Arg::Of(reciprocal), Arg::Python(left));
     }
-    default: return runtime::Binary(op, Arg::Python(left), Arg::Of(right));
+    default:
+      return runtime::Binary(op, Arg::Python(left), Arg::Of(right));
   }
 }
 
 // torch.maximum / torch.minimum of two tensors of one dtype and shape.
 std::variant<OpValue, std::string> Extreme(const Tensor& a, const Tensor& b, bool maximum) {
-  if (a.dtype != b.dtype || a.sizes != b.sizes) return std::string("maximum/minimum of two tensors of one dtype and shape only");
+  if (a.dtype != b.dtype || a.sizes != b.sizes)
+    return std::string("maximum/minimum of two tensors of one dtype and shape only");
   std::vector<Scalar> x = a.Values(), y = b.Values(), out;
   for (size_t i = 0; i < x.size(); ++i) {
     const double u = x[i].AsDouble(), v = y[i].AsDouble();
@@ -62,7 +66,8 @@ std::variant<OpValue, std::string> Select(const Tensor& t, int64_t dim, int64_t 
   if (t.dim() == 0) return std::string("select() of a 0-dim tensor");
   const int64_t d = runtime::WrapDim(dim, t.dim());
   const int64_t size = t.sizes[static_cast<size_t>(d)];
-  if (index < -size || index >= size) return fmt::format("select(): index {} out of range for size {}", index, size);
+  if (index < -size || index >= size)
+    return fmt::format("select(): index {} out of range for size {}", index, size);
   Tensor out = t;
   out.storage_offset += (index < 0 ? index + size : index) * t.strides[static_cast<size_t>(d)];
   out.sizes.erase(out.sizes.begin() + d);
@@ -85,34 +90,43 @@ bool IsNumber(const OpValue& v) { return v.kind == OpValue::Kind::kScalar; }
 
 }  // namespace
 
-Result RunSpecialNode(std::string_view target, const std::vector<OpValue>& args, const Keywords& kwargs) {
+Result RunSpecialNode(std::string_view target, const std::vector<OpValue>& args,
+                      const Keywords& kwargs) {
   if (std::optional<BinaryOp> op = ReflectedOperator(target)) {
     if (args.size() != 2 || !IsNumber(args[0]) || !IsTensor(args[1])) return std::nullopt;
     return OpValue::Of(Reflected(*op, args[0].scalar, args[1].tensor));
   }
   if (target == "torch.maximum" || target == "torch.minimum" || target == "aten.maximum.default" ||
       target == "aten.minimum.default") {
-    if (args.size() != 2 || !IsTensor(args[0]) || !IsTensor(args[1])) return std::string("two tensors expected");
-    return Extreme(args[0].tensor, args[1].tensor, target.find("maximum") != std::string_view::npos);
+    if (args.size() != 2 || !IsTensor(args[0]) || !IsTensor(args[1]))
+      return std::string("two tensors expected");
+    return Extreme(args[0].tensor, args[1].tensor,
+                   target.find("maximum") != std::string_view::npos);
   }
   if (target == "aten.rsub.Scalar" && args.size() == 2 && IsTensor(args[0]) && IsNumber(args[1])) {
-    return OpValue::Of(runtime::Binary(BinaryOp::kSub, Arg::Python(args[1].scalar), Arg::Of(args[0].tensor)));
+    return OpValue::Of(
+        runtime::Binary(BinaryOp::kSub, Arg::Python(args[1].scalar), Arg::Of(args[0].tensor)));
   }
   if (target == "aten.pow.Scalar" && args.size() == 2 && IsNumber(args[0]) && IsTensor(args[1])) {
-    return OpValue::Of(runtime::Binary(BinaryOp::kPow, Arg::Python(args[0].scalar), Arg::Of(args[1].tensor)));
+    return OpValue::Of(
+        runtime::Binary(BinaryOp::kPow, Arg::Python(args[0].scalar), Arg::Of(args[1].tensor)));
   }
   // fft as the runtime computes it: a real tensor with a trailing dim of 2 (real, imag),
   // which is view_as_real's form already.
-  if (target == "aten._fft_r2c.default" && args.size() == 4 && IsTensor(args[0]) && args[1].items.size() == 1 &&
-      args[2].scalar.AsInt() == 0 && !args[3].scalar.AsBool()) {
-    return OpValue::Of(runtime::FftAsReal(args[0].tensor, std::nullopt, args[1].items[0].scalar.AsInt()));
+  if (target == "aten._fft_r2c.default" && args.size() == 4 && IsTensor(args[0]) &&
+      args[1].items.size() == 1 && args[2].scalar.AsInt() == 0 && !args[3].scalar.AsBool()) {
+    return OpValue::Of(
+        runtime::FftAsReal(args[0].tensor, std::nullopt, args[1].items[0].scalar.AsInt()));
   }
-  if (target == "aten.view_as_real.default" && args.size() == 1 && IsTensor(args[0])) return args[0];
-  if (target == "aten.select.int" && args.size() == 3 && IsTensor(args[0]) && IsInt(args[1]) && IsInt(args[2])) {
+  if (target == "aten.view_as_real.default" && args.size() == 1 && IsTensor(args[0]))
+    return args[0];
+  if (target == "aten.select.int" && args.size() == 3 && IsTensor(args[0]) && IsInt(args[1]) &&
+      IsInt(args[2])) {
     return Select(args[0].tensor, args[1].scalar.AsInt(), args[2].scalar.AsInt());
   }
   if (target == "aten.reciprocal.default" && args.size() == 1 && IsTensor(args[0])) {
-    return OpValue::Of(runtime::Binary(BinaryOp::kDiv, Arg::Python(Scalar::Int(1)), Arg::Of(args[0].tensor)));
+    return OpValue::Of(
+        runtime::Binary(BinaryOp::kDiv, Arg::Python(Scalar::Int(1)), Arg::Of(args[0].tensor)));
   }
   if (target == "aten.scalar_tensor.default" && args.size() == 1 && IsNumber(args[0])) {
     // torch.scalar_tensor: float32 unless a dtype is given.

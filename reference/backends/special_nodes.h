@@ -19,13 +19,13 @@ namespace tdc::backends {
 using Keywords = std::vector<std::pair<std::string, runtime::OpValue>>;
 
 // `t.select(dim, index)`: a view without that dim.
-std::variant<runtime::OpValue, std::string> Select(const runtime::Tensor& t, int64_t dim, int64_t index);
+std::variant<runtime::OpValue, std::string> Select(const runtime::Tensor& t, int64_t dim,
+                                                   int64_t index);
 
 // The node's value, an error, or nullopt when `target` is none of these (or, for a Python
 // operator, its left operand is a tensor: the op table computes it).
-std::optional<std::variant<runtime::OpValue, std::string>> RunSpecialNode(std::string_view target,
-                                                                        const std::vector<runtime::OpValue>& args,
-                                                                        const Keywords& kwargs);
+std::optional<std::variant<runtime::OpValue, std::string>> RunSpecialNode(
+    std::string_view target, const std::vector<runtime::OpValue>& args, const Keywords& kwargs);
 
 }  // namespace tdc::backends
 

@@ -8,8 +8,8 @@ namespace {
 constexpr std::string_view kHexDigits = "0123456789ABCDEF";
 
 bool IsPlainByte(unsigned char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '.' || c == '-';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
 }
 
 int HexValue(char c) {
@@ -45,8 +45,10 @@ std::optional<std::string> Unescape(std::string_view text, std::string_view what
     int hi = complete ? HexValue(text[i + 1]) : -1;
     int lo = complete ? HexValue(text[i + 2]) : -1;
     if (hi < 0 || lo < 0) {
-      error = fmt::format("bad escape in {} \"{}\": % must be followed by two upper-case "
-                          "hex digits", what, text);
+      error = fmt::format(
+          "bad escape in {} \"{}\": % must be followed by two upper-case "
+          "hex digits",
+          what, text);
       return std::nullopt;
     }
     unsigned char decoded = static_cast<unsigned char>(hi * 16 + lo);
@@ -121,12 +123,12 @@ CaseIdParse ParseCaseId(std::string_view text) {
   for (size_t i = 3; i < parts.size(); ++i) {
     size_t eq = parts[i].find('=');
     if (eq == std::string_view::npos) {
-      result.error = fmt::format("parameter \"{}\" of case id \"{}\" is not key=value",
-                                 parts[i], text);
+      result.error =
+          fmt::format("parameter \"{}\" of case id \"{}\" is not key=value", parts[i], text);
       return result;
     }
-    std::optional<std::string> key = Unescape(parts[i].substr(0, eq), "parameter key",
-                                              result.error);
+    std::optional<std::string> key =
+        Unescape(parts[i].substr(0, eq), "parameter key", result.error);
     if (!key) return result;
     std::optional<std::string> value =
         Unescape(parts[i].substr(eq + 1), "parameter value", result.error);
@@ -139,11 +141,10 @@ CaseIdParse ParseCaseId(std::string_view text) {
 
 std::string FormatCaseId(const CaseId& id) {
   std::string out = fmt::format("{}:{}:{}", EscapeCaseIdComponent(id.suite),
-                                EscapeCaseIdComponent(id.group),
-                                EscapeCaseIdComponent(id.name));
+                                EscapeCaseIdComponent(id.group), EscapeCaseIdComponent(id.name));
   for (const CaseParam& param : id.params) {
-    out += fmt::format(":{}={}", EscapeCaseIdComponent(param.key),
-                       EscapeCaseIdComponent(param.value));
+    out +=
+        fmt::format(":{}={}", EscapeCaseIdComponent(param.key), EscapeCaseIdComponent(param.value));
   }
   return out;
 }

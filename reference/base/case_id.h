@@ -23,9 +23,9 @@ struct CaseParam {
 
 // An id with its components unescaped (raw bytes).
 struct CaseId {
-  std::string suite;   // e.g. "fixtures"
-  std::string group;   // e.g. "seed"
-  std::string name;    // the case, e.g. "example5_graph_break"
+  std::string suite;              // e.g. "fixtures"
+  std::string group;              // e.g. "seed"
+  std::string name;               // the case, e.g. "example5_graph_break"
   std::vector<CaseParam> params;  // in written order, e.g. profile=torch-2.13, mode=compile
   friend bool operator==(const CaseId&, const CaseId&) = default;
 };

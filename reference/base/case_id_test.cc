@@ -1,8 +1,8 @@
 #include "reference/base/case_id.h"
 
-#include <regex>
-
 #include <gtest/gtest.h>
+
+#include <regex>
 
 namespace tdc {
 namespace {

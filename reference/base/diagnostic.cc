@@ -9,8 +9,7 @@ std::string FormatDiagnostic(const Diagnostic& diagnostic) {
 }
 
 std::string FormatDiagnosticWithoutFile(const Diagnostic& diagnostic) {
-  return fmt::format("{}:{}: error: {}", diagnostic.line, diagnostic.column,
-                     diagnostic.message);
+  return fmt::format("{}:{}: error: {}", diagnostic.line, diagnostic.column, diagnostic.message);
 }
 
 }  // namespace tdc

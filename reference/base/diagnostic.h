@@ -9,9 +9,9 @@ namespace tdc {
 // What kind of problem a diagnostic reports; the kind decides nothing about the text,
 // it lets callers classify failures (invalid program vs. outside the subset).
 enum class DiagnosticKind {
-  kSyntaxError,        // CPython's ast.parse would reject the file.
-  kUnsupported,        // Valid Python, outside the tdconform subset.
-  kIoError,            // The file could not be read.
+  kSyntaxError,  // CPython's ast.parse would reject the file.
+  kUnsupported,  // Valid Python, outside the tdconform subset.
+  kIoError,      // The file could not be read.
 };
 
 // One error at one place. `line` and `column` are 1-based; the column counts

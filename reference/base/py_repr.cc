@@ -1,10 +1,10 @@
 #include "reference/base/py_repr.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "reference/base/code_point_ranges.h"
 
@@ -76,10 +76,18 @@ std::string FormatRepr(double value, bool add_dot_zero) {
 // The escapes that repr(str) and repr(bytes) share: the quote, backslash, \t, \n, \r.
 bool AppendSharedEscape(std::string& out, char32_t c, char quote) {
   switch (c) {
-    case '\t': out += "\\t"; return true;
-    case '\n': out += "\\n"; return true;
-    case '\r': out += "\\r"; return true;
-    case '\\': out += "\\\\"; return true;
+    case '\t':
+      out += "\\t";
+      return true;
+    case '\n':
+      out += "\\n";
+      return true;
+    case '\r':
+      out += "\\r";
+      return true;
+    case '\\':
+      out += "\\\\";
+      return true;
   }
   if (c != static_cast<char32_t>(static_cast<unsigned char>(quote))) return false;
   out += '\\';

@@ -1,9 +1,9 @@
 // Expected strings are CPython 3.11's repr() of the same values.
 #include "reference/base/py_repr.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace tdc {
 namespace {

@@ -2,9 +2,9 @@
 // (reference/graph/testdata/sample_golden.json) and small edits of it.
 #include "reference/compare/comparator.h"
 
-#include <functional>
-
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "reference/compare/tolerance.h"
 #include "reference/graph/golden_json.h"
@@ -76,8 +76,10 @@ TEST(CompareTest, Float32ElementsUseTheDefaultTolerance) {
   EXPECT_TRUE(Lines(inside).empty());
   std::vector<std::string> lines = Lines(outside);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_TRUE(lines[0].starts_with("eager.outs[\"out\"].tensor.values[0]: expected "
-                                   "0x1.0000000000000p-1 (0.5), got 0x1.00")) << lines[0];
+  EXPECT_TRUE(
+      lines[0].starts_with("eager.outs[\"out\"].tensor.values[0]: expected "
+                           "0x1.0000000000000p-1 (0.5), got 0x1.00"))
+      << lines[0];
 }
 
 TEST(CompareTest, HeaderOverridesOfTheExpectedDocumentApply) {

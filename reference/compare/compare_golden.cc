@@ -112,8 +112,7 @@ void CompareGraphBreaks(Differ& d, const JsonPath& at, const GraphBreak& expecte
           });
 }
 
-void CompareCounts(Differ& d, const JsonPath& at, const int64_t& expected,
-                   const int64_t& actual) {
+void CompareCounts(Differ& d, const JsonPath& at, const int64_t& expected, const int64_t& actual) {
   d.Exact(at, expected, actual);
 }
 
@@ -187,8 +186,7 @@ std::string FormatDifference(const Difference& difference) {
                      difference.got);
 }
 
-CompareResult Compare(const Golden& expected, const Golden& actual,
-                      const CompareOptions& options) {
+CompareResult Compare(const Golden& expected, const Golden& actual, const CompareOptions& options) {
   CompareResult result;
   bool eager = options.mode != Mode::kCompile;
   bool compiled = options.mode != Mode::kEager;

@@ -12,8 +12,7 @@ using graph::Tensor;
 using graph::Value;
 using graph::ValueKind;
 
-void CompareElements(Differ& d, const JsonPath& at, const Tensor& expected,
-                     const Tensor& actual) {
+void CompareElements(Differ& d, const JsonPath& at, const Tensor& expected, const Tensor& actual) {
   switch (graph::DTypeElementKind(expected.dtype)) {
     case ElementKind::kFloat:
       for (size_t i = 0; i < expected.floats.size(); ++i) {
@@ -35,8 +34,7 @@ void CompareElements(Differ& d, const JsonPath& at, const Tensor& expected,
   }
 }
 
-void CompareTensors(Differ& d, const JsonPath& at, const Tensor& expected,
-                    const Tensor& actual) {
+void CompareTensors(Differ& d, const JsonPath& at, const Tensor& expected, const Tensor& actual) {
   using enum Field;
   ExactField(d, at, kDtype, expected.dtype, actual.dtype);
   ExactField(d, at, kShape, expected.shape, actual.shape);

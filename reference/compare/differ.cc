@@ -62,11 +62,11 @@ void Differ::Exact(const JsonPath& at, const std::string& expected, const std::s
   // Long strings (messages, explanations) are shown around their first difference.
   size_t start = 0;
   if (expected.size() > kStringLimit || actual.size() > kStringLimit) {
-    size_t first = std::mismatch(expected.begin(),
-                                 expected.begin() + std::min(expected.size(), actual.size()),
-                                 actual.begin())
-                       .first -
-                   expected.begin();
+    size_t first =
+        std::mismatch(expected.begin(), expected.begin() + std::min(expected.size(), actual.size()),
+                      actual.begin())
+            .first -
+        expected.begin();
     start = first > kContextBefore ? first - kContextBefore : 0;
   }
   Report(at, Window(expected, start), Window(actual, start));

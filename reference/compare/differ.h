@@ -4,13 +4,13 @@
 #ifndef TDCONFORM_REFERENCE_COMPARE_DIFFER_H_
 #define TDCONFORM_REFERENCE_COMPARE_DIFFER_H_
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reference/compare/comparator.h"
 #include "reference/compare/tolerance.h"
@@ -25,7 +25,7 @@ using graph::JsonPath;
 // How values appear in a difference line.
 std::string Render(int64_t value);
 std::string Render(bool value);
-std::string Render(const std::string& value);  // JSON-quoted
+std::string Render(const std::string& value);          // JSON-quoted
 std::string Render(const std::vector<int64_t>& list);  // [2, 4]
 std::string Render(graph::DType dtype);
 std::string Render(graph::NodeOp op);
@@ -47,8 +47,7 @@ class Differ {
 
   // The path of `field` under `at`, or nullopt when the options mask it.
   std::optional<JsonPath> Enter(const JsonPath& at, Field field) const {
-    if (std::find(options_.masked.begin(), options_.masked.end(), field) !=
-        options_.masked.end()) {
+    if (std::find(options_.masked.begin(), options_.masked.end(), field) != options_.masked.end()) {
       return std::nullopt;
     }
     return at.Field(field);

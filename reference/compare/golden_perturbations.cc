@@ -29,9 +29,7 @@ struct Loc {
   Loc Key(const std::string& key) const {
     return {ptr / key, path + "[" + Json(key).dump() + "]", fields};
   }
-  Loc Index(size_t i) const {
-    return {ptr / i, path + "[" + std::to_string(i) + "]", fields};
-  }
+  Loc Index(size_t i) const { return {ptr / i, path + "[" + std::to_string(i) + "]", fields}; }
 };
 
 struct Tol {
@@ -170,8 +168,8 @@ class Walker {
     });
     if (!json["strides"].empty()) {  // Strides compare as a whole: one path for the list.
       Emit("tensor.strides", at.Field("strides"),
-           [ptr = at.ptr / "strides" / 0, stride = json["strides"][0].get<int64_t>() + 1](
-               Json& doc) { doc[ptr] = stride; });
+           [ptr = at.ptr / "strides" / 0,
+            stride = json["strides"][0].get<int64_t>() + 1](Json& doc) { doc[ptr] = stride; });
     }
     Bool("tensor.requires_grad", json["requires_grad"], at.Field("requires_grad"));
     const Json& values = json["values"];
@@ -197,8 +195,8 @@ class Walker {
     if (kind == "ref") {
       Set("arg.ref_vs_const", at, {{"int", body}});
     } else if (kind == "int") {
-      Set(prefix + "int_vs_float",
-          at, {{"float", graph::FormatHexFloat(static_cast<double>(body.get<int64_t>()))}});
+      Set(prefix + "int_vs_float", at,
+          {{"float", graph::FormatHexFloat(static_cast<double>(body.get<int64_t>()))}});
     } else {
       Set(prefix + "kind", at, kind == "none" ? Json{{"ellipsis", nullptr}} : kNone);
     }
@@ -235,9 +233,10 @@ class Walker {
 
   void Node(const Json& json, const Loc& at) {
     const std::string op = json["op"].get<std::string>();
-    static const std::map<std::string, std::string> kSwappedOp = {
-        {"call_function", "call_method"}, {"call_method", "call_function"},
-        {"get_attr", "call_module"}, {"call_module", "get_attr"}};
+    static const std::map<std::string, std::string> kSwappedOp = {{"call_function", "call_method"},
+                                                                  {"call_method", "call_function"},
+                                                                  {"get_attr", "call_module"},
+                                                                  {"call_module", "get_attr"}};
     if (kSwappedOp.count(op)) Set("node.op", at.Field("op"), kSwappedOp.at(op));
     if (op == "placeholder") {
       String("placeholder.type", json["type"], at.Field("type"));
@@ -334,10 +333,12 @@ class Walker {
     for (size_t i = 0; i < json["invocations"].size(); ++i) {
       Invocation(json["invocations"][i], invocations.Index(i));
     }
-    Json minimal_invocation = {
-        {"trigger", {{"code", "f"}, {"resume", false}, {"line", 1}}},
-        {"compile_id", "0/0"}, {"recompile", false}, {"dynamo_graph", {{"nodes", Json::array()}}},
-        {"aten_graph", nullptr}, {"aten_error", nullptr}};
+    Json minimal_invocation = {{"trigger", {{"code", "f"}, {"resume", false}, {"line", 1}}},
+                               {"compile_id", "0/0"},
+                               {"recompile", false},
+                               {"dynamo_graph", {{"nodes", Json::array()}}},
+                               {"aten_graph", nullptr},
+                               {"aten_error", nullptr}};
     Length("invocations.count", invocations, json["invocations"], minimal_invocation);
 
     Loc counters = at.Field("counters");
@@ -354,8 +355,8 @@ class Walker {
     for (size_t i = 0; i < json["graph_breaks"].size(); ++i) {
       GraphBreak(json["graph_breaks"][i], breaks.Index(i));
     }
-    Json minimal_break = {{"location", nullptr}, {"reason", "r"}, {"gb_type", "g"},
-                          {"explanation", "e"}, {"hints", Json::array()}, {"context", "c"},
+    Json minimal_break = {{"location", nullptr},  {"reason", "r"},          {"gb_type", "g"},
+                          {"explanation", "e"},   {"hints", Json::array()}, {"context", "c"},
                           {"user_stack", nullptr}};
     Length("graph_breaks.count", breaks, json["graph_breaks"], minimal_break);
   }

@@ -2,10 +2,10 @@
 // perturbed alone, is reported by the comparator at exactly its path and nowhere else,
 // in both directions; every --mask on the way hides it; perturbations within tolerance
 // and of `meta` compare equal.
+#include <gtest/gtest.h>
+
 #include <map>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "reference/compare/comparator.h"
 #include "reference/compare/golden_perturbations.h"
@@ -68,9 +68,8 @@ void Check(const Json& base_json, const Golden& base, const Perturbation& p,
     CompareOptions options;
     options.masked = MaskFields(mask).value();
     CompareResult masked = Compare(base, perturbed, options);
-    EXPECT_TRUE(masked.differences.empty())
-        << what << ": --mask " << mask << " must hide " << p.path << ", got"
-        << Paths(masked.differences);
+    EXPECT_TRUE(masked.differences.empty()) << what << ": --mask " << mask << " must hide "
+                                            << p.path << ", got" << Paths(masked.differences);
     ++coverage.masks_checked;
     if (mask == "aten") ++coverage.aten_masks_checked;
   }
@@ -92,35 +91,96 @@ Coverage CheckAll(const std::string& text, const std::string& what, bool first_o
 // Every field kind of SCHEMA.md §5-§7 (the sample document holds each of them).
 const char* const kEveryFieldKind[] = {
     // Values in outs (§6), each kind; tensors and their elements.
-    "value.kind", "value.int_vs_float", "value.int", "value.float.beyond_tolerance",
-    "value.float.within_tolerance", "value.bool", "value.str", "value.device", "value.callable",
-    "value.repr", "value.dtype", "value.tuple.length", "value.list.length", "value.dict.length",
-    "tensor.dtype", "tensor.shape", "tensor.strides", "tensor.requires_grad",
-    "tensor.element.beyond_tolerance", "tensor.element.within_tolerance",
-    "tensor.element.nan_vs_number", "tensor.element.infinity_sign", "tensor.element.int",
+    "value.kind",
+    "value.int_vs_float",
+    "value.int",
+    "value.float.beyond_tolerance",
+    "value.float.within_tolerance",
+    "value.bool",
+    "value.str",
+    "value.device",
+    "value.callable",
+    "value.repr",
+    "value.dtype",
+    "value.tuple.length",
+    "value.list.length",
+    "value.dict.length",
+    "tensor.dtype",
+    "tensor.shape",
+    "tensor.strides",
+    "tensor.requires_grad",
+    "tensor.element.beyond_tolerance",
+    "tensor.element.within_tolerance",
+    "tensor.element.nan_vs_number",
+    "tensor.element.infinity_sign",
+    "tensor.element.int",
     "tensor.element.bool",
     // Outcomes (§5).
-    "outs.missing", "outs.extra", "exception.null_vs_set", "exception.set_vs_null",
-    "exception.type", "exception.message", "compiled.profile_missing", "compiled.profile_extra",
-    "invocations.count", "trigger.code", "trigger.resume", "trigger.line",
-    "invocation.compile_id", "invocation.recompile",
+    "outs.missing",
+    "outs.extra",
+    "exception.null_vs_set",
+    "exception.set_vs_null",
+    "exception.type",
+    "exception.message",
+    "compiled.profile_missing",
+    "compiled.profile_extra",
+    "invocations.count",
+    "trigger.code",
+    "trigger.resume",
+    "trigger.line",
+    "invocation.compile_id",
+    "invocation.recompile",
     // Graphs (§7): nodes, placeholders, args and kwargs.
-    "graph.nodes.length", "node.op", "node.target", "node.args.length", "node.kwargs.missing",
-    "node.kwargs.extra", "arg.ref", "arg.ref_vs_const", "arg.int_vs_float", "arg.kind", "arg.int",
-    "arg.float.beyond_tolerance", "arg.layout", "arg.memory_format", "arg.dtype", "arg.device",
-    "arg.bool", "placeholder.type", "placeholder.shape", "placeholder.dtype",
-    "placeholder.requires_grad", "placeholder.source", "aten_graph.set_vs_null",
-    "aten_graph.null_vs_set", "aten_error.null_vs_set", "aten_error.set_vs_null",
-    "aten_error.type", "aten_error.message",
+    "graph.nodes.length",
+    "node.op",
+    "node.target",
+    "node.args.length",
+    "node.kwargs.missing",
+    "node.kwargs.extra",
+    "arg.ref",
+    "arg.ref_vs_const",
+    "arg.int_vs_float",
+    "arg.kind",
+    "arg.int",
+    "arg.float.beyond_tolerance",
+    "arg.layout",
+    "arg.memory_format",
+    "arg.dtype",
+    "arg.device",
+    "arg.bool",
+    "placeholder.type",
+    "placeholder.shape",
+    "placeholder.dtype",
+    "placeholder.requires_grad",
+    "placeholder.source",
+    "aten_graph.set_vs_null",
+    "aten_graph.null_vs_set",
+    "aten_error.null_vs_set",
+    "aten_error.set_vs_null",
+    "aten_error.type",
+    "aten_error.message",
     // Counters and graph breaks.
-    "counters.frame_count", "counters.op_count", "counters.graph_break.count",
-    "counters.graph_break.missing", "counters.graph_break.extra",
-    "graph_breaks.count", "graph_break.location.null_vs_set", "graph_break.location.set_vs_null",
-    "graph_break.location.file", "graph_break.location.line", "graph_break.reason",
-    "graph_break.gb_type", "graph_break.explanation", "graph_break.hints.element",
-    "graph_break.hints.length", "graph_break.context", "graph_break.user_stack.null_vs_set",
-    "graph_break.user_stack.set_vs_null", "graph_break.user_stack.frame.file",
-    "graph_break.user_stack.frame.line", "graph_break.user_stack.frame.name",
+    "counters.frame_count",
+    "counters.op_count",
+    "counters.graph_break.count",
+    "counters.graph_break.missing",
+    "counters.graph_break.extra",
+    "graph_breaks.count",
+    "graph_break.location.null_vs_set",
+    "graph_break.location.set_vs_null",
+    "graph_break.location.file",
+    "graph_break.location.line",
+    "graph_break.reason",
+    "graph_break.gb_type",
+    "graph_break.explanation",
+    "graph_break.hints.element",
+    "graph_break.hints.length",
+    "graph_break.context",
+    "graph_break.user_stack.null_vs_set",
+    "graph_break.user_stack.set_vs_null",
+    "graph_break.user_stack.frame.file",
+    "graph_break.user_stack.frame.line",
+    "graph_break.user_stack.frame.name",
     "graph_break.user_stack.length",
     // Never compared.
     "meta.ignored",
@@ -144,10 +204,10 @@ TEST(PerturbationTest, RecordedExample5GoldenIsReportedAtExactlyItsPaths) {
   if (!text) GTEST_SKIP() << file << " is not recorded yet";
   Coverage coverage = CheckAll(*text, file, false);
   // What the oracle really writes for the seed example: two graphs and a break.
-  for (const char* kind : {"tensor.element.beyond_tolerance", "tensor.element.within_tolerance",
-                           "node.target", "arg.ref_vs_const", "placeholder.source",
-                           "aten_graph.set_vs_null", "trigger.resume", "graph_break.gb_type",
-                           "counters.graph_break.count", "invocations.count"}) {
+  for (const char* kind :
+       {"tensor.element.beyond_tolerance", "tensor.element.within_tolerance", "node.target",
+        "arg.ref_vs_const", "placeholder.source", "aten_graph.set_vs_null", "trigger.resume",
+        "graph_break.gb_type", "counters.graph_break.count", "invocations.count"}) {
     EXPECT_GT(coverage.sites_per_kind[kind], 0) << file << " exercises no " << kind;
   }
 }

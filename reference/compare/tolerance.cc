@@ -11,10 +11,14 @@ ToleranceTable::ToleranceTable(const graph::Header& header) : overrides_(header.
 
 Tolerance ToleranceTable::Default(DType dtype) {
   switch (dtype) {
-    case DType::kFloat32: return {.rtol = 1.3e-6, .atol = 1e-5};
-    case DType::kFloat64: return {.rtol = 1e-7, .atol = 1e-7};
-    case DType::kFloat16: return {.rtol = 1e-3, .atol = 1e-5};
-    case DType::kBFloat16: return {.rtol = 1.6e-2, .atol = 1e-5};
+    case DType::kFloat32:
+      return {.rtol = 1.3e-6, .atol = 1e-5};
+    case DType::kFloat64:
+      return {.rtol = 1e-7, .atol = 1e-7};
+    case DType::kFloat16:
+      return {.rtol = 1e-3, .atol = 1e-5};
+    case DType::kBFloat16:
+      return {.rtol = 1.6e-2, .atol = 1e-5};
     case DType::kComplex64:
     case DType::kComplex128:
     case DType::kUInt8:
@@ -25,7 +29,8 @@ Tolerance ToleranceTable::Default(DType dtype) {
     case DType::kInt16:
     case DType::kInt32:
     case DType::kInt64:
-    case DType::kBool: return {.rtol = 0, .atol = 0};
+    case DType::kBool:
+      return {.rtol = 0, .atol = 0};
   }
   return {.rtol = 0, .atol = 0};
 }

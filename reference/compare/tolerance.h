@@ -3,8 +3,8 @@
 #ifndef TDCONFORM_REFERENCE_COMPARE_TOLERANCE_H_
 #define TDCONFORM_REFERENCE_COMPARE_TOLERANCE_H_
 
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "reference/graph/golden.h"
 #include "reference/graph/vocabulary.h"

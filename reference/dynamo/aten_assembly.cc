@@ -50,8 +50,9 @@ graph::Graph WithoutDeadNodes(const graph::Graph& g) {
 
 }  // namespace
 
-graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept, const std::vector<int64_t>& outputs,
-                                      std::string& unsupported, std::vector<Value>& constants) const {
+graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept,
+                                      const std::vector<int64_t>& outputs, std::string& unsupported,
+                                      std::vector<Value>& constants) const {
   graph::Graph g;
   for (size_t input : placeholders_) {
     graph::Node ph = inputs_[input].placeholder;
@@ -78,7 +79,9 @@ graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept, const std::
     std::vector<int64_t> inputs;
     for (int64_t internal : side.inputs) inputs.push_back(resolve(internal));
     const auto first = static_cast<int64_t>(g.nodes.size());
-    auto place = [&](int64_t r) { return r >= 0 ? first + r : inputs[static_cast<size_t>(-r - 1)]; };
+    auto place = [&](int64_t r) {
+      return r >= 0 ? first + r : inputs[static_cast<size_t>(-r - 1)];
+    };
     for (graph::Node n : side.fragment.nodes) {
       // make_fx numbers the graph module's tensor constants as it meets them.
       // Its value is the call's result (torch.tensor's data, lifted by lift_fresh_copy).

@@ -40,7 +40,8 @@ class AtenLowering {
  public:
   virtual ~AtenLowering() = default;
   // A recorder over these input tensors (the j-th is input j).
-  virtual std::unique_ptr<FragmentRecorder> Start(const std::vector<const runtime::PyTensor*>& inputs) = 0;
+  virtual std::unique_ptr<FragmentRecorder> Start(
+      const std::vector<const runtime::PyTensor*>& inputs) = 0;
 };
 
 }  // namespace tdc::dynamo

@@ -11,14 +11,16 @@ namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
 
-std::optional<ValuePath> Dynamo::PathOfLocal(const Trace& t, size_t depth, const std::string& name) const {
+std::optional<ValuePath> Dynamo::PathOfLocal(const Trace& t, size_t depth,
+                                             const std::string& name) const {
   const Frame& f = *in_.frames()[depth];
   auto slot = f.scope->local_slot.find(name);
   if (slot == f.scope->local_slot.end() || !f.fast[slot->second]) return std::nullopt;
   const ObjectId object = f.fast[slot->second]->id();
   if (depth == t.root_depth) {
     for (const GuardedValue& g : t.guards) {
-      if (!g.cell && g.items.empty() && g.name == name && g.object == object) return ValuePath{g.index, {}};
+      if (!g.cell && g.items.empty() && g.name == name && g.object == object)
+        return ValuePath{g.index, {}};
     }
     return std::nullopt;
   }
@@ -27,13 +29,14 @@ std::optional<ValuePath> Dynamo::PathOfLocal(const Trace& t, size_t depth, const
   return bound->second.path;
 }
 
-std::optional<ValuePath> Dynamo::PathOfItem(const Trace& t, size_t depth, const std::string& name, size_t i,
-                                            const Value& item) const {
+std::optional<ValuePath> Dynamo::PathOfItem(const Trace& t, size_t depth, const std::string& name,
+                                            size_t i, const Value& item) const {
   // The root's `*args` items are frame values of their own (L['args'][0]).
   if (depth == t.root_depth) {
     const std::string source = fmt::format("{}[{}]", name, i);
     for (const GuardedValue& g : t.guards) {
-      if (!g.cell && g.items.empty() && g.name == source && g.object == item->id()) return ValuePath{g.index, {}};
+      if (!g.cell && g.items.empty() && g.name == source && g.object == item->id())
+        return ValuePath{g.index, {}};
     }
   }
   std::optional<ValuePath> path = PathOfLocal(t, depth, name);
@@ -51,19 +54,25 @@ void Dynamo::NoteBoundFrom(Trace& t, size_t depth, const PyFunction& function) {
   for (const auto& arg : caller.call->args) {
     const bool starred = arg->kind == lang::NodeKind::kStarred;
     const lang::Expr& expr = starred ? *lang::As<lang::Starred>(*arg).value : *arg;
-    const std::string* name = expr.kind == lang::NodeKind::kName ? &lang::As<lang::Name>(expr).id : nullptr;
-    auto slot = name != nullptr ? caller.scope->local_slot.find(*name) : caller.scope->local_slot.end();
-    const Value* value = slot != caller.scope->local_slot.end() ? &caller.fast[slot->second] : nullptr;
+    const std::string* name =
+        expr.kind == lang::NodeKind::kName ? &lang::As<lang::Name>(expr).id : nullptr;
+    auto slot =
+        name != nullptr ? caller.scope->local_slot.find(*name) : caller.scope->local_slot.end();
+    const Value* value =
+        slot != caller.scope->local_slot.end() ? &caller.fast[slot->second] : nullptr;
     if (!starred) {
-      std::optional<ValuePath> path = value != nullptr && *value ? PathOfLocal(t, depth, *name) : std::nullopt;
-      passed.push_back(path ? std::optional(Trace::BoundFrom{*path, (*value)->id()}) : std::nullopt);
+      std::optional<ValuePath> path =
+          value != nullptr && *value ? PathOfLocal(t, depth, *name) : std::nullopt;
+      passed.push_back(path ? std::optional(Trace::BoundFrom{*path, (*value)->id()})
+                            : std::nullopt);
       continue;
     }
     const std::vector<Value>* items = value != nullptr && *value ? ItemsOf(*value) : nullptr;
     if (items == nullptr) break;  // how many values it passes is not known here
     for (size_t i = 0; i < items->size(); ++i) {
       std::optional<ValuePath> path = PathOfItem(t, depth, *name, i, (*items)[i]);
-      passed.push_back(path ? std::optional(Trace::BoundFrom{*path, (*items)[i]->id()}) : std::nullopt);
+      passed.push_back(path ? std::optional(Trace::BoundFrom{*path, (*items)[i]->id()})
+                            : std::nullopt);
     }
   }
   const lang::Arguments& params = *lang::As<lang::FunctionDef>(def).args;

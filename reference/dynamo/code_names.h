@@ -15,7 +15,8 @@ namespace tdc::dynamo {
 // co_name of a function's code (`<lambda>` for a lambda, `<module>` for a module body).
 inline std::string CodeName(const runtime::Scope& scope) {
   if (scope.is_module) return "<module>";
-  if (scope.node->kind == lang::NodeKind::kFunctionDef) return lang::As<lang::FunctionDef>(*scope.node).name;
+  if (scope.node->kind == lang::NodeKind::kFunctionDef)
+    return lang::As<lang::FunctionDef>(*scope.node).name;
   return "<lambda>";
 }
 
@@ -42,7 +43,9 @@ inline std::string ResumeQualname(const std::string& qualname, const std::string
 }
 
 // co_name from a co_qualname.
-inline std::string NameOfQualname(const std::string& qualname) { return qualname.substr(qualname.rfind('.') + 1); }
+inline std::string NameOfQualname(const std::string& qualname) {
+  return qualname.substr(qualname.rfind('.') + 1);
+}
 
 }  // namespace tdc::dynamo
 

@@ -33,7 +33,8 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   if (rules_.on(Rule::kGbLogDedup)) logged_locations_.clear();
   Value target = model;
   // torch.compile(disable(fn, recursive=False)) compiles fn: innermost_fn unwraps it.
-  if (DisableWrapperOf(model) == DisableWrapper::kNonrecursive && rules_.on(Rule::kCompileUnwrapsNonrecursive)) {
+  if (DisableWrapperOf(model) == DisableWrapper::kNonrecursive &&
+      rules_.on(Rule::kCompileUnwrapsNonrecursive)) {
     target = apis::InnermostFn(in_, model);
   }
   const auto* function = DynCast<PyFunction>(target);
@@ -48,10 +49,13 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   auto installed = std::make_shared<const CompileCallback>(std::move(callback));
   // _callback_from_stance, read at each call (spec §2.14): force_eager clears the callback,
   // eager_on_recompile makes it run-only, fail_on_recompile makes recompiles raise.
-  auto run_only = std::make_shared<const CompileCallback>(CompileCallback{installed->backend, installed->fullgraph, true, false});
-  auto failing = std::make_shared<const CompileCallback>(CompileCallback{installed->backend, installed->fullgraph, false, true});
+  auto run_only = std::make_shared<const CompileCallback>(
+      CompileCallback{installed->backend, installed->fullgraph, true, false});
+  auto failing = std::make_shared<const CompileCallback>(
+      CompileCallback{installed->backend, installed->fullgraph, false, true});
   Ref<PyFunction> wrapper = apis::MakeLibFunction(
-      in_, apis::LibGlobals(in_, "torch._dynamo.eval_frame"), "_TorchDynamoContext.__call__.<locals>.compile_wrapper",
+      in_, apis::LibGlobals(in_, "torch._dynamo.eval_frame"),
+      "_TorchDynamoContext.__call__.<locals>.compile_wrapper",
       [this, installed, run_only, failing, target](PyFunction&, CallArgs& args) -> Value {
         Process& p = in_.process();
         std::shared_ptr<const CompileCallback> saved = p.eval_frame_callback;

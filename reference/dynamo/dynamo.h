@@ -59,8 +59,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // invocation (other backends compile without being recorded). `aten`, when given,
   // lowers the traced ops: invocations then carry ATen graphs. `backend`, when given,
   // compiles and runs each invocation's graphs too (RunOnBackend).
-  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten = nullptr,
-         runtime::GraphBackend* backend = nullptr);
+  Dynamo(runtime::Interpreter& in, const RuleSet& rules, Value recorder,
+         AtenLowering* aten = nullptr, runtime::GraphBackend* backend = nullptr);
   ~Dynamo() override;
 
   const Records& records() const { return records_; }
@@ -72,12 +72,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> OnCall(const Value& callee, CallArgs& args) override;
   void OnReturn(const Frame& frame, const Value& result) override;
   void OnLoadLocal(const Frame& frame, const std::string& name) override;
-  void OnLoadCell(const Frame& frame, const std::string& name, const runtime::PyCell& cell) override;
+  void OnLoadCell(const Frame& frame, const std::string& name,
+                  const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnGradModeSet(bool enabled) override;
-  void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name, const Value& value) override;
-  void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result) override;
+  void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name,
+                    const Value& value) override;
+  void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called,
+                  const Value& result) override;
 
  private:
   // One compiled entry of a code's cache: its compile id and the guards of its frame
@@ -141,12 +144,14 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   static std::string Where(const runtime::PyFunction& function);
 
   // eval_frame.cc
-  std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args, bool run_only = false);
+  std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args,
+                                bool run_only = false);
   // A frame's values with their sources (L['x']), in argument order.
   using Sources = std::vector<std::pair<Value, std::string>>;
   // Records where `v`'s closure cells came from, when it is a function read from `source`.
   static void NameClosureCells(Trace& t, const Value& v, const std::string& source);
-  std::unique_ptr<Trace> NewTrace(const CodeKey& key, const Sources& sources, std::string code_name, bool resume);
+  std::unique_ptr<Trace> NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
+                                  bool resume);
   // The fail_on_recompile stance met a frame that would compile again: RuntimeError with
   // each cache entry's failing guard (spec §2.14, S29).
   [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeState& code,
@@ -159,7 +164,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   CacheEntry EntryOf(const Trace& t) const;
   // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
   std::string EntryFailure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
-  bool HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const;
+  bool HasTensorInFrame(const lang::Node& def, const Value& globals,
+                        const std::vector<Value>& values) const;
   void Reset();
   Trace* Tracing() const;
 
@@ -173,7 +179,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Realizes what live locals `names` (with `values`) hold at a break, but a frame value
   // still in its own local (probed: `y = x` then a break guards x when y is live, not when
   // only x is; `d = [x]` guards x when d is live).
-  void UseMovedLocals(Trace& t, const std::vector<std::string>& names, const std::vector<Value>& values);
+  void UseMovedLocals(Trace& t, const std::vector<std::string>& names,
+                      const std::vector<Value>& values);
   // Marks a call's arguments used (OnUse): any call but an inlined one realizes them.
   void UseArguments(const CallArgs& args);
   // The code a skip_frame() call would skip: co_name and co_firstlineno of the calling frame.
@@ -184,7 +191,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // co_firstlineno of the code `t` traces (a resume function's: its break's line).
   int64_t FirstLineOf(const Trace& t) const;
   std::optional<Value> TraceCall(const Value& callee, CallArgs& args);
-  Value InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper);
+  Value InlineCall(const Value& callee, const Value& function, CallArgs& args,
+                   bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
   // Whether user function `fn` was made by a def the trace ran (a frame it traces).
   bool DefinedInTrace(const Value& fn) const;
@@ -194,8 +202,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
   // The same call met while AOT autograd traces an allowed or nonstrict_trace'd body.
   Value AotCustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
-  void RecordCustomOp(FragmentRecorder& recorder, const std::string& target, const CallArgs& as_called,
-                      const Value& result);
+  void RecordCustomOp(FragmentRecorder& recorder, const std::string& target,
+                      const CallArgs& as_called, const Value& result);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd
   // traces it.
   Fragment AotTrace(const Value& callee, const CallArgs& args);
@@ -256,7 +264,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level);
   // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
   // reports "Skip inlining" from there).
-  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message, bool after_call = false);
+  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message,
+                                      bool after_call = false);
   std::string UserTraceback(const Trace& t, bool after_call) const;
   void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
   // The frames resuming after a break, outermost first: the outermost one's resume
@@ -274,21 +283,22 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void RunOnBackend(const graph::Invocation& call, size_t compile, const FinishedGraphs& graphs);
   // A cache hit's graph, run again by backend_ under the compile that made the entry.
   void RunCachedOnBackend(Trace& t, const std::vector<Value>& live, bool one_graph);
-  std::variant<std::vector<runtime::Tensor>, std::string> RunOpaque(const FinishedGraphs& graphs, size_t node,
-                                                                    const std::vector<runtime::Tensor>& inputs);
+  std::variant<std::vector<runtime::Tensor>, std::string> RunOpaque(
+      const FinishedGraphs& graphs, size_t node, const std::vector<runtime::Tensor>& inputs);
   // An ATen graph's custom op with no Dynamo node of its own (called inside an allowed
   // function's body): torch.ops.<ns>.<op>.default on the node's arguments.
-  std::variant<std::vector<runtime::Tensor>, std::string> RunAtenCustomOp(const graph::Node& node, size_t index,
-                                                                          const std::vector<runtime::Tensor>& inputs);
+  std::variant<std::vector<runtime::Tensor>, std::string> RunAtenCustomOp(
+      const graph::Node& node, size_t index, const std::vector<runtime::Tensor>& inputs);
   // `callee(args)` as the compiled graph runs it; its result's tensors.
-  std::variant<std::vector<runtime::Tensor>, std::string> CallOnHost(const Value& callee, CallArgs args, size_t node);
+  std::variant<std::vector<runtime::Tensor>, std::string> CallOnHost(const Value& callee,
+                                                                     CallArgs args, size_t node);
 
   // bound_from.cc: where the local `name` of the frame at `depth` came from among the root
   // frame's values while it still holds that object (its parameters; Trace::bound_from).
   std::optional<ValuePath> PathOfLocal(const Trace& t, size_t depth, const std::string& name) const;
   // The same for item `i` (the object `item`) of that local.
-  std::optional<ValuePath> PathOfItem(const Trace& t, size_t depth, const std::string& name, size_t i,
-                                      const Value& item) const;
+  std::optional<ValuePath> PathOfItem(const Trace& t, size_t depth, const std::string& name,
+                                      size_t i, const Value& item) const;
   // Notes where the parameters of `function`, about to be inlined by the frame at `depth`
   // at its current call, come from.
   void NoteBoundFrom(Trace& t, size_t depth, const runtime::PyFunction& function);
@@ -325,7 +335,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     // called the frame's skipped rest (first and last depth), and the root, whose call of
     // it has no source line (it shows its first line; golden fuzz case 966 of issue 13).
     std::pair<size_t, size_t> folded = {1, 0};
-    std::optional<std::pair<size_t, int64_t>> at_first_line = std::nullopt;  // depth, the line shown
+    std::optional<std::pair<size_t, int64_t>> at_first_line =
+        std::nullopt;  // depth, the line shown
   };
   // The frame of the last pending resume returned `result`: its resume function starts.
   void ResumeAround(const Frame& frame, const Value& result);
@@ -354,12 +365,16 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // them out (golden variants/version__skip_frame_in_inlined_callee__wrap).
   std::vector<std::pair<size_t, size_t>> folded_frames_;
   // The line a frame is at: its current call's, else its statement's.
-  static int64_t LineOf(const Frame& f) { return f.call != nullptr ? f.call->span.begin.line : f.line; }
+  static int64_t LineOf(const Frame& f) {
+    return f.call != nullptr ? f.call->span.begin.line : f.line;
+  }
   // A frame running a call again (RunAgainEagerly) shows that call's line.
   std::vector<std::pair<size_t, int64_t>> shown_lines_;
   class FoldFrames {
    public:
-    FoldFrames(Dynamo& d, size_t first, size_t last) : d_(d) { d_.folded_frames_.emplace_back(first, last); }
+    FoldFrames(Dynamo& d, size_t first, size_t last) : d_(d) {
+      d_.folded_frames_.emplace_back(first, last);
+    }
     ~FoldFrames() { d_.folded_frames_.pop_back(); }
     FoldFrames(const FoldFrames&) = delete;
     FoldFrames& operator=(const FoldFrames&) = delete;

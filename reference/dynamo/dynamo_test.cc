@@ -1,9 +1,9 @@
 // Unit tests of the Dynamo layer's pieces whose expectations come from CPython 3.11 and
 // torch 2.13.0 directly (the probes of SEMANTICS §8.3, the goldens' texts); the
 // behaviour as a whole is checked against goldens by the fixture ctests.
-#include <functional>
-
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "reference/dynamo/liveness.h"
 #include "reference/dynamo/messages.h"
@@ -41,7 +41,8 @@ std::vector<std::string> LiveAfterCallOnLine(const std::string& source, int line
   runtime::ScopeTable scopes = runtime::AnalyzeScopes(*parsed.module);
   const auto& def = lang::As<lang::FunctionDef>(*parsed.module->body.at(0));
   // The statement on `line` (top level of the body or inside an if) and its outermost call.
-  std::function<const lang::Stmt*(const lang::StmtList&)> find = [&](const lang::StmtList& body) -> const lang::Stmt* {
+  std::function<const lang::Stmt*(const lang::StmtList&)> find =
+      [&](const lang::StmtList& body) -> const lang::Stmt* {
     for (const auto& st : body) {
       if (st->span.begin.line == line) return st.get();
       if (st->kind == lang::NodeKind::kIf) {
@@ -100,7 +101,8 @@ TEST(LivenessTest, InAReturnOnlyTheRestOfTheExpressionIsLive) {
 TEST(UserTracebackTest, CaretsUnderTheCallUnlessTheyWouldCoverTheWholeLine) {
   // CPython 3.11 traceback.format_list, as the goldens' "from user code" blocks show it.
   TracebackEntry call{"f.py", 15, "outer", "    return fn(x)", SourceSpan{{15, 11}, {15, 16}}};
-  TracebackEntry whole{"f.py", 9, "fn", "    torch._dynamo.mark_dynamic(x, 0)", SourceSpan{{9, 4}, {9, 36}}};
+  TracebackEntry whole{"f.py", 9, "fn", "    torch._dynamo.mark_dynamic(x, 0)",
+                       SourceSpan{{9, 4}, {9, 36}}};
   EXPECT_EQ(FormatUserTraceback({call, whole}),
             "   File \"f.py\", line 15, in outer\n"
             "    return fn(x)\n"
@@ -125,7 +127,8 @@ TEST(MessagesTest, GraphBreakKeyAsTorchCountsIt) {
             "Call to `torch._dynamo.graph_break()`\n"
             "  Explanation: User-inserted graph break. Message: None\n"
             "  Hint: Remove the `torch._dynamo.graph_break()` call.\n\n"
-            "  Developer debug context: Called `torch._dynamo.graph_break()` with args `[]`, kwargs `{}`\n\n"
+            "  Developer debug context: Called `torch._dynamo.graph_break()` with args `[]`, "
+            "kwargs `{}`\n\n"
             " For more details about this graph break, please visit: "
             "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0025.html");
 }
@@ -165,10 +168,12 @@ TEST(ExplainTest, SaysWhereTheGraphEndsAndWhatRanEagerly) {
                 "f: converting as frame 0/0",
                 "  line 7 in f: Skip calling `torch.compiler.disable()`d function",
                 "  graph 0/0 of f ends at line 7 (graph break): 1 op(s) sent to the backend",
-                "  runs eagerly: <function d at 0x?> (torch.compiler.disable: no frame inside it is converted)",
+                "  runs eagerly: <function d at 0x?> (torch.compiler.disable: no frame inside it "
+                "is converted)",
                 "  torch_dynamo_resume_in_f_at_7: the rest of f after line 7",
                 "  torch_dynamo_resume_in_f_at_7: converting as frame 1/0",
-                "  graph 1/0 of torch_dynamo_resume_in_f_at_7 ends at line 7 (return): 1 op(s) sent to the backend",
+                "  graph 1/0 of torch_dynamo_resume_in_f_at_7 ends at line 7 (return): 1 op(s) "
+                "sent to the backend",
             }));
 }
 

@@ -1,9 +1,9 @@
 // Frame interception (spec §1.2, SEMANTICS §8): which frames Dynamo converts, their frame
 // ids and compile ids, the cache that lets a second identical call compile nothing.
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
@@ -42,9 +42,11 @@ class GlobalNames : public lang::FieldVisitor {
 };
 
 // L['x'] sources of a call's arguments, by the function's parameters (spec §1.3).
-std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def, const CallArgs& args) {
-  const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef ? *lang::As<lang::FunctionDef>(def).args
-                                                                           : *lang::As<lang::Lambda>(def).args;
+std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def,
+                                                           const CallArgs& args) {
+  const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef
+                                      ? *lang::As<lang::FunctionDef>(def).args
+                                      : *lang::As<lang::Lambda>(def).args;
   std::vector<std::string> positional;
   for (const auto& a : params.posonlyargs) positional.push_back(a->arg);
   for (const auto& a : params.args) positional.push_back(a->arg);
@@ -53,7 +55,8 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
     if (i < positional.size()) {
       sources.emplace_back(args.positional[i], fmt::format("L['{}']", positional[i]));
     } else if (params.vararg) {
-      sources.emplace_back(args.positional[i], fmt::format("L['{}'][{}]", params.vararg->arg, i - positional.size()));
+      sources.emplace_back(args.positional[i],
+                           fmt::format("L['{}'][{}]", params.vararg->arg, i - positional.size()));
     }
   }
   for (const auto& [name, value] : args.keywords) {
@@ -70,7 +73,8 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
 
 }  // namespace
 
-Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten, GraphBackend* backend)
+Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten,
+               GraphBackend* backend)
     : in_(in), rules_(rules), recorder_(std::move(recorder)), aten_(aten), backend_(backend) {
   Process& p = in.process();
   p.op_observer = this;
@@ -80,10 +84,11 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLoweri
   });
   p.registries.allow_finalizer_deregisters = rules_.on(Rule::kAllowFinalizer);
   const Modules& modules = p.modules();
-  is_compiling_fns_ = {modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
-                       modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),  // kIsDynamoCompiling
-                       modules[ModuleId::kTorchDynamo]->GetAttr("is_compiling"),
-                       modules[ModuleId::kTorchUtils]->GetAttr("is_compiling")};
+  is_compiling_fns_ = {
+      modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
+      modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),  // kIsDynamoCompiling
+      modules[ModuleId::kTorchDynamo]->GetAttr("is_compiling"),
+      modules[ModuleId::kTorchUtils]->GetAttr("is_compiling")};
 }
 
 Dynamo::~Dynamo() {
@@ -96,9 +101,7 @@ void Dynamo::Reset() {
   next_frame_id_ = 0;
 }
 
-Trace* Dynamo::Tracing() const {
-  return contexts_.empty() ? nullptr : contexts_.back().get();
-}
+Trace* Dynamo::Tracing() const { return contexts_.empty() ? nullptr : contexts_.back().get(); }
 
 std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
   if (Tracing() != nullptr) return TraceCall(callee, args);
@@ -108,7 +111,8 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
     for (size_t i = 0; i < is_compiling_fns_.size(); ++i) {
       if (callee == is_compiling_fns_[i]) return in_.heap().Bool(i != kIsDynamoCompiling);
     }
-    if (std::optional<std::string> target = CustomOpTarget(callee); target && rules_.on(Rule::kCustomOpNode)) {
+    if (std::optional<std::string> target = CustomOpTarget(callee);
+        target && rules_.on(Rule::kCustomOpNode)) {
       return AotCustomOpCall(callee, args, *target);
     }
     return std::nullopt;
@@ -120,7 +124,8 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
   if (nonrecursive && in_.process().eval_frame_callback && rules_.on(Rule::kNonrecursiveRunOnly)) {
     Value original = apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable");
     auto* target = DynCast<PyFunction>(original);
-    if (target != nullptr && !target->is_native()) return RunFrame(Ref<PyFunction>(target), args, /*run_only=*/true);
+    if (target != nullptr && !target->is_native())
+      return RunFrame(Ref<PyFunction>(target), args, /*run_only=*/true);
   }
   return std::nullopt;
 }
@@ -157,7 +162,8 @@ void Dynamo::OnLoadGlobal(const PyDict& globals, const std::string& name, const 
   NameClosureCells(*t, value, source);
   if (!rules_.on(Rule::kGlobalGuard)) return;
   auto& guards = t->global_guards;
-  if (std::none_of(guards.begin(), guards.end(), [&](const GlobalGuard& g) { return g.name == name && g.globals == &globals; })) {
+  if (std::none_of(guards.begin(), guards.end(),
+                   [&](const GlobalGuard& g) { return g.name == name && g.globals == &globals; })) {
     guards.push_back({&globals, name, Guards(value, source, 0)});
   }
 }
@@ -166,7 +172,8 @@ void Dynamo::NameClosureCells(Trace& t, const Value& v, const std::string& sourc
   const auto* f = DynCast<PyFunction>(v);
   const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
   for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
-    t.cell_sources.emplace(closure->items()[i]->id(), fmt::format("{}.__closure__[{}].cell_contents", source, i));
+    t.cell_sources.emplace(closure->items()[i]->id(),
+                           fmt::format("{}.__closure__[{}].cell_contents", source, i));
   }
 }
 
@@ -175,7 +182,8 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
     const size_t depth = in_.frames().size() - 1;
     if (depth <= t->waiting_above && depth > t->root_depth) {
       t->waiting_above = depth - 1;  // its caller goes on
-      t->chain_returns.push_back({depth, t->graph.mark(), result, frame.line, in_.process().error_on_graph_break});
+      t->chain_returns.push_back(
+          {depth, t->graph.mark(), result, frame.line, in_.process().error_on_graph_break});
     }
     if (in_.frames()[t->root_depth] == &frame) Emit(*t, {result}, frame.line, /*at_return=*/true);
   }
@@ -190,8 +198,9 @@ void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const
     if (body_recorder_ != nullptr) body_recorder_->Record(site, as_called, result);
     return;
   }
-  t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction, std::string(site.target),
-                   as_called, result, LowerOp(site, as_called, result), site.accessor);
+  t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction,
+                   std::string(site.target), as_called, result, LowerOp(site, as_called, result),
+                   site.accessor);
 }
 
 Fragment Dynamo::LowerOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
@@ -201,7 +210,8 @@ Fragment Dynamo::LowerOp(const OpCallSite& site, const CallArgs& as_called, cons
   return recorder->Finish(result);
 }
 
-bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals, const std::vector<Value>& values) const {
+bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals,
+                              const std::vector<Value>& values) const {
   if (!rules_.on(Rule::kFrameNoTensor)) return true;
   for (const Value& v : values) {
     if (HoldsTensor(v)) return true;
@@ -216,7 +226,8 @@ bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals, const
   const auto* dict = DynCast<PyDict>(globals);
   for (const std::string& name : names.names) {
     const auto* module = DynCast<PyModule>(dict->GetStr(name));
-    if (module != nullptr && (module->name() == "torch" || module->name().starts_with("torch."))) return true;
+    if (module != nullptr && (module->name() == "torch" || module->name().starts_with("torch.")))
+      return true;
   }
   return false;
 }
@@ -232,7 +243,8 @@ std::string Dynamo::Where(const PyFunction& function) {
                      code.def->span.begin.line);
 }
 
-std::string Dynamo::EntryFailure(const CacheEntry& entry, const std::vector<Value>& frame_values) const {
+std::string Dynamo::EntryFailure(const CacheEntry& entry,
+                                 const std::vector<Value>& frame_values) const {
   // torch checks the global state (grad mode) before the frame's values.
   if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != in_.process().grad_enabled) {
     return "GLOBAL_STATE changed: grad_mode ";
@@ -248,19 +260,21 @@ std::string Dynamo::EntryFailure(const CacheEntry& entry, const std::vector<Valu
   return "";
 }
 
-const Dynamo::CacheEntry* Dynamo::CacheHit(const CodeKey& key, const std::vector<Value>& frame_values) {
+const Dynamo::CacheEntry* Dynamo::CacheHit(const CodeKey& key,
+                                           const std::vector<Value>& frame_values) {
   auto code = codes_.find(key);
   if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
   std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
-  auto hit = std::find_if(cache.rbegin(), cache.rend(),
-                          [&](const CacheEntry& entry) { return EntryFailure(entry, frame_values).empty(); });
+  auto hit = std::find_if(cache.rbegin(), cache.rend(), [&](const CacheEntry& entry) {
+    return EntryFailure(entry, frame_values).empty();
+  });
   if (hit == cache.rend()) return nullptr;
   std::rotate(hit.base() - 1, hit.base(), cache.end());
   return &cache.back();
 }
 
-std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
-                                                bool resume) {
+std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources,
+                                        std::string code_name, bool resume) {
   auto t = std::make_unique<Trace>();
   t->serial = next_trace_serial_++;
   t->key = key;
@@ -269,7 +283,8 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
   t->grad_enabled = in_.process().grad_enabled;
   std::vector<Value> frame_values;
   for (const auto& [v, source] : sources) {
-    for (GuardedValue& g : Guards(v, source, frame_values.size())) t->guards.push_back(std::move(g));
+    for (GuardedValue& g : Guards(v, source, frame_values.size()))
+      t->guards.push_back(std::move(g));
     NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
@@ -284,15 +299,18 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
   t->compile_id = fmt::format("{}/{}", code.frame_id, code.compiles);
   t->recompile = code.compiles > 0;
   ++code.compiles;
-  Explain(fmt::format("{}: converting as frame {}{}", t->code_name, t->compile_id, t->recompile ? " (recompile)" : ""));
+  Explain(fmt::format("{}: converting as frame {}{}", t->code_name, t->compile_id,
+                      t->recompile ? " (recompile)" : ""));
   return t;
 }
 
-void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code, const std::vector<Value>& values) {
+void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code,
+                             const std::vector<Value>& values) {
   const auto& user = std::get<UserCode>(function.code);
   auto program = std::static_pointer_cast<const Program>(user.keep_alive);
   std::string message = fmt::format(
-      "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', function name: '{}', "
+      "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
+      "function name: '{}', "
       "line number: {}",
       program->filename, CodeName(program->scopes.Of(user.def)), CodeFirstLine(*user.def));
   // A first compile is refused too; its message has no guard to list (golden
@@ -305,7 +323,8 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code, 
   Raise(in_.heap(), ExcType::kRuntimeError, message);
 }
 
-std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args, bool run_only) {
+std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args,
+                                      bool run_only) {
   std::shared_ptr<const CompileCallback> callback = in_.process().eval_frame_callback;
   if (!callback) return std::nullopt;
   const auto& code = std::get<UserCode>(function->code);
@@ -313,8 +332,9 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   if (codes_[key].skip == CodeState::Skip::kNoOps) {
     // A skipped code runs with the callback off for its whole extent: the frames it
     // calls are not offered either (golden graph_break/no_ops_frame_skipped, wrap).
-    Explain(fmt::format("{}: skipped (it traced no op before): runs without the callback, its callees too",
-                        Where(*function)));
+    Explain(fmt::format(
+        "{}: skipped (it traced no op before): runs without the callback, its callees too",
+        Where(*function)));
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }
@@ -324,50 +344,61 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     // call's own frame, not one met under cached code (its wrap variant).
     if (callback->fullgraph && contexts_.empty() && rules_.on(Rule::kSkipFrame)) {
       Raise(in_.heap(), ExcType::kRuntimeError,
-            "torch.compile with fullgraph=True found no compiled frames. Compilation was not attempted and no cached "
+            "torch.compile with fullgraph=True found no compiled frames. Compilation was not "
+            "attempted and no cached "
             "compiled code was found.");
     }
-    Explain(fmt::format("{}: skipped (a frame-skipping break): runs eagerly, its callees offered", Where(*function)));
+    Explain(fmt::format("{}: skipped (a frame-skipping break): runs eagerly, its callees offered",
+                        Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
   std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
-  const Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
+  const Scope& scope =
+      std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   // The frame's free variables are locals of it too (f_locals): guarded by what they hold,
   // once read and used (torch guards ___check_obj_id(L['func'].__code__) for a closure's
   // function it calls; golden variants/error_on_graph_break__s36_error_on_graph_break__wrap).
-  if (const auto* closure = DynCast<PyTuple>(function->closure); closure != nullptr && rules_.on(Rule::kClosureGuard)) {
+  if (const auto* closure = DynCast<PyTuple>(function->closure);
+      closure != nullptr && rules_.on(Rule::kClosureGuard)) {
     for (size_t i = 0; i < closure->items().size() && i < scope.freevars.size(); ++i) {
       const auto* cell = DynCast<PyCell>(closure->items()[i]);
-      if (cell != nullptr && cell->contents) sources.emplace_back(cell->contents, fmt::format("L['{}']", scope.freevars[i]));
+      if (cell != nullptr && cell->contents)
+        sources.emplace_back(cell->contents, fmt::format("L['{}']", scope.freevars[i]));
     }
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
   if (run_only && !CacheHit(key, values)) {
-    Explain(fmt::format("{}: the disable(recursive=False) wrapper's function, no cached code: runs eagerly, "
-                        "its callees offered to Dynamo",
-                        Where(*function)));
+    Explain(fmt::format(
+        "{}: the disable(recursive=False) wrapper's function, no cached code: runs eagerly, "
+        "its callees offered to Dynamo",
+        Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
   if (callback->run_only && rules_.on(Rule::kRunOnly) && !CacheHit(key, values)) {
-    Explain(fmt::format("{}: run-only callback (torch._dynamo.run, eager_on_recompile), no cached code: runs "
-                        "eagerly",
-                        Where(*function)));
+    Explain(fmt::format(
+        "{}: run-only callback (torch._dynamo.run, eager_on_recompile), no cached code: runs "
+        "eagerly",
+        Where(*function)));
     return std::nullopt;
   }
-  if (!always_optimize_.contains(code.def) && !HasTensorInFrame(*code.def, function->globals, values)) {
-    Explain(fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
+  if (!always_optimize_.contains(code.def) &&
+      !HasTensorInFrame(*code.def, function->globals, values)) {
+    Explain(
+        fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;
   }
   if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !CacheHit(key, values)) {
     FailOnRecompile(*function, codes_[key], values);
   }
-  if (codes_[key].cache.size() >= kRecompileLimit && rules_.on(Rule::kRecompileLimit) && !CacheHit(key, values)) {
+  if (codes_[key].cache.size() >= kRecompileLimit && rules_.on(Rule::kRecompileLimit) &&
+      !CacheHit(key, values)) {
     // torch warns that the frame hit config.recompile_limit and runs this call without
     // the callback: the frames it calls are not converted either (golden
     // variants/guards__recompile_limit__wrap).
-    Explain(fmt::format("{}: {} cache entries, recompile_limit reached: runs without the callback, its callees too",
-                        Where(*function), kRecompileLimit));
+    Explain(fmt::format(
+        "{}: {} cache entries, recompile_limit reached: runs without the callback, its callees too",
+        Where(*function), kRecompileLimit));
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }
@@ -399,7 +430,8 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
       throw raised.error;  // raised by the compiled call
     } catch (const Restart&) {
       // No inlined call of this trace took the break: a case the reference does not model.
-      Raise(in_.heap(), ExcType::kNotImplementedError, "a graph break no frame of the trace could end is outside the reference");
+      Raise(in_.heap(), ExcType::kNotImplementedError,
+            "a graph break no frame of the trace could end is outside the reference");
     }
   }
   return RunFrame(function, again, run_only);

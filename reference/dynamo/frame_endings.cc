@@ -23,15 +23,16 @@ void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   if (in_.frames()[depth] != &frame || depth < t->root_depth) return;
   // An inlined frame speculates under nested graph breaks only, where it and every frame
   // around it can end a graph at its call (should_compile_partial_graph).
-  if (depth > t->root_depth &&
-      !(NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) && NestedBreakLevel(*t) + 1 >= depth)) {
+  if (depth > t->root_depth && !(NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) &&
+                                 NestedBreakLevel(*t) + 1 >= depth)) {
     return;
   }
   if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
   const size_t i = depth - t->root_depth;
   if (t->checkpoints.size() <= i) t->checkpoints.resize(i + 1);
   t->checkpoints[i] =
-      Trace::Checkpoint{&stmt, t->graph.mark(), frame.fast, t->inlined_calls.size(), t->reads, t->global_guards.size()};
+      Trace::Checkpoint{&stmt,    t->graph.mark(),        frame.fast, t->inlined_calls.size(),
+                        t->reads, t->global_guards.size()};
 }
 
 Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
@@ -58,9 +59,12 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
     FrameAtCall at = AtCall(t, depth);
     live.insert(live.end(), outer.stack.begin(), outer.stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack, std::move(at.names), at.values});
+    if (at.resumes)
+      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
+                                         std::move(at.names), at.values});
   }
-  const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line : in_.frames()[t.root_depth]->call->span.begin.line;
+  const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line
+                                             : in_.frames()[t.root_depth]->call->span.begin.line;
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, line, false);
   Explain("the rest of the frame from the checkpoint runs eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls;
@@ -69,9 +73,12 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   }
   if (level > root_depth) {
     if (!rules_.on(Rule::kResumeFunction)) resuming.clear();
-    pending_resumes_.push_back(
-        {slot, &f, std::move(contexts_[slot]), std::move(resuming), {root_depth + 1, level - 1},
-         std::pair{root_depth, FirstLineOf(t)}});
+    pending_resumes_.push_back({slot,
+                                &f,
+                                std::move(contexts_[slot]),
+                                std::move(resuming),
+                                {root_depth + 1, level - 1},
+                                std::pair{root_depth, FirstLineOf(t)}});
   }
   contexts_[slot] = nullptr;
   EagerRegion eager(*this, false);
@@ -87,7 +94,8 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
     contexts_[pending.slot] = nullptr;
     return;
   }
-  pending.levels.back().stack.push_back(result);  // the frame's value goes to the deepest frame resuming
+  pending.levels.back().stack.push_back(
+      result);  // the frame's value goes to the deepest frame resuming
   const size_t caller = pending.trace->root_depth;
   const int64_t caller_line = FirstLineOf(*pending.trace);
   contexts_[pending.slot] = std::move(pending.trace);
@@ -95,7 +103,8 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
   // The caller's frame and the resume function's, when they are one function's, show as one
   // (collapse_resume_frames): its line is the resume function's.
   Trace* resumed = contexts_[pending.slot].get();
-  if (resumed != nullptr && resumed->root_depth > caller) resumed->at_first_line.emplace_back(caller, caller_line);
+  if (resumed != nullptr && resumed->root_depth > caller)
+    resumed->at_first_line.emplace_back(caller, caller_line);
 }
 
 // torch drops the partial graph and runs the skipped code eagerly from its start (its calls
@@ -108,8 +117,10 @@ void Dynamo::SkipRootFrame() {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   codes_[t.key].skip = CodeState::Skip::kSkipFrame;
-  Explain("the frame is skipped: the partial graph is discarded; its call runs again, the code eagerly from now "
-          "on, its calls offered to Dynamo");
+  Explain(
+      "the frame is skipped: the partial graph is discarded; its call runs again, the code eagerly "
+      "from now "
+      "on, its calls offered to Dynamo");
   throw RerunFrame{slot};
 }
 
@@ -120,8 +131,8 @@ void Dynamo::OnGradModeSet(bool enabled) {
 
 void Dynamo::AddGradModeNode(Trace& t, bool enabled) {
   if (!rules_.on(Rule::kGradModeContext)) return;
-  t.graph.AddCall(graph::NodeOp::kCallFunction, std::string(kSetGradEnabled), CallArgs{{in_.heap().Bool(enabled)}, {}},
-                  in_.heap().None(), Fragment{});
+  t.graph.AddCall(graph::NodeOp::kCallFunction, std::string(kSetGradEnabled),
+                  CallArgs{{in_.heap().Bool(enabled)}, {}}, in_.heap().None(), Fragment{});
 }
 
 }  // namespace tdc::dynamo

@@ -25,7 +25,6 @@ bool IsVariadic(const lang::Call* call) {
   return false;
 }
 
-
 }  // namespace
 
 std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
@@ -85,8 +84,9 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   record.context = text.context;
   // torch's duplicate checker keys on the gb type and the location (a step_unsupported()
   // record's type is the exception class, apart from any Unsupported's).
-  std::string location = fmt::format("{} {}:{}", text.duplicate_type.empty() ? text.gb_type : text.duplicate_type,
-                                     record.location->file, record.location->line);
+  std::string location =
+      fmt::format("{} {}:{}", text.duplicate_type.empty() ? text.gb_type : text.duplicate_type,
+                  record.location->file, record.location->line);
   for (size_t i = t.root_depth; nested && i < level; ++i) {
     location += fmt::format(" in {}:{}", frames[i]->program->filename, LineOf(*frames[i]));
   }
@@ -112,17 +112,18 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   // R-error-on-graph-break): a break is Unsupported. Not on a cache hit: the cached code,
   // compiled with its breaks by another torch.compile of the function, just runs (golden
   // nonstrict_trace/invalid_input_and_output_types).
-  const bool error = t.record && ((t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
-                                  (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
+  const bool error =
+      t.record && ((t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
+                   (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
   if (error) {
-    RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(step ? StepUnsupportedErrorText() : reached),
-                      reached.after_call);
+    RaiseWithUserCode(ExcType::kUnsupported,
+                      FormatBreak(step ? StepUnsupportedErrorText() : reached), reached.after_call);
   }
   BreakText text = reached;
   const size_t innermost = in_.frames().size() - 1;
   const Ending ending = innermost == t.root_depth ? RootEnding(t, text) : InlinedEnding(t, text);
   using Kind = Ending::Kind;
-  text.then = ending.kind == Kind::kAtCall  ? BreakText::Then::kResume
+  text.then = ending.kind == Kind::kAtCall ? BreakText::Then::kResume
               : ending.kind == Kind::kStep ? BreakText::Then::kStepUnsupported
                                            : BreakText::Then::kSkipFrame;
   // A break that ends the frame is logged with its own reason and not counted (goldens
@@ -136,7 +137,8 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
     SkipRootFrame();
   }
   if (ending.level == innermost) {
-    return ending.kind == Kind::kStep ? StepBreak(callee, std::move(args)) : BreakAtCall(callee, std::move(args));
+    return ending.kind == Kind::kStep ? StepBreak(callee, std::move(args))
+                                      : BreakAtCall(callee, std::move(args));
   }
   // The frame ending the graph waits at the call of its inner frame's resume function.
   if (ending.level + 1 <= t.waiting_above && ending.kind == Kind::kAtCall) {
@@ -157,12 +159,14 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
   const Resumability& shape = ResumabilityOf(*std::get<UserCode>(root.function->code).def);
   const bool can_step = t.CheckpointAt(t.root_depth) != nullptr;
   switch (text.then) {
-    case BreakText::Then::kSkipFrame: return {t.root_depth, Kind::kSkipFrame};
+    case BreakText::Then::kSkipFrame:
+      return {t.root_depth, Kind::kSkipFrame};
     case BreakText::Then::kStepUnsupported:
       if (can_step) return {t.root_depth, Kind::kStep};
       text = StepEmptyCheckpointText();
       return {t.root_depth, Kind::kSkipFrame};
-    case BreakText::Then::kResume: break;
+    case BreakText::Then::kResume:
+      break;
   }
   if (!rules_.on(Rule::kStepGraphBreak)) return {t.root_depth, Kind::kAtCall};
   if (shape.InTry(root.stmt)) return {t.root_depth, can_step ? Kind::kStep : Kind::kSkipFrame};
@@ -178,12 +182,15 @@ Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
   std::vector<GuardedValue> guards;
   const bool lazy = rules_.on(Rule::kLazyGuards);
   const bool cells = rules_.on(Rule::kClosureGuard);
-  auto kept = [&](const GuardedValue& g, bool read) { return (cells || !g.cell) && (!lazy || read); };
+  auto kept = [&](const GuardedValue& g, bool read) {
+    return (cells || !g.cell) && (!lazy || read);
+  };
   std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
                [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
   std::vector<GlobalGuard> globals = t.global_guards;
   for (GlobalGuard& global : globals) {
-    std::erase_if(global.guards, [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
+    std::erase_if(global.guards,
+                  [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
   }
   return {t.compile_id, std::nullopt, std::move(guards), t.grad_enabled, std::move(globals)};
 }
@@ -193,20 +200,23 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   // an empty graph still reaches the backend (golden version/empty_graph_backend_call). At a
   // break the flag plays no part (torch's compile_subgraph; golden
   // error_on_graph_break/s39_nested_deep, whose empty break graph under True is not sent).
-  const bool fullgraph = t.callback->fullgraph || (at_return && in_.process().error_on_graph_break &&
-                                                   rules_.on(Rule::kErrorOnGraphBreak));
+  const bool fullgraph =
+      t.callback->fullgraph ||
+      (at_return && in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak));
   if (!t.record) {
     RunCachedOnBackend(t, live, fullgraph);
     return;
   }
   bool empty = t.graph.call_count() == 0;
   CodeState& code = codes_[t.key];
-  std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name, line,
-                                 at_return ? "return" : "graph break");
+  std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name,
+                                 line, at_return ? "return" : "graph break");
   if (at_return && empty && !fullgraph && rules_.on(Rule::kNoOpsSkip)) {
-    code.skip = CodeState::Skip::kNoOps;  // "No ops traced for the FX graph": the frame is skipped from now on
-    Explain(ends + ": no op traced, nothing compiled; the code is skipped from now on, and this call runs "
-                   "again eagerly, offering the frames it calls");
+    code.skip = CodeState::Skip::kNoOps;  // "No ops traced for the FX graph": the frame is skipped
+                                          // from now on
+    Explain(ends +
+            ": no op traced, nothing compiled; the code is skipped from now on, and this call runs "
+            "again eagerly, offering the frames it calls");
     // Torch then runs the frame eagerly: the calls the trace inlined are frames of their
     // own, offered to Dynamo (they hold no op either: their values are what they were).
     std::vector<Trace::InlinedCall> calls = std::move(t.inlined_calls);
@@ -233,7 +243,8 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   FinishedGraphs graphs = t.graph.Finish(live, fullgraph, t.grad_enabled);
   const graph::Graph& graph = graphs.dynamo;
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
-    return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput && n.op != graph::NodeOp::kGetAttr;
+    return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput &&
+           n.op != graph::NodeOp::kGetAttr;
   });
   // Nothing to compile without an op or an output (torch's compile_and_call_fx_graph): a
   // flagged frame returning a constant (golden error_on_graph_break/
@@ -269,8 +280,10 @@ void Dynamo::Realize(Trace& t, const Value& v) {
     case ObjectKind::kBool:
     case ObjectKind::kInt:
     case ObjectKind::kFloat:
-    case ObjectKind::kStr: return;
-    default: break;
+    case ObjectKind::kStr:
+      return;
+    default:
+      break;
   }
   t.reads.used.insert(v->id());
   if (const std::vector<Value>* items = ItemsOf(v)) {
@@ -283,7 +296,8 @@ void Dynamo::RealizeArguments(Trace& t, const CallArgs& args) {
   for (const auto& [name, v] : args.keywords) Realize(t, v);
 }
 
-void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names, const std::vector<Value>& values) {
+void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names,
+                            const std::vector<Value>& values) {
   for (size_t i = 0; i < names.size(); ++i) {
     if (!values[i]) continue;
     // A frame value still in its own local is passed as it came.
@@ -299,7 +313,8 @@ Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
   const lang::Node& def = *std::get<UserCode>(f.function->code).def;
   FrameAtCall at;
   at.names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
-  for (const std::string& name : at.names) at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
+  for (const std::string& name : at.names)
+    at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
   // An inlined frame's locals hold the root's values under its names: handed on, realized
   // (where they came from, when the reference knows it).
   if (depth == t.root_depth) {
@@ -314,7 +329,8 @@ Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
       }
     }
   }
-  const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) && !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));
+  const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) &&
+                       !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));
   at.resumes = !returns || !rules_.on(Rule::kReturnNoResume);
   return at;
 }
@@ -340,12 +356,15 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
       for (const auto& [k, v] : args.keywords) live.push_back(v);
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
-    if (at.resumes) resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stmt, f.stack, std::move(at.names), at.values});
+    if (at.resumes)
+      resuming.insert(resuming.begin(),
+                      {depth, f.function, f.call, f.stmt, f.stack, std::move(at.names), at.values});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
   if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
-  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, LineOf(*frames[t.root_depth]), false);
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{},
+       LineOf(*frames[t.root_depth]), false);
 
   // The call runs eagerly; its frames are offered to Dynamo (R-skipped-callee-frame).
   Explain(fmt::format("runs eagerly: {}{}", FunctionReprOf(callee),

@@ -1,8 +1,8 @@
 #include "reference/dynamo/graph_builder.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace tdc::dynamo {
 
@@ -42,12 +42,18 @@ std::vector<const PyTensor*> TensorsOf(const CallArgs& args) {
 graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of) {
   using graph::Arg;
   switch (v->kind()) {
-    case runtime::ObjectKind::kNone: return Arg::None();
-    case runtime::ObjectKind::kBool: return Arg::Bool(DynCast<runtime::PyBool>(v)->value());
-    case runtime::ObjectKind::kInt: return Arg::Int(DynCast<runtime::PyInt>(v)->value());
-    case runtime::ObjectKind::kFloat: return Arg::Float(DynCast<runtime::PyFloat>(v)->value());
-    case runtime::ObjectKind::kStr: return Arg::Str(DynCast<runtime::PyStr>(v)->value());
-    case runtime::ObjectKind::kTensor: return Arg::Ref(ref_of(*DynCast<PyTensor>(v)));
+    case runtime::ObjectKind::kNone:
+      return Arg::None();
+    case runtime::ObjectKind::kBool:
+      return Arg::Bool(DynCast<runtime::PyBool>(v)->value());
+    case runtime::ObjectKind::kInt:
+      return Arg::Int(DynCast<runtime::PyInt>(v)->value());
+    case runtime::ObjectKind::kFloat:
+      return Arg::Float(DynCast<runtime::PyFloat>(v)->value());
+    case runtime::ObjectKind::kStr:
+      return Arg::Str(DynCast<runtime::PyStr>(v)->value());
+    case runtime::ObjectKind::kTensor:
+      return Arg::Ref(ref_of(*DynCast<PyTensor>(v)));
     case runtime::ObjectKind::kDType: {
       Arg arg;
       arg.kind = graph::ValueKind::kDtype;
@@ -57,10 +63,12 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
     case runtime::ObjectKind::kTuple:
     case runtime::ObjectKind::kList: {
       bool tuple = v->kind() == runtime::ObjectKind::kTuple;
-      const auto& items = tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
+      const auto& items =
+          tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
       std::vector<Arg> args;
       for (const Value& item : items) args.push_back(ArgOf(item, ref_of));
-      return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList, std::move(args));
+      return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList,
+                           std::move(args));
     }
     default: {
       Arg arg;
@@ -92,10 +100,12 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
   if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
   if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
   if (items == nullptr) return;
-  for (size_t i = 0; i < items->size(); ++i) AddInput((*items)[i], fmt::format("{}[{}]", source, i));
+  for (size_t i = 0; i < items->size(); ++i)
+    AddInput((*items)[i], fmt::format("{}[{}]", source, i));
 }
 
-void GraphBuilder::RenameInputs(const Value& v, const std::string& source, std::vector<bool>& renamed) {
+void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
+                                std::vector<bool>& renamed) {
   renamed.resize(inputs_.size());
   if (const auto* t = DynCast<PyTensor>(v)) {
     if (t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return;
@@ -110,7 +120,8 @@ void GraphBuilder::RenameInputs(const Value& v, const std::string& source, std::
   if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
   if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
   if (items == nullptr) return;
-  for (size_t i = 0; i < items->size(); ++i) RenameInputs((*items)[i], fmt::format("{}[{}]", source, i), renamed);
+  for (size_t i = 0; i < items->size(); ++i)
+    RenameInputs((*items)[i], fmt::format("{}[{}]", source, i), renamed);
 }
 
 void GraphBuilder::UseAllInputs() {
@@ -167,9 +178,9 @@ graph::Arg GraphBuilder::AddGetAttr(const std::string& name) {
   return graph::Arg::Ref(static_cast<int64_t>(calls_.size()) - 1);
 }
 
-void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
-                           Fragment fragment, bool accessor, std::vector<graph::Arg> leading,
-                           std::optional<OpaqueCall> opaque) {
+void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs& args,
+                           const Value& result, Fragment fragment, bool accessor,
+                           std::vector<graph::Arg> leading, std::optional<OpaqueCall> opaque) {
   AtenSide side{std::move(fragment), {}, -1, 0};
   for (const PyTensor* t : TensorsOf(args)) side.inputs.push_back(RefOf(*t));
   aten_.push_back(std::move(side));
@@ -215,7 +226,8 @@ bool GraphBuilder::HoldsComputed(const Value& v) const {
 bool GraphBuilder::HoldsTraced(const Value& v) const {
   std::vector<const PyTensor*> tensors;
   CollectTensors(v, tensors);
-  return std::any_of(tensors.begin(), tensors.end(), [&](const PyTensor* t) { return t->trace_tag.epoch == epoch_; });
+  return std::any_of(tensors.begin(), tensors.end(),
+                     [&](const PyTensor* t) { return t->trace_tag.epoch == epoch_; });
 }
 
 void GraphBuilder::Rollback(const Mark& mark) {
@@ -228,7 +240,8 @@ void GraphBuilder::Rollback(const Mark& mark) {
   opaque_.resize(mark.calls);
   results_.resize(mark.calls);
   aten_.resize(mark.calls);
-  for (size_t i = mark.placeholders; i < placeholders_.size(); ++i) inputs_[placeholders_[i]].index = -1;
+  for (size_t i = mark.placeholders; i < placeholders_.size(); ++i)
+    inputs_[placeholders_[i]].index = -1;
   placeholders_.resize(mark.placeholders);
 }
 
@@ -245,7 +258,8 @@ graph::Arg GraphBuilder::Remap(graph::Arg arg, const std::vector<int64_t>& call_
 namespace {
 
 void MarkRefs(const graph::Arg& arg, std::vector<bool>& used) {
-  if (arg.kind == graph::ValueKind::kRef && arg.integer >= 0) used[static_cast<size_t>(arg.integer)] = true;
+  if (arg.kind == graph::ValueKind::kRef && arg.integer >= 0)
+    used[static_cast<size_t>(arg.integer)] = true;
   for (const graph::Arg& item : arg.items) MarkRefs(item, used);
 }
 
@@ -293,7 +307,8 @@ std::vector<bool> GraphBuilder::ErasedGradModePairs() const {
   return erased;
 }
 
-FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs, bool grad_enabled) {
+FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs_inputs,
+                                    bool grad_enabled) {
   std::vector<int64_t> outputs;
   std::vector<Value> output_tensors;
   for (const Value& v : live) {
@@ -301,7 +316,8 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
     CollectTensors(v, tensors);
     for (const PyTensor* t : tensors) {
       if (t->trace_tag.epoch != epoch_) continue;
-      bool computed = t->trace_tag.slot >= 0 && static_cast<size_t>(t->trace_tag.slot) < calls_.size();
+      bool computed =
+          t->trace_tag.slot >= 0 && static_cast<size_t>(t->trace_tag.slot) < calls_.size();
       if (!computed && !(outputs_inputs && t->trace_tag.slot < 0)) continue;
       int64_t ref = RefOf(*t);
       if (std::find(outputs.begin(), outputs.end(), ref) != outputs.end()) continue;
@@ -341,12 +357,14 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
   out.opaque.emplace_back();
   out.dynamo = std::move(g);
   out.outputs = std::move(output_tensors);
-  bool training = grad_enabled && std::any_of(placeholders_.begin(), placeholders_.end(), [&](size_t input) {
-                    return inputs_[input].placeholder.requires_grad == true;
-                  });
+  bool training =
+      grad_enabled && std::any_of(placeholders_.begin(), placeholders_.end(), [&](size_t input) {
+        return inputs_[input].placeholder.requires_grad == true;
+      });
   if (training) {
-    out.aten_unsupported = "an input requires grad: AOT autograd's training graph (forward with saved tensors) is "
-                           "not modeled";
+    out.aten_unsupported =
+        "an input requires grad: AOT autograd's training graph (forward with saved tensors) is "
+        "not modeled";
     return out;
   }
   graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported, out.aten_constants);

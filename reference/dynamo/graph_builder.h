@@ -5,10 +5,10 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
 #define TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -73,8 +73,9 @@ class GraphBuilder {
   // the graph when nothing uses it. A tuple result gets an accessor `operator.getitem`
   // node per tensor item, as Dynamo makes them.
   // `opaque`: how the host runs the node again (FinishedGraphs::opaque).
-  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result, Fragment fragment,
-               bool accessor = false, std::vector<graph::Arg> leading = {}, std::optional<OpaqueCall> opaque = {});
+  void AddCall(graph::NodeOp op, std::string target, const CallArgs& args, const Value& result,
+               Fragment fragment, bool accessor = false, std::vector<graph::Arg> leading = {},
+               std::optional<OpaqueCall> opaque = {});
   // A get_attr node reading an attribute Dynamo installed on the graph module (named
   // `name`, or `name_0`, `name_1`... once taken); not a call. Its ref, for `leading`.
   graph::Arg AddGetAttr(const std::string& name);
@@ -85,8 +86,9 @@ class GraphBuilder {
 
   // count_calls(): the call nodes (get_attr nodes are not calls).
   size_t call_count() const {
-    return static_cast<size_t>(std::count_if(calls_.begin(), calls_.end(),
-                                             [](const graph::Node& n) { return n.op != graph::NodeOp::kGetAttr; }));
+    return static_cast<size_t>(
+        std::count_if(calls_.begin(), calls_.end(),
+                      [](const graph::Node& n) { return n.op != graph::NodeOp::kGetAttr; }));
   }
 
   // A point to come back to when a speculative part of the trace is abandoned.
@@ -127,7 +129,7 @@ class GraphBuilder {
   std::vector<Input> inputs_;
   std::vector<size_t> placeholders_;  // input indices, in first-use order
   std::vector<graph::Node> calls_;
-  std::vector<bool> accessors_;  // per call: dropped unless used
+  std::vector<bool> accessors_;                    // per call: dropped unless used
   std::vector<std::optional<OpaqueCall>> opaque_;  // per call
   std::vector<Value> results_;  // per call: its result (what its fragment's constants hold)
   // Per call, its ATen side: the fragment and the internal refs of its inputs; a tuple

@@ -1,9 +1,9 @@
 #include "reference/dynamo/guards.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace tdc::dynamo {
 
@@ -33,10 +33,14 @@ std::string GuardOf(const Value& v) {
     case ObjectKind::kBool:
     case ObjectKind::kInt:
     case ObjectKind::kFloat:
-    case ObjectKind::kStr: return fmt::format("{} {}", TypeName(v), Repr(v));
-    case ObjectKind::kTuple: return fmt::format("tuple of {}", DynCast<PyTuple>(v)->size());
-    case ObjectKind::kList: return fmt::format("list of {}", DynCast<PyList>(v)->items().size());
-    default: return fmt::format("id {}", v->id());
+    case ObjectKind::kStr:
+      return fmt::format("{} {}", TypeName(v), Repr(v));
+    case ObjectKind::kTuple:
+      return fmt::format("tuple of {}", DynCast<PyTuple>(v)->size());
+    case ObjectKind::kList:
+      return fmt::format("list of {}", DynCast<PyList>(v)->items().size());
+    default:
+      return fmt::format("id {}", v->id());
   }
 }
 
@@ -48,10 +52,12 @@ std::string LocalName(const std::string& source) {
 }
 
 GuardedValue GuardOne(const Value& v, std::string name, size_t index) {
-  GuardedValue g{index, std::move(name), GuardOf(v), std::nullopt, std::nullopt, 0, {}, v ? v->id() : 0};
+  GuardedValue g{index, std::move(name), GuardOf(v), std::nullopt, std::nullopt, 0,
+                 {},    v ? v->id() : 0};
   if (const auto* t = DynCast<PyTensor>(v)) {
     const Tensor& tensor = t->tensor();
-    g.tensor = GuardedValue::TensorMeta{tensor.dtype, tensor.requires_grad, tensor.sizes, tensor.strides};
+    g.tensor =
+        GuardedValue::TensorMeta{tensor.dtype, tensor.requires_grad, tensor.sizes, tensor.strides};
   }
   return g;
 }
@@ -66,7 +72,8 @@ const PyCell* CellOf(const Value& function, size_t cell) {
 // TensorCheck's verbose reason (torch/csrc/dynamo/guards.cpp), in its order.
 std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now) {
   if (was.dtype != now.dtype) {
-    return fmt::format("dtype mismatch. expected {}, actual {}", TorchTypeName(was.dtype), TorchTypeName(now.dtype));
+    return fmt::format("dtype mismatch. expected {}, actual {}", TorchTypeName(was.dtype),
+                       TorchTypeName(now.dtype));
   }
   if (was.requires_grad != now.requires_grad) {
     return fmt::format("requires_grad mismatch. expected requires_grad={:d}", was.requires_grad);
@@ -76,12 +83,14 @@ std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now
   }
   for (size_t i = 0; i < was.sizes.size(); ++i) {
     if (was.sizes[i] != now.sizes[i]) {
-      return fmt::format("size mismatch at index {}. expected {}, actual {}", i, was.sizes[i], now.sizes[i]);
+      return fmt::format("size mismatch at index {}. expected {}, actual {}", i, was.sizes[i],
+                         now.sizes[i]);
     }
   }
   for (size_t i = 0; i < was.strides.size(); ++i) {
     if (was.strides[i] != now.strides[i]) {
-      return fmt::format("stride mismatch at index {}. expected {}, actual {}", i, was.strides[i], now.strides[i]);
+      return fmt::format("stride mismatch at index {}. expected {}, actual {}", i, was.strides[i],
+                         now.strides[i]);
     }
   }
   return "";
@@ -116,7 +125,8 @@ std::vector<GuardedValue> Guards(const Value& v, const std::string& source, size
   const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
   for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
     const auto* cell = DynCast<PyCell>(closure->items()[i]);
-    GuardedValue g = GuardOne(cell->contents, fmt::format("{}.__closure__[{}].cell_contents", out[0].name, i), index);
+    GuardedValue g = GuardOne(
+        cell->contents, fmt::format("{}.__closure__[{}].cell_contents", out[0].name, i), index);
     g.cell = i;
     g.cell_id = cell->id();
     AddWithItems(cell->contents, std::move(g), out);
@@ -159,7 +169,8 @@ bool Reads::Read(const GuardedValue& g) const {
   if (!locals.contains(local) || !ReadCell(g)) return false;
   // A cell's contents count as used once the cell is read; anything else once used.
   if ((g.cell && g.items.empty()) || used.contains(g.object)) return true;
-  return std::any_of(used_at.begin(), used_at.end(), [&](const ValuePath& path) { return path.Holds(g); });
+  return std::any_of(used_at.begin(), used_at.end(),
+                     [&](const ValuePath& path) { return path.Holds(g); });
 }
 
 bool ValuePath::Holds(const GuardedValue& g) const {
@@ -181,7 +192,8 @@ std::vector<GlobalGuard> GlobalGuardsOf(const PyDict& globals, const Value& call
   for (const auto& [key, value] : globals.Items()) {
     const auto* name = DynCast<PyStr>(key);
     if (name != nullptr && value == callee) {
-      out.push_back({&globals, name->value(), Guards(callee, fmt::format("G['{}']", name->value()), 0)});
+      out.push_back(
+          {&globals, name->value(), Guards(callee, fmt::format("G['{}']", name->value()), 0)});
     }
   }
   return out;

@@ -64,9 +64,9 @@ struct ValuePath {
 // What a trace read, for keeping only the guards of values it read (R-lazy-guards,
 // R-closure-guard).
 struct Reads {
-  std::set<std::string> locals;          // the root frame's locals
-  std::set<runtime::ObjectId> cells;     // closure cells, by identity, in any traced frame
-  std::set<runtime::ObjectId> used;      // objects used other than by moving them (FrameHook::OnUse)
+  std::set<std::string> locals;       // the root frame's locals
+  std::set<runtime::ObjectId> cells;  // closure cells, by identity, in any traced frame
+  std::set<runtime::ObjectId> used;   // objects used other than by moving them (FrameHook::OnUse)
   // Values realized through where they came from (an inlined frame's local bound from a
   // frame value, realized at a nested break: torch guards that source only, not other
   // places holding the same object).
@@ -91,7 +91,8 @@ struct GlobalGuard {
   std::string Failure() const;
 };
 // The guards on the names in `globals` that bind `callee`.
-std::vector<GlobalGuard> GlobalGuardsOf(const runtime::PyDict& globals, const runtime::Value& callee);
+std::vector<GlobalGuard> GlobalGuardsOf(const runtime::PyDict& globals,
+                                        const runtime::Value& callee);
 
 }  // namespace tdc::dynamo
 

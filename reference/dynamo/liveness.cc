@@ -69,8 +69,10 @@ Names LiveIn(const StmtList& body, size_t from, Names out);
 // Live before `st`, given live after it.
 Names LiveBefore(const Stmt& st, Names out) {
   switch (st.kind) {
-    case NodeKind::kReturn: return Reads(&st);
-    case NodeKind::kRaise: return Reads(&st);
+    case NodeKind::kReturn:
+      return Reads(&st);
+    case NodeKind::kRaise:
+      return Reads(&st);
     case NodeKind::kAssign:
     case NodeKind::kDelete:
     case NodeKind::kImport:
@@ -102,7 +104,9 @@ Names LiveIn(const StmtList& body, size_t from, Names out) {
 std::optional<Names> LiveAfter(const StmtList& body, const Stmt& target, const Names& out);
 
 std::optional<Names> LiveAfterIn(const Stmt& st, const Stmt& target, const Names& out) {
-  auto nested = [&](const StmtList& list, const Names& cont) { return LiveAfter(list, target, cont); };
+  auto nested = [&](const StmtList& list, const Names& cont) {
+    return LiveAfter(list, target, cont);
+  };
   switch (st.kind) {
     case NodeKind::kIf: {
       const auto& s = As<If>(st);
@@ -114,11 +118,13 @@ std::optional<Names> LiveAfterIn(const Stmt& st, const Stmt& target, const Names
       // Another iteration may follow: whatever the loop reads stays live.
       Names cont = Union(out, Reads(&st));
       const StmtList& body = st.kind == NodeKind::kFor ? As<For>(st).body : As<While>(st).body;
-      const StmtList& orelse = st.kind == NodeKind::kFor ? As<For>(st).orelse : As<While>(st).orelse;
+      const StmtList& orelse =
+          st.kind == NodeKind::kFor ? As<For>(st).orelse : As<While>(st).orelse;
       if (auto r = nested(body, cont)) return r;
       return nested(orelse, out);
     }
-    case NodeKind::kWith: return nested(As<With>(st).body, out);
+    case NodeKind::kWith:
+      return nested(As<With>(st).body, out);
     case NodeKind::kTry: {
       const auto& s = As<Try>(st);
       Names cont = Union(out, Reads(&st));
@@ -129,7 +135,8 @@ std::optional<Names> LiveAfterIn(const Stmt& st, const Stmt& target, const Names
       if (auto r = nested(s.orelse, cont)) return r;
       return nested(s.finalbody, out);
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -147,7 +154,8 @@ Names LiveAfterCallInStatement(const Node& def, const Stmt& stmt, const Call& ca
   Names live;
   if (def.kind == NodeKind::kFunctionDef && stmt.kind != NodeKind::kReturn) {
     live = LiveAfter(As<FunctionDef>(def).body, stmt, {}).value_or(Names{});
-    if (stmt.kind == NodeKind::kIf && Before(call.span.end, As<If>(stmt).body.front()->span.begin)) {
+    if (stmt.kind == NodeKind::kIf &&
+        Before(call.span.end, As<If>(stmt).body.front()->span.begin)) {
       const auto& s = As<If>(stmt);
       live = Union(LiveIn(s.body, 0, live), LiveIn(s.orelse, 0, live));
     } else if (stmt.kind == NodeKind::kAssign) {
@@ -181,12 +189,13 @@ std::vector<std::string> InVarnamesOrder(const runtime::Scope& scope, const Name
 
 }  // namespace
 
-std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const FunctionDef& def, const Stmt& stmt) {
+std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const FunctionDef& def,
+                                          const Stmt& stmt) {
   return InVarnamesOrder(scope, LiveBefore(stmt, LiveAfter(def.body, stmt, {}).value_or(Names{})));
 }
 
-std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def, const Stmt* stmt,
-                                             const Call& call) {
+std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def,
+                                             const Stmt* stmt, const Call& call) {
   Names live;
   if (stmt != nullptr) {
     live = LiveAfterCallInStatement(def, *stmt, call);

@@ -4,44 +4,54 @@
 
 namespace tdc::dynamo {
 
-BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, const std::string& args_repr,
-                             const std::string& kwargs_repr) {
-  return {"gb0025",
-          "Call to `torch._dynamo.graph_break()`",
-          fmt::format("User-inserted graph break. Message: {}", keyword_msg ? *keyword_msg : "None"),
-          {"Remove the `torch._dynamo.graph_break()` call."},
-          fmt::format("Called `torch._dynamo.graph_break()` with args `{}`, kwargs `{}`", args_repr, kwargs_repr)};
+BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg,
+                             const std::string& args_repr, const std::string& kwargs_repr) {
+  return {
+      "gb0025",
+      "Call to `torch._dynamo.graph_break()`",
+      fmt::format("User-inserted graph break. Message: {}", keyword_msg ? *keyword_msg : "None"),
+      {"Remove the `torch._dynamo.graph_break()` call."},
+      fmt::format("Called `torch._dynamo.graph_break()` with args `{}`, kwargs `{}`", args_repr,
+                  kwargs_repr)};
 }
 
-BreakText SkipFrameText(const std::string& msg, const std::string& args_repr, const std::string& kwargs_repr,
-                        const std::string& frame, const std::string& file, int64_t line) {
-  BreakText text{"gb4297",
-                 "Call to `torch._dynamo.skip_frame()`",
-                 fmt::format("User-inserted skip frame. Message: {}", msg),
-                 {"Remove the `torch._dynamo.skip_frame()` call."},
-                 fmt::format("Called `torch._dynamo.skip_frame()` with args `{}`, kwargs `{}`. Skipping frame {} ({} "
-                             "line {}).",
-                             args_repr, kwargs_repr, frame, file, line)};
+BreakText SkipFrameText(const std::string& msg, const std::string& args_repr,
+                        const std::string& kwargs_repr, const std::string& frame,
+                        const std::string& file, int64_t line) {
+  BreakText text{
+      "gb4297",
+      "Call to `torch._dynamo.skip_frame()`",
+      fmt::format("User-inserted skip frame. Message: {}", msg),
+      {"Remove the `torch._dynamo.skip_frame()` call."},
+      fmt::format(
+          "Called `torch._dynamo.skip_frame()` with args `{}`, kwargs `{}`. Skipping frame {} ({} "
+          "line {}).",
+          args_repr, kwargs_repr, frame, file, line)};
   text.then = BreakText::Then::kSkipFrame;
   return text;
 }
 
 BreakText NonstrictInputTypeText(const std::string& type_name) {
-  return {"gb0236",
-          "Invalid input type for nonstrict_trace-ed function",
-          "For `nonstrict_trace`-ed functions, only basic types (e.g., torch.Tensor, int, float) or pytree containers "
-          "of those are allowed as inputs. The provided argument contains an unsupported type.",
-          {"Use one of the following to register the type with pytree:\n* `torch.utils._pytree.register_constant`\n"
-           "* `torch.utils._pytree.register_dataclass`\n* `torch.utils._pytree.register_pytree_node`"},
-          fmt::format("Encountered input of type <{}>.", type_name)};
+  return {
+      "gb0236",
+      "Invalid input type for nonstrict_trace-ed function",
+      "For `nonstrict_trace`-ed functions, only basic types (e.g., torch.Tensor, int, float) or "
+      "pytree containers "
+      "of those are allowed as inputs. The provided argument contains an unsupported type.",
+      {"Use one of the following to register the type with pytree:\n* "
+       "`torch.utils._pytree.register_constant`\n"
+       "* `torch.utils._pytree.register_dataclass`\n* `torch.utils._pytree.register_pytree_node`"},
+      fmt::format("Encountered input of type <{}>.", type_name)};
 }
 
 BreakText NonstrictOutputTypeText(const std::string& function_name) {
   return {"gb0251",
           "Unsupported output type for nonstrict_trace-ed function",
-          "For `nonstrict_trace`-ed functions, only basic types (e.g., torch.Tensor, int, list) are allowed as output. "
+          "For `nonstrict_trace`-ed functions, only basic types (e.g., torch.Tensor, int, list) "
+          "are allowed as output. "
           "The result of this call contains an unsupported type.",
-          {"It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you "
+          {"It may be possible to write Dynamo tracing rules for this code. Please report an issue "
+           "to PyTorch if you "
            "encounter this graph break often and it is causing performance issues."},
           fmt::format("Function: {}", function_name)};
 }
@@ -49,7 +59,8 @@ BreakText NonstrictOutputTypeText(const std::string& function_name) {
 BreakText NonstrictDefinedInsideText(const std::string& name) {
   return {"gb0078",
           "Limitation of `nonstrict_trace",
-          fmt::format("Applying `nonstrict_trace` to function <{}>; however, `nonstrict_trace` currently requires the "
+          fmt::format("Applying `nonstrict_trace` to function <{}>; however, `nonstrict_trace` "
+                      "currently requires the "
                       "function to be defined outside `torch.compile` region.",
                       name),
           {fmt::format("make sure definition of {} is outside ", name), "`torch.compile` region"},
@@ -69,9 +80,11 @@ BreakText StepUnsupportedText() {
 BreakText StepUnsupportedErrorText() {
   return {"gb0284",
           "cannot resume from torch._dynamo.step_unsupported()",
-          "traced torch._dynamo.step_unsupported(), but Dynamo is instructed to error on graph break. This graph "
+          "traced torch._dynamo.step_unsupported(), but Dynamo is instructed to error on graph "
+          "break. This graph "
           "break is used for debugging only.",
-          {"Remove the torch._dynamo.step_unsupported() call.", "Make sure fullgraph=False and error_on_graph_break=False.",
+          {"Remove the torch._dynamo.step_unsupported() call.",
+           "Make sure fullgraph=False and error_on_graph_break=False.",
            "This is likely to be a Dynamo bug. Please report an issue to PyTorch."},
           ""};
 }
@@ -79,10 +92,12 @@ BreakText StepUnsupportedErrorText() {
 BreakText StepEmptyCheckpointText() {
   BreakText text{"gb0275",
                  "torch._dynamo.step_unsupported() with empty checkpoint",
-                 "traced torch._dynamo.step_unsupported(), but there is no checkpoint to step_graph_break from. This "
+                 "traced torch._dynamo.step_unsupported(), but there is no checkpoint to "
+                 "step_graph_break from. This "
                  "graph break is used for debugging only.",
                  {"Remove the torch._dynamo.step_unsupported() call.",
-                  "Include at least one checkpoint: (1) include at least 2 ops and (2) make sure there is some line of "
+                  "Include at least one checkpoint: (1) include at least 2 ops and (2) make sure "
+                  "there is some line of "
                   "code that is not in a try/with block, and has an empty Python stack.",
                   "This is likely to be a Dynamo bug. Please report an issue to PyTorch."},
                  ""};
@@ -98,13 +113,19 @@ std::string Link(const std::string& gb_id) {
 
 }  // namespace
 
-BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file, int64_t line) {
+BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file,
+                        int64_t line) {
   original.context += fmt::format(
-      "\n\n For more details about this graph break, please visit: {}\n\n*** While handling this graph break, "
-      "another graph break occurred: ***\n\ngraph break in loop\n  Explanation: torch.compile detected a graph "
-      "break in a for/while loop. Skipping the frame and falling back to eager, as graph breaks in loops are not "
-      "supported.\n  Hint: This graph break may have been caused by an earlier graph break. Resolving the earlier "
-      "graph break may resolve this one.\n\n  Developer debug context: frame skipped: {} ({} line {})",
+      "\n\n For more details about this graph break, please visit: {}\n\n*** While handling this "
+      "graph break, "
+      "another graph break occurred: ***\n\ngraph break in loop\n  Explanation: torch.compile "
+      "detected a graph "
+      "break in a for/while loop. Skipping the frame and falling back to eager, as graph breaks in "
+      "loops are not "
+      "supported.\n  Hint: This graph break may have been caused by an earlier graph break. "
+      "Resolving the earlier "
+      "graph break may resolve this one.\n\n  Developer debug context: frame skipped: {} ({} line "
+      "{})",
       Link(original.gb_id), frame, file, line);
   original.duplicate_type = "graph break in loop";
   original.gb_id = "gb7000";  // the text as a whole links to the loop's entry
@@ -113,75 +134,95 @@ BreakText LoopBreakText(BreakText original, const std::string& frame, const std:
 
 std::string FrameEndingReason(BreakText::Then then) {
   return then == BreakText::Then::kSkipFrame
-             ? "Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph "
+             ? "Failed to handle graph break gracefully. Skipping the function and falling back to "
+               "eager. Graph "
                "break encountered:"
-             : "Encountered graph break that we cannot resume from. Compiling up to the previous resumable state, "
+             : "Encountered graph break that we cannot resume from. Compiling up to the previous "
+               "resumable state, "
                "then skipping the rest of the function. Graph break encountered:";
 }
 
-BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason) {
+BreakText DisabledCallText(const std::string& function_repr,
+                           const std::optional<std::string>& reason) {
   return {"gb0098",
           "Skip calling `torch.compiler.disable()`d function",
-          fmt::format("Skip calling function `{}` since it was wrapped with `torch.compiler.disable` (reason: {})",
+          fmt::format("Skip calling function `{}` since it was wrapped with "
+                      "`torch.compiler.disable` (reason: {})",
                       function_repr, reason ? *reason : "None"),
           {"Remove the `torch.compiler.disable` call"},
           function_repr};
 }
 
-BreakText SkipInliningText(const std::string& function_repr, const std::optional<std::string>& reason) {
+BreakText SkipInliningText(const std::string& function_repr,
+                           const std::optional<std::string>& reason) {
   return {"gb0099",
           "Skip inlining `torch.compiler.disable()`d function",
-          fmt::format("Skip inlining function {} since it was wrapped with `torch.compiler.disable` (reason: {})",
+          fmt::format("Skip inlining function {} since it was wrapped with "
+                      "`torch.compiler.disable` (reason: {})",
                       function_repr, reason ? *reason : "None"),
           {"Remove the `torch.compiler.disable` call"},
           function_repr,
           /*after_call=*/true};
 }
 
-BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname, const std::string& skip_repr) {
-  return {"gb0007",
-          "Attempted to call function marked as skipped",
-          fmt::format("Dynamo does not know how to trace the builtin `{}.{}.` This function is either a Python "
-                      "builtin (e.g. _warnings.warn) or a third-party C/C++ Python extension (perhaps created "
-                      "with pybind).",
-                      module, qualname),
-          {"If it is a Python builtin, please file an issue on GitHub so the PyTorch team can add support for "
-           "it and see the next case for a workaround.",
-           "If it is a third-party C/C++ Python extension, please either wrap it into a PyTorch-understood "
-           "custom operator (see https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html for more "
-           "details) or, if it is traceable, use `torch.compiler.allow_in_graph`."},
-          fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
+BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname,
+                             const std::string& skip_repr) {
+  return {
+      "gb0007",
+      "Attempted to call function marked as skipped",
+      fmt::format(
+          "Dynamo does not know how to trace the builtin `{}.{}.` This function is either a Python "
+          "builtin (e.g. _warnings.warn) or a third-party C/C++ Python extension (perhaps created "
+          "with pybind).",
+          module, qualname),
+      {"If it is a Python builtin, please file an issue on GitHub so the PyTorch team can add "
+       "support for "
+       "it and see the next case for a workaround.",
+       "If it is a third-party C/C++ Python extension, please either wrap it into a "
+       "PyTorch-understood "
+       "custom operator (see https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html "
+       "for more "
+       "details) or, if it is traceable, use `torch.compiler.allow_in_graph`."},
+      fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
 }
 
-BreakText SkippedFunctionText(const std::string& name, const std::string& file, const std::string& module,
-                              const std::string& qualname, const std::string& skip_repr) {
-  return {"gb0007",
-          "Attempted to call function marked as skipped",
-          fmt::format("Dynamo developers have intentionally marked that the function `{}` in file `{}` should "
-                      "not be traced.",
-                      name, file),
-          {fmt::format("Avoid calling the function `{}`.", name),
-           fmt::format("Apply `@torch._dynamo.dont_skip_tracing` to the function `{}` to force tracing into the "
-                       "function. More graph breaks may occur as a result of attempting to trace into the "
-                       "function.",
-                       name),
-           "Please file an issue to PyTorch."},
-          fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
+BreakText SkippedFunctionText(const std::string& name, const std::string& file,
+                              const std::string& module, const std::string& qualname,
+                              const std::string& skip_repr) {
+  return {
+      "gb0007",
+      "Attempted to call function marked as skipped",
+      fmt::format(
+          "Dynamo developers have intentionally marked that the function `{}` in file `{}` should "
+          "not be traced.",
+          name, file),
+      {fmt::format("Avoid calling the function `{}`.", name),
+       fmt::format(
+           "Apply `@torch._dynamo.dont_skip_tracing` to the function `{}` to force tracing into "
+           "the "
+           "function. More graph breaks may occur as a result of attempting to trace into the "
+           "function.",
+           name),
+       "Please file an issue to PyTorch."},
+      fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
 }
 
-BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types, bool has_kwargs,
-                              const std::string& variable_classes) {
-  return {"gb0059",
-          "Failed to trace builtin operator",
-          fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} (has_kwargs {})",
-                      name, arg_types, has_kwargs ? "True" : "False"),
-          {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an equivalent alternative "
-                       "function/method to `{}`.",
-                       name, arg_types, name),
-           "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
-           "`torch._dynamo.config.reorderable_logging_functions`.",
-           "Please report an issue to PyTorch."},
-          fmt::format("builtin {} {} {}", name, variable_classes, has_kwargs ? "True" : "False")};
+BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types,
+                              bool has_kwargs, const std::string& variable_classes) {
+  return {
+      "gb0059",
+      "Failed to trace builtin operator",
+      fmt::format("Dynamo does not know how to trace builtin operator `{}` with argument types {} "
+                  "(has_kwargs {})",
+                  name, arg_types, has_kwargs ? "True" : "False"),
+      {fmt::format("Avoid calling builtin `{}` with argument types {}. Consider using an "
+                   "equivalent alternative "
+                   "function/method to `{}`.",
+                   name, arg_types, name),
+       "If you are attempting to call a logging function (e.g. `print`), you can try adding it to "
+       "`torch._dynamo.config.reorderable_logging_functions`.",
+       "Please report an issue to PyTorch."},
+      fmt::format("builtin {} {} {}", name, variable_classes, has_kwargs ? "True" : "False")};
 }
 
 std::string FormatBreak(const BreakText& text) {
@@ -189,7 +230,8 @@ std::string FormatBreak(const BreakText& text) {
   for (std::string hint : text.hints) {
     // A hint's later lines are indented under it (golden
     // nonstrict_trace/invalid_input_and_output_types).
-    for (size_t at = hint.find('\n'); at != std::string::npos; at = hint.find('\n', at + 5)) hint.insert(at + 1, "    ");
+    for (size_t at = hint.find('\n'); at != std::string::npos; at = hint.find('\n', at + 5))
+      hint.insert(at + 1, "    ");
     out += fmt::format("\n  Hint: {}", hint);
   }
   out += fmt::format("\n\n  Developer debug context: {}\n", text.context);
@@ -197,15 +239,17 @@ std::string FormatBreak(const BreakText& text) {
 }
 
 std::string BreakReason(bool variadic_call) {
-  return variadic_call
-             ? "Encountered graph break when attempting to trace CALL_FUNCTION_EX: a variadic function call, "
-               "e.g. f(*args):"
-             : "Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):";
+  return variadic_call ? "Encountered graph break when attempting to trace CALL_FUNCTION_EX: a "
+                         "variadic function call, "
+                         "e.g. f(*args):"
+                       : "Encountered graph break when attempting to trace CALL: a function call, "
+                         "e.g. f(x, y):";
 }
 
 std::string UserCodeTail(const std::string& traceback) {
   return fmt::format(
-      "\n\nfrom user code:\n{}\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this "
+      "\n\nfrom user code:\n{}\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please "
+      "do this "
       "especially if you're reporting a bug to PyTorch). For even more developer context, set "
       "TORCH_LOGS=\"+dynamo\"\n",
       traceback);

@@ -40,12 +40,13 @@ BreakText NonstrictDefinedInsideText(const std::string& name);
 // torch._dynamo.graph_break(): `keyword_msg` is the msg= keyword (a positional message
 // is not read, SEMANTICS §4.1); `args_repr` / `kwargs_repr` are the call's arguments as
 // VariableTracker reprs (`[ConstantVariable(str: 'x')]`, `{'msg': ...}`).
-BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg, const std::string& args_repr,
-                             const std::string& kwargs_repr);
+BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg,
+                             const std::string& args_repr, const std::string& kwargs_repr);
 // torch._dynamo.skip_frame(msg): `frame` is the code reaching it (co_name) defined at
 // `file`:`line` (co_firstlineno; a resume function's is its break's line).
-BreakText SkipFrameText(const std::string& msg, const std::string& args_repr, const std::string& kwargs_repr,
-                        const std::string& frame, const std::string& file, int64_t line);
+BreakText SkipFrameText(const std::string& msg, const std::string& args_repr,
+                        const std::string& kwargs_repr, const std::string& frame,
+                        const std::string& file, int64_t line);
 // torch._dynamo.step_unsupported(); `ErrorOnStepText`: the Unsupported it is under fullgraph.
 BreakText StepUnsupportedText();
 BreakText StepUnsupportedErrorText();
@@ -54,26 +55,31 @@ BreakText StepUnsupportedErrorText();
 BreakText StepEmptyCheckpointText();
 // `original`, a break met with a loop's backward jump ahead: Dynamo's "graph break in
 // loop" is chained to it (the frame `frame` at `file`:`line` is skipped).
-BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file, int64_t line);
+BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file,
+                        int64_t line);
 // A record's `reason` when the root frame itself reaches skip_frame / step_unsupported.
 std::string FrameEndingReason(BreakText::Then then);
 
 // A call of a torch.compiler.disable'd function (recursive); `function_repr` is the
 // wrapped function's repr with its address normalized, `reason` the disable reason.
-BreakText DisabledCallText(const std::string& function_repr, const std::optional<std::string>& reason);
+BreakText DisabledCallText(const std::string& function_repr,
+                           const std::optional<std::string>& reason);
 // A call of a torch.compiler.disable(recursive=False)'d function met while tracing:
 // Dynamo does not inline it (gb0099).
-BreakText SkipInliningText(const std::string& function_repr, const std::optional<std::string>& reason);
+BreakText SkipInliningText(const std::string& function_repr,
+                           const std::optional<std::string>& reason);
 // A disallowed builtin of `module` named `qualname` (torch.sub: torch,
 // _VariableFunctionsClass.sub), `skip_repr` its repr.
-BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname, const std::string& skip_repr);
+BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname,
+                             const std::string& skip_repr);
 // A disallowed Python function `name` defined in `file`, module `module`.
-BreakText SkippedFunctionText(const std::string& name, const std::string& file, const std::string& module,
-                              const std::string& qualname, const std::string& skip_repr);
+BreakText SkippedFunctionText(const std::string& name, const std::string& file,
+                              const std::string& module, const std::string& qualname,
+                              const std::string& skip_repr);
 
 // A builtin Dynamo cannot trace with these argument types (print): gb0059.
-BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types, bool has_kwargs,
-                              const std::string& variable_classes);
+BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types,
+                              bool has_kwargs, const std::string& variable_classes);
 
 // The text a break is counted under and begins an Unsupported message with.
 std::string FormatBreak(const BreakText& text);

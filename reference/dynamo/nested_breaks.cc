@@ -6,10 +6,10 @@
 // the graph when the break's own frame cannot, a frame waiting in a nested resume function
 // handing its inner frame's resume function over as a frame of its own (RerootAt,
 // ReplayInnerResume), and what user stacks show meanwhile (ShownLine).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
@@ -19,7 +19,8 @@ namespace tdc::dynamo {
 using namespace runtime;  // NOLINT
 
 bool Dynamo::NestedGraphBreaks() const {
-  Value flag = in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("nested_graph_breaks");
+  Value flag =
+      in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("nested_graph_breaks");
   if (!flag || !IsTruthy(flag)) return false;
   // A compiled function is inlined through getattr_and_trace_no_nested_graph_breaks, which
   // sets the flag off for its extent (polyfills: `with disable_nested_graph_breaks()`).
@@ -46,7 +47,9 @@ size_t Dynamo::NestedBreakLevel(const Trace& t) {
 Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
   using Kind = Ending::Kind;
   const size_t innermost = in_.frames().size() - 1;
-  const size_t deepest = NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak) ? NestedBreakLevel(t) : t.root_depth;
+  const size_t deepest = NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak)
+                             ? NestedBreakLevel(t)
+                             : t.root_depth;
   for (size_t level = innermost; level > t.root_depth; --level) {
     // Leaving an inlined frame, an exception loses its frame skip (inline_call_): the
     // caller meets an ordinary break.
@@ -77,16 +80,20 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
   return {t.root_depth, Kind::kAtCall};
 }
 
-Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& callee, CallArgs& args) {
+Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& callee,
+                       CallArgs& args) {
   const size_t slot = contexts_.size() - 1;
   std::unique_ptr<Trace> old = std::move(contexts_[slot]);
-  auto split = std::find_if(old->chain.begin(), old->chain.end(), [&](const ResumeLevel& l) { return l.depth > level; });
+  auto split = std::find_if(old->chain.begin(), old->chain.end(),
+                            [&](const ResumeLevel& l) { return l.depth > level; });
   std::vector<ResumeLevel> waiting(old->chain.begin(), split);
   std::vector<ResumeLevel> inner(split, old->chain.end());
   // A frame returning at once between them has no resume function to be waiting in.
-  if (waiting.empty() || waiting.back().depth != level || inner.empty() || inner.front().depth != level + 1) {
+  if (waiting.empty() || waiting.back().depth != level || inner.empty() ||
+      inner.front().depth != level + 1) {
     Raise(in_.heap(), ExcType::kNotImplementedError,
-          "a graph break ending the graph at a call that a nested graph break resumed is outside the reference");
+          "a graph break ending the graph at a call that a nested graph break resumed is outside "
+          "the reference");
   }
   // Nothing was traced at the waiting frames: the graph ends empty at `level`'s call, and
   // what the abandoned inlining read is not guarded (it is the new frame's).
@@ -104,7 +111,8 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
     frame->reads = std::move(reads);
     frame->global_guards = std::move(globals);
     const size_t offset = frame->root_depth - old->root_depth;
-    if (old->checkpoints.size() > offset) frame->checkpoints.assign(old->checkpoints.begin() + offset, old->checkpoints.end());
+    if (old->checkpoints.size() > offset)
+      frame->checkpoints.assign(old->checkpoints.begin() + offset, old->checkpoints.end());
     for (const Trace::InlinedCall& call : old->inlined_calls) {
       if (call.depth >= frame->root_depth) frame->inlined_calls.push_back(call);
     }
@@ -122,7 +130,8 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   }
   // The waiting frames are folded into the compiled code that calls the frame, traced or not.
   const std::pair<size_t, size_t> folded{old->root_depth + 1, level};
-  pending_resumes_.push_back({slot, in_.frames()[level + 1], std::move(old), std::move(waiting), folded});
+  pending_resumes_.push_back(
+      {slot, in_.frames()[level + 1], std::move(old), std::move(waiting), folded});
   contexts_[slot] = std::move(frame);
   if (Tracing() != nullptr) return Break(reached, callee, args);
   if (one_frame) ResumeFrameEagerly(restart);
@@ -136,7 +145,8 @@ std::vector<Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t depth) {
   return calls;
 }
 
-Value Dynamo::RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee, CallArgs args) {
+Value Dynamo::RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee,
+                              CallArgs args) {
   EagerRegion eager(*this, false);
   for (Trace::InlinedCall& call : calls) {
     shown_lines_.emplace_back(call.depth, call.line);  // torch runs it again from there
@@ -153,8 +163,10 @@ Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
   const size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   codes_[t.key].skip = CodeState::Skip::kSkipFrame;
-  Explain("the frame is skipped: the partial graph is discarded; the calls it made run again, the rest of it "
-          "eagerly, its calls offered to Dynamo");
+  Explain(
+      "the frame is skipped: the partial graph is discarded; the calls it made run again, the rest "
+      "of it "
+      "eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls = CallsAt(t, t.root_depth);
   ReplayInnerResume(t, t.chain, t.chain_returns, t.graph, t.reads, t.global_guards);
   const std::vector<ResumeLevel> chain = t.chain;
@@ -175,26 +187,31 @@ void Dynamo::ResumeFrameEagerly(const ResumeLevel& level) {
     auto slot = f.scope->local_slot.find(level.live[i]);
     if (slot != f.scope->local_slot.end()) fast[slot->second] = level.values[i];
   }
-  Explain(fmt::format("{} runs again eagerly from line {}, after its call", CodeName(*f.scope), level.call->span.begin.line));
+  Explain(fmt::format("{} runs again eagerly from line {}, after its call", CodeName(*f.scope),
+                      level.call->span.begin.line));
   throw ResumeFrame{&f, level.stmt, level.call, level.stack.back(), std::move(fast)};
 }
 
 void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
-                               const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
-                               const Reads& reads, const std::vector<GlobalGuard>& globals) {
+                               const std::vector<Trace::ChainReturn>& returns,
+                               const GraphBuilder& graph, const Reads& reads,
+                               const std::vector<GlobalGuard>& globals) {
   if (chain.size() < 2) return;
   const size_t inner = chain[1].depth;
-  auto returned = std::find_if(returns.begin(), returns.end(), [&](const Trace::ChainReturn& r) { return r.depth == inner; });
+  auto returned = std::find_if(returns.begin(), returns.end(),
+                               [&](const Trace::ChainReturn& r) { return r.depth == inner; });
   if (returned == returns.end()) return;
   GraphBuilder traced = graph;
   traced.Rollback(returned->mark);
-  std::unique_ptr<Trace> frame = MakeResume(like, std::vector<ResumeLevel>(chain.begin() + 1, chain.end()), &traced);
+  std::unique_ptr<Trace> frame =
+      MakeResume(like, std::vector<ResumeLevel>(chain.begin() + 1, chain.end()), &traced);
   if (frame == nullptr) return;
   // It read its values as the trace that ran those frames used them.
   frame->reads.used = reads.used;
   frame->reads.locals.insert(chain[1].live.begin(), chain[1].live.end());
   frame->global_guards = globals;
-  const bool flag = std::exchange(in_.process().error_on_graph_break, returned->error_on_graph_break);
+  const bool flag =
+      std::exchange(in_.process().error_on_graph_break, returned->error_on_graph_break);
   Emit(*frame, {returned->result}, returned->line, /*at_return=*/true);
   in_.process().error_on_graph_break = flag;
 }
@@ -202,7 +219,8 @@ void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {
   for (size_t d = t.root_depth; d <= depth; ++d) {
     const Frame& f = *in_.frames()[d];
-    if (ResumabilityOf(*std::get<UserCode>(f.function->code).def).BackedgeAfter(f.stmt)) return true;
+    if (ResumabilityOf(*std::get<UserCode>(f.function->code).def).BackedgeAfter(f.stmt))
+      return true;
   }
   return false;
 }

@@ -38,7 +38,8 @@ bool IsNonstrictLeaf(const Value& v) {
 }
 
 constexpr const char* kFlatApply =
-    "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function.<locals>."
+    "torch._dynamo.variables.torch.TorchInGraphFunctionVariable._call_nonstrict_traceable_function."
+    "<locals>."
     "flat_apply_capture";
 
 }  // namespace
@@ -47,21 +48,27 @@ bool Dynamo::DefinedInTrace(const Value& fn) const {
   const auto* f = DynCast<PyFunction>(fn);
   if (f == nullptr || f->is_native()) return false;
   const auto& code = std::get<UserCode>(f->code);
-  const Scope* parent = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def).parent;
+  const Scope* parent =
+      std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def).parent;
   const Trace* t = Tracing();
   for (size_t depth = t->root_depth; parent != nullptr && depth < in_.frames().size(); ++depth) {
     const Frame& frame = *in_.frames()[depth];
-    if (!frame.function->is_native() && std::get<UserCode>(frame.function->code).def == parent->node) return true;
+    if (!frame.function->is_native() &&
+        std::get<UserCode>(frame.function->code).def == parent->node)
+      return true;
   }
   return false;
 }
 
 Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
-  Value traceable = DynCast<PyCell>(DynCast<PyTuple>(DynCast<PyFunction>(wrapper)->closure)->items()[0])->contents;
+  Value traceable =
+      DynCast<PyCell>(DynCast<PyTuple>(DynCast<PyFunction>(wrapper)->closure)->items()[0])
+          ->contents;
   CallArgs flat;
   for (const Value& v : args.positional) Flatten(v, flat.positional);
   for (const auto& [name, v] : args.keywords) Flatten(v, flat.positional);
-  // Leaves it accepts: tensors and constants (golden nonstrict_trace/invalid_input_and_output_types).
+  // Leaves it accepts: tensors and constants (golden
+  // nonstrict_trace/invalid_input_and_output_types).
   for (const Value& leaf : flat.positional) {
     if (!IsNonstrictLeaf(leaf) && !Is<PyStr>(leaf)) {
       return Break(NonstrictInputTypeText(std::string(TypeName(leaf))), wrapper, args);
@@ -82,10 +89,13 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
     return Break(NonstrictOutputTypeText(name), wrapper, args);  // the call runs again, eagerly
   }
   Trace& t = *Tracing();
-  t.inlined_calls.push_back({in_.frames().size() - 1, wrapper, as_called, LineOf(*in_.frames().back())});  // run eagerly, it is a frame
-  std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"), t.graph.AddGetAttr(name + "_input_spec")};
-  t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat, in_.heap().NewTuple(std::move(outputs)),
-                  AotTrace(traceable, as_called), false, std::move(leading), OpaqueCall{traceable, as_called});
+  t.inlined_calls.push_back({in_.frames().size() - 1, wrapper, as_called,
+                             LineOf(*in_.frames().back())});  // run eagerly, it is a frame
+  std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"),
+                                     t.graph.AddGetAttr(name + "_input_spec")};
+  t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat,
+                  in_.heap().NewTuple(std::move(outputs)), AotTrace(traceable, as_called), false,
+                  std::move(leading), OpaqueCall{traceable, as_called});
   return returned;
 }
 
@@ -107,7 +117,8 @@ std::optional<std::string> CustomOpTarget(const Value& callee) {
   } else if (type.module == "torch._ops" && type.name == "OpOverloadPacket") {
     qualified = text("_qualified_op_name");
     overload = "";  // Dynamo's node is the packet; AOT autograd resolves it
-  } else if (type.module == "torch._ops" && type.name == "OpOverload" && text("_overloadname") == "default") {
+  } else if (type.module == "torch._ops" && type.name == "OpOverload" &&
+             text("_overloadname") == "default") {
     qualified = text("_name");
   }
   size_t sep = qualified.find("::");
@@ -129,13 +140,13 @@ Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::strin
     RecordCustomOp(*recorder, target, as_called, result);
     fragment = recorder->Finish(result);
   }
-  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result, std::move(fragment), false, {},
-                           OpaqueCall{callee, as_called});
+  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, target, as_called, result,
+                           std::move(fragment), false, {}, OpaqueCall{callee, as_called});
   return result;
 }
 
-void Dynamo::RecordCustomOp(FragmentRecorder& recorder, const std::string& target, const CallArgs& as_called,
-                            const Value& result) {
+void Dynamo::RecordCustomOp(FragmentRecorder& recorder, const std::string& target,
+                            const CallArgs& as_called, const Value& result) {
   // At the ATen level a packet's call is its default overload's.
   const std::string overload = target.ends_with(".default") ? target : target + ".default";
   OpCallSite site;

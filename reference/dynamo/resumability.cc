@@ -33,7 +33,9 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
         order_.push_back({nullptr, at});
         Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint);
         break;
-      case NodeKind::kWith: Walk(As<lang::With>(*s).body, in_try, true); break;
+      case NodeKind::kWith:
+        Walk(As<lang::With>(*s).body, in_try, true);
+        break;
       case NodeKind::kTry: {
         const auto& t = As<lang::Try>(*s);
         Walk(t.body, true, true);
@@ -42,13 +44,15 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
         Walk(t.finalbody, true, true);
         break;
       }
-      default: break;  // a nested def's body is another code's
+      default:
+        break;  // a nested def's body is another code's
     }
   }
 }
 
 bool Resumability::BackedgeAfter(const lang::Stmt* stmt) const {
-  auto at = std::find_if(order_.begin(), order_.end(), [&](const Entry& e) { return e.stmt == stmt; });
+  auto at =
+      std::find_if(order_.begin(), order_.end(), [&](const Entry& e) { return e.stmt == stmt; });
   if (at == order_.end()) return false;
   const size_t here = static_cast<size_t>(at - order_.begin());
   for (auto it = at + 1; it != order_.end(); ++it) {

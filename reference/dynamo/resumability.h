@@ -23,7 +23,9 @@ class Resumability {
   explicit Resumability(const lang::Node& def);
 
   bool InTry(const lang::Stmt* stmt) const { return in_try_.contains(stmt); }
-  bool IsCheckpoint(const lang::Stmt* stmt) const { return stmt != nullptr && !no_checkpoint_.contains(stmt); }
+  bool IsCheckpoint(const lang::Stmt* stmt) const {
+    return stmt != nullptr && !no_checkpoint_.contains(stmt);
+  }
   // Whether a backward jump to a point before `stmt` follows it in code order before any
   // return: the end of a loop around it.
   bool BackedgeAfter(const lang::Stmt* stmt) const;

@@ -22,7 +22,8 @@ std::string OpenContexts(const std::vector<Value>& stack) {
     const auto* manager = exit != nullptr ? DynCast<PyInstance>(exit->self) : nullptr;
     if (manager == nullptr) continue;
     Value target = manager->attrs->GetStr("error_on_graph_break");
-    out += fmt::format("{}({}) ", manager->type->name, target ? (IsTruthy(target) ? "True" : "False") : "");
+    out += fmt::format("{}({}) ", manager->type->name,
+                       target ? (IsTruthy(target) ? "True" : "False") : "");
   }
   return out;
 }
@@ -44,19 +45,21 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
 }
 
 std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
-                                                  GraphBuilder* carried, bool* skipped_frame) {
+                                          GraphBuilder* carried, bool* skipped_frame) {
   const ResumeLevel& outer = levels.front();
   const PyFunction& function = *outer.function;
   const auto& code = std::get<UserCode>(function.code);
   const lang::Node& def = *code.def;
-  const runtime::Scope& scope = std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
+  const runtime::Scope& scope =
+      std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
   // The outermost frame's values are its resume function's arguments (L['___stack0'],
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
   // (L['__nested_frame_values'][0][1]).
   Sources sources;
   auto add = [&](const ResumeLevel& level, auto name) {
-    for (size_t i = 0; i < level.stack.size(); ++i) sources.emplace_back(level.stack[i], name(i, fmt::format("___stack{}", i)));
+    for (size_t i = 0; i < level.stack.size(); ++i)
+      sources.emplace_back(level.stack[i], name(i, fmt::format("___stack{}", i)));
     for (size_t i = 0; i < level.live.size(); ++i) {
       sources.emplace_back(level.values[i], name(level.stack.size() + i, level.live[i]));
     }
@@ -67,12 +70,15 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
     key.nested.push_back(level.call);
     key.open_contexts += "| " + OpenContexts(level.stack);
     const size_t index = levels.size() - 1 - k;
-    add(level, [index](size_t i, const std::string&) { return fmt::format("L['__nested_frame_values'][{}][{}]", index, i); });
+    add(level, [index](size_t i, const std::string&) {
+      return fmt::format("L['__nested_frame_values'][{}][{}]", index, i);
+    });
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
   if (skipped_frame != nullptr) *skipped_frame = codes_[key].skip == CodeState::Skip::kSkipFrame;
-  if (codes_[key].skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, function.globals, values)) {
+  if (codes_[key].skip != CodeState::Skip::kNone ||
+      !HasTensorInFrame(*key.def, function.globals, values)) {
     return nullptr;
   }
   // The outermost frame resuming may be an inlined one (the frames above it only return

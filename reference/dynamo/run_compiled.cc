@@ -45,16 +45,20 @@ std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string&
   return std::get<Explained>(std::move(result)).outcome;
 }
 
-std::variant<Explained, std::string> RunExplained(const std::string& source, const std::string& display_name,
+std::variant<Explained, std::string> RunExplained(const std::string& source,
+                                                  const std::string& display_name,
                                                   const CompileRunOptions& options) {
   if (!IsKnownProfile(options.profile)) {
-    return fmt::format("{}:1:1: error: unknown profile '{}' (the reference predicts: torch-2.13, torch-2.13-ngb)",
-                       display_name, options.profile);
+    return fmt::format(
+        "{}:1:1: error: unknown profile '{}' (the reference predicts: torch-2.13, torch-2.13-ngb)",
+        display_name, options.profile);
   }
   RuleSet rules;
   for (const std::string& label : options.disabled_rules) {
     std::optional<Rule> rule = FindRule(label);
-    if (!rule) return fmt::format("{}:1:1: error: unknown rule '{}' (reference/dynamo/rules.def)", display_name, label);
+    if (!rule)
+      return fmt::format("{}:1:1: error: unknown rule '{}' (reference/dynamo/rules.def)",
+                         display_name, label);
     rules.Disable(*rule);
   }
   auto parsed = ParseProgram(source, display_name);
@@ -69,10 +73,12 @@ std::variant<Explained, std::string> RunExplained(const std::string& source, con
     Interpreter in(process);
     Ref<PyDict> globals = PrepareFixture(in, display_name);
     process.modules()[ModuleId::kTorchDynamoConfig]->SetAttr(
-        "nested_graph_breaks", process.heap().Bool(FindProfile(options.profile)->nested_graph_breaks));
+        "nested_graph_breaks",
+        process.heap().Bool(FindProfile(options.profile)->nested_graph_breaks));
     Value recorder = globals->GetStr("backend");
     Dynamo dynamo(in, rules, recorder, options.aten, options.backend);
-    process.make_compile_wrapper = [&dynamo](const Value& model, CompileCallback callback) -> Value {
+    process.make_compile_wrapper = [&dynamo](const Value& model,
+                                             CompileCallback callback) -> Value {
       return dynamo.MakeCompileWrapper(model, std::move(callback));
     };
     Value exception = RunFixtureModule(in, program, globals);

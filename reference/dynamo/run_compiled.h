@@ -37,7 +37,8 @@ struct Explained {
   graph::CompiledOutcome outcome;
   std::vector<std::string> explanation;  // one line per decision, indented by nesting
 };
-std::variant<Explained, std::string> RunExplained(const std::string& source, const std::string& display_name,
+std::variant<Explained, std::string> RunExplained(const std::string& source,
+                                                  const std::string& display_name,
                                                   const CompileRunOptions& options);
 
 // The program's compiled outcome under `options.profile`, or a diagnostic

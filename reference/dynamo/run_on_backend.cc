@@ -51,7 +51,8 @@ void Overwrite(const Tensor& into, const Tensor& from) {
 
 }  // namespace
 
-void Dynamo::RunOnBackend(const graph::Invocation& call, size_t compile, const FinishedGraphs& graphs) {
+void Dynamo::RunOnBackend(const graph::Invocation& call, size_t compile,
+                          const FinishedGraphs& graphs) {
   if (backend_ == nullptr) return;
   GraphBackend::Graphs g;
   g.compile = compile;
@@ -60,7 +61,9 @@ void Dynamo::RunOnBackend(const graph::Invocation& call, size_t compile, const F
   g.aten = call.aten_graph ? &*call.aten_graph : nullptr;
   for (const Value& v : graphs.inputs) g.inputs.push_back(DynCast<PyTensor>(v)->tensor());
   for (const Value& v : graphs.outputs) g.expected.push_back(DynCast<PyTensor>(v)->tensor());
-  g.dynamo_host = [&](size_t node, const std::vector<Tensor>& inputs) { return RunOpaque(graphs, node, inputs); };
+  g.dynamo_host = [&](size_t node, const std::vector<Tensor>& inputs) {
+    return RunOpaque(graphs, node, inputs);
+  };
   g.aten_host = [&](size_t node, const std::vector<Tensor>& inputs) {
     const size_t from = DynamoNodeOf(*g.dynamo, *g.aten, node);
     if (from < graphs.opaque.size() && graphs.opaque[from]) return RunOpaque(graphs, from, inputs);
@@ -68,7 +71,8 @@ void Dynamo::RunOnBackend(const graph::Invocation& call, size_t compile, const F
   };
   // make_fx names the k-th constant a fragment lifted `_tensor_constant<k>`.
   for (size_t k = 0; k < graphs.aten_constants.size(); ++k) {
-    g.aten_constants.emplace_back(fmt::format("_tensor_constant{}", k), DynCast<PyTensor>(graphs.aten_constants[k])->tensor());
+    g.aten_constants.emplace_back(fmt::format("_tensor_constant{}", k),
+                                  DynCast<PyTensor>(graphs.aten_constants[k])->tensor());
   }
   std::optional<std::vector<Tensor>> outputs = backend_->Run(g);
   if (!outputs || outputs->size() != graphs.outputs.size()) return;
@@ -90,22 +94,28 @@ void Dynamo::RunCachedOnBackend(Trace& t, const std::vector<Value>& live, bool o
   RunOnBackend(compiled, compile, graphs);
 }
 
-std::variant<std::vector<Tensor>, std::string> Dynamo::RunOpaque(const FinishedGraphs& graphs, size_t node,
-                                                                 const std::vector<Tensor>& inputs) {
+std::variant<std::vector<Tensor>, std::string> Dynamo::RunOpaque(
+    const FinishedGraphs& graphs, size_t node, const std::vector<Tensor>& inputs) {
   if (node >= graphs.opaque.size() || !graphs.opaque[node]) {
-    return fmt::format("node {} is not an opaque call (a custom op, an allowed function, a nonstrict_trace call)", node);
+    return fmt::format(
+        "node {} is not an opaque call (a custom op, an allowed function, a nonstrict_trace call)",
+        node);
   }
   const OpaqueCall& opaque = *graphs.opaque[node];
   const size_t expected = TensorsOf(opaque.args).size();
-  if (inputs.size() != expected) return fmt::format("node {} takes {} tensors, got {}", node, expected, inputs.size());
+  if (inputs.size() != expected)
+    return fmt::format("node {} takes {} tensors, got {}", node, expected, inputs.size());
   size_t next = 0;
   CallArgs args;
-  for (const Value& v : opaque.args.positional) args.positional.push_back(Substitute(in_.heap(), v, inputs, next));
-  for (const auto& [name, v] : opaque.args.keywords) args.keywords.emplace_back(name, Substitute(in_.heap(), v, inputs, next));
+  for (const Value& v : opaque.args.positional)
+    args.positional.push_back(Substitute(in_.heap(), v, inputs, next));
+  for (const auto& [name, v] : opaque.args.keywords)
+    args.keywords.emplace_back(name, Substitute(in_.heap(), v, inputs, next));
   return CallOnHost(opaque.callee, std::move(args), node);
 }
 
-std::variant<std::vector<Tensor>, std::string> Dynamo::CallOnHost(const Value& callee, CallArgs args, size_t node) {
+std::variant<std::vector<Tensor>, std::string> Dynamo::CallOnHost(const Value& callee,
+                                                                  CallArgs args, size_t node) {
   Value result;
   try {
     // It runs as the compiled graph runs it: nothing traced, no frame offered.
@@ -121,18 +131,23 @@ std::variant<std::vector<Tensor>, std::string> Dynamo::CallOnHost(const Value& c
   return out;
 }
 
-std::variant<std::vector<Tensor>, std::string> Dynamo::RunAtenCustomOp(const graph::Node& node, size_t index,
-                                                                       const std::vector<Tensor>& inputs) {
+std::variant<std::vector<Tensor>, std::string> Dynamo::RunAtenCustomOp(
+    const graph::Node& node, size_t index, const std::vector<Tensor>& inputs) {
   const auto not_opaque = [&] {
-    return fmt::format("node {} ({}) is not an opaque call (a custom op, an allowed function, a nonstrict_trace call)",
-                       index, node.target);
+    return fmt::format(
+        "node {} ({}) is not an opaque call (a custom op, an allowed function, a nonstrict_trace "
+        "call)",
+        index, node.target);
   };
   // `<ns>.<op>.default`: torch.ops.<ns>.<op>.default, as the program registered it.
   const size_t first = node.target.find('.'), last = node.target.rfind('.');
-  if (first == std::string::npos || first == last || node.target.substr(last) != ".default") return not_opaque();
+  if (first == std::string::npos || first == last || node.target.substr(last) != ".default")
+    return not_opaque();
   Value ns = in_.process().modules()[ModuleId::kTorchOps]->GetAttr(node.target.substr(0, first));
   const auto* ns_object = ns ? DynCast<PyInstance>(ns) : nullptr;
-  Value packet = ns_object ? ns_object->attrs->GetStr(node.target.substr(first + 1, last - first - 1)) : nullptr;
+  Value packet = ns_object
+                     ? ns_object->attrs->GetStr(node.target.substr(first + 1, last - first - 1))
+                     : nullptr;
   const auto* packet_object = packet ? DynCast<PyInstance>(packet) : nullptr;
   Value overload = packet_object ? packet_object->attrs->GetStr("default") : nullptr;
   if (!overload) return not_opaque();
@@ -142,12 +157,18 @@ std::variant<std::vector<Tensor>, std::string> Dynamo::RunAtenCustomOp(const gra
   std::function<Value(const graph::Value&)> arg = [&](const graph::Value& v) -> Value {
     switch (v.kind) {
       case graph::ValueKind::kRef:
-        return next < inputs.size() ? Value(in_.heap().NewTensor(inputs[next++])) : in_.heap().None();
-      case graph::ValueKind::kNone: return in_.heap().None();
-      case graph::ValueKind::kBool: return in_.heap().Bool(v.boolean);
-      case graph::ValueKind::kInt: return in_.heap().Int(v.integer);
-      case graph::ValueKind::kFloat: return in_.heap().Float(v.number);
-      case graph::ValueKind::kStr: return in_.heap().Str(v.text);
+        return next < inputs.size() ? Value(in_.heap().NewTensor(inputs[next++]))
+                                    : in_.heap().None();
+      case graph::ValueKind::kNone:
+        return in_.heap().None();
+      case graph::ValueKind::kBool:
+        return in_.heap().Bool(v.boolean);
+      case graph::ValueKind::kInt:
+        return in_.heap().Int(v.integer);
+      case graph::ValueKind::kFloat:
+        return in_.heap().Float(v.number);
+      case graph::ValueKind::kStr:
+        return in_.heap().Str(v.text);
       case graph::ValueKind::kList:
       case graph::ValueKind::kTuple: {
         std::vector<Value> items;
@@ -163,8 +184,10 @@ std::variant<std::vector<Tensor>, std::string> Dynamo::RunAtenCustomOp(const gra
   CallArgs args;
   for (const graph::Value& v : node.args) args.positional.push_back(arg(v));
   for (const auto& [name, v] : node.kwargs) args.keywords.emplace_back(name, arg(v));
-  if (!unsupported.empty()) return fmt::format("node {}: a {} argument cannot be passed on the host", index, unsupported);
-  if (next != inputs.size()) return fmt::format("node {} takes {} tensors, got {}", index, next, inputs.size());
+  if (!unsupported.empty())
+    return fmt::format("node {}: a {} argument cannot be passed on the host", index, unsupported);
+  if (next != inputs.size())
+    return fmt::format("node {} takes {} tensors, got {}", index, next, inputs.size());
   return CallOnHost(overload, std::move(args), index);
 }
 

@@ -38,10 +38,10 @@ struct CodeKey {
 // One frame's part of a resume function's values: its Python stack below the call (the
 // call's value last for the deepest frame resuming) and its live locals.
 struct ResumeLevel {
-  size_t depth;              // the frame's index in Interpreter::frames()
+  size_t depth;                       // the frame's index in Interpreter::frames()
   Ref<runtime::PyFunction> function;  // the frame's (it may have returned by the time it is read)
-  const lang::Call* call;    // the call it resumes after
-  const lang::Stmt* stmt;    // the statement making it
+  const lang::Call* call;             // the call it resumes after
+  const lang::Stmt* stmt;             // the statement making it
   std::vector<Value> stack;
   std::vector<std::string> live;
   std::vector<Value> values;  // the live locals' values then
@@ -79,7 +79,7 @@ struct Trace {
   std::string code_name;  // co_qualname (trigger.code)
   std::string co_name;    // the original function's name, for resume function names
   bool resume = false;
-  bool record = true;     // false on a cache hit
+  bool record = true;  // false on a cache hit
   // On a cache hit whose compile sent a graph to the backend: that compile's invocation
   // (an installed GraphBackend runs its compiled graph again; cleared once it has).
   std::optional<size_t> cached_invocation;

@@ -19,11 +19,13 @@ namespace {
 }  // namespace
 
 std::string FunctionReprOf(const Value& v) {
-  if (const auto* f = DynCast<PyFunction>(v)) return fmt::format("<function {} at 0x?>", f->qualname_text());
+  if (const auto* f = DynCast<PyFunction>(v))
+    return fmt::format("<function {} at 0x?>", f->qualname_text());
   if (const auto* b = DynCast<PyBuiltin>(v)) {
     const std::string& name = b->name();
     if (name.starts_with("_VariableFunctionsClass.")) {
-      return fmt::format("<built-in method {} of type object at 0x?>", name.substr(name.find('.') + 1));
+      return fmt::format("<built-in method {} of type object at 0x?>",
+                         name.substr(name.find('.') + 1));
     }
     return fmt::format("<built-in function {}>", name);
   }
@@ -66,7 +68,7 @@ Dynamo::DisableWrapper Dynamo::DisableWrapperOf(const Value& callee) {
     return DisableWrapper::kNone;
   }
   return Flag(callee, "_torchdynamo_disable_recursive") ? DisableWrapper::kRecursive
-                                                                                   : DisableWrapper::kNonrecursive;
+                                                        : DisableWrapper::kNonrecursive;
 }
 
 std::pair<std::string, int64_t> Dynamo::CodeOfFrame(size_t depth) const {
@@ -74,7 +76,8 @@ std::pair<std::string, int64_t> Dynamo::CodeOfFrame(size_t depth) const {
   const Frame& f = *in_.frames()[depth];
   // A resume function is a code of its own, starting at its break's line; so is each frame
   // a nested resume function resumed (still running under it).
-  if (depth == t.root_depth && t.resume) return {NameOfQualname(t.code_name), t.key.resume_at->span.begin.line};
+  if (depth == t.root_depth && t.resume)
+    return {NameOfQualname(t.code_name), t.key.resume_at->span.begin.line};
   for (const ResumeLevel& level : t.chain) {
     if (level.depth == depth && depth > t.root_depth && depth <= t.waiting_above) {
       const int64_t line = level.call->span.begin.line;
@@ -84,7 +87,9 @@ std::pair<std::string, int64_t> Dynamo::CodeOfFrame(size_t depth) const {
   return {CodeName(*f.scope), CodeFirstLine(*std::get<UserCode>(f.function->code).def)};
 }
 
-std::pair<std::string, int64_t> Dynamo::SkippedFrame() const { return CodeOfFrame(in_.frames().size() - 1); }
+std::pair<std::string, int64_t> Dynamo::SkippedFrame() const {
+  return CodeOfFrame(in_.frames().size() - 1);
+}
 
 int64_t Dynamo::FirstLineOf(const Trace& t) const {
   if (t.resume) return t.key.resume_at->span.begin.line;
@@ -107,7 +112,8 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
     for (const auto& [k, v] : args.keywords) {
       if (k == "msg" && Is<PyStr>(v)) msg = DynCast<PyStr>(v)->value();
     }
-    if (!args.positional.empty() && Is<PyStr>(args.positional[0])) msg = DynCast<PyStr>(args.positional[0])->value();
+    if (!args.positional.empty() && Is<PyStr>(args.positional[0]))
+      msg = DynCast<PyStr>(args.positional[0])->value();
     auto [name, line] = SkippedFrame();
     return SkipFrameText(msg, VariableList(args.positional), VariableDict(args.keywords), name,
                          in_.frames().back()->program->filename, line);
@@ -117,28 +123,35 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
     return StepUnsupportedText();
   }
   // nonstrict_trace applied in the region to a function defined there (S23).
-  if (callee == p.modules()[ModuleId::kTorchDynamo]->GetAttr("nonstrict_trace") && rules_.on(Rule::kNonstrictNode)) {
+  if (callee == p.modules()[ModuleId::kTorchDynamo]->GetAttr("nonstrict_trace") &&
+      rules_.on(Rule::kNonstrictNode)) {
     Value fn = args.positional.empty() ? Value() : args.positional[0];
     for (const auto& [k, v] : args.keywords) {
       if (k == "traceable_fn") fn = v;
     }
-    if (DefinedInTrace(fn)) return NonstrictDefinedInsideText(std::string(DynCast<PyFunction>(fn)->name_text()));
+    if (DefinedInTrace(fn))
+      return NonstrictDefinedInsideText(std::string(DynCast<PyFunction>(fn)->name_text()));
   }
-  if (p.registries.disallowed.contains(callee->id()) && callee != graph_break && rules_.on(Rule::kDisallowedBreak)) {
+  if (p.registries.disallowed.contains(callee->id()) && callee != graph_break &&
+      rules_.on(Rule::kDisallowedBreak)) {
     if (const auto* b = DynCast<PyBuiltin>(callee)) {
       bool torch_fn = b->name().starts_with("_VariableFunctionsClass.");
       return SkippedBuiltinText(torch_fn ? "torch" : "builtins", b->name(), FunctionReprOf(callee));
     }
     if (const auto* f = DynCast<PyFunction>(callee)) {
-      std::string file = f->is_native() ? "<torch>" : std::static_pointer_cast<const Program>(
-                                                          std::get<UserCode>(f->code).keep_alive)->filename;
-      return SkippedFunctionText(std::string(f->name_text()), file, ModuleNameOf(*f), std::string(f->qualname_text()),
-                                 FunctionReprOf(callee));
+      std::string file =
+          f->is_native()
+              ? "<torch>"
+              : std::static_pointer_cast<const Program>(std::get<UserCode>(f->code).keep_alive)
+                    ->filename;
+      return SkippedFunctionText(std::string(f->name_text()), file, ModuleNameOf(*f),
+                                 std::string(f->qualname_text()), FunctionReprOf(callee));
     }
     // A custom op's packet or overload (aten's stay in the graph: disallow_in_graph does
     // nothing for ATen operators, golden names/aten_direct_call).
     if (CustomOpTarget(callee)) {
-      return SkippedBuiltinText(InstanceText(callee, "__module__"), InstanceText(callee, "__qualname__"), Repr(callee));
+      return SkippedBuiltinText(InstanceText(callee, "__module__"),
+                                InstanceText(callee, "__qualname__"), Repr(callee));
     }
   }
   DisableWrapper wrapper = DisableWrapperOf(callee);
@@ -158,13 +171,16 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
   }
   if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && b->name() == "print") {
     std::vector<std::string> types;
-    for (const Value& v : args.positional) types.push_back(fmt::format("'{}'", Is<PyTensor>(v) ? "Tensor" : TypeName(v)));
+    for (const Value& v : args.positional)
+      types.push_back(fmt::format("'{}'", Is<PyTensor>(v) ? "Tensor" : TypeName(v)));
     std::vector<std::string> classes;
     for (const Value& v : args.positional) {
-      classes.push_back(Is<PyTensor>(v) ? "<class 'torch._dynamo.variables.tensor.TensorVariable'>"
-                                        : "<class 'torch._dynamo.variables.constant.ConstantVariable'>");
+      classes.push_back(Is<PyTensor>(v)
+                            ? "<class 'torch._dynamo.variables.tensor.TensorVariable'>"
+                            : "<class 'torch._dynamo.variables.constant.ConstantVariable'>");
     }
-    return BuiltinOperatorText("print", fmt::format("[{}]", fmt::join(types, ", ")), !args.keywords.empty(),
+    return BuiltinOperatorText("print", fmt::format("[{}]", fmt::join(types, ", ")),
+                               !args.keywords.empty(),
                                fmt::format("[{}]", fmt::join(classes, ", ")));
   }
   return std::nullopt;
@@ -191,31 +207,39 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
     }
   }
   if (!Is<PyFunction>(callee) || DynCast<PyFunction>(callee)->is_native()) UseArguments(args);
-  if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && rules_.on(Rule::kBuiltinRewrites)) {
-    bool two_tensors = args.positional.size() == 2 && args.keywords.empty() && Is<PyTensor>(args.positional[0]) &&
-                       Is<PyTensor>(args.positional[1]);
+  if (const auto* b = DynCast<PyBuiltin>(callee);
+      b != nullptr && rules_.on(Rule::kBuiltinRewrites)) {
+    bool two_tensors = args.positional.size() == 2 && args.keywords.empty() &&
+                       Is<PyTensor>(args.positional[0]) && Is<PyTensor>(args.positional[1]);
     if (two_tensors && b->name() == "max") return TensorExtreme(callee, args, "torch.maximum");
     if (two_tensors && b->name() == "min") return TensorExtreme(callee, args, "torch.minimum");
   }
-  if (std::optional<std::string> target = CustomOpTarget(callee); target && rules_.on(Rule::kCustomOpNode)) {
-    Explain(fmt::format("{} is a custom op: one node at both levels, its implementation run eagerly", *target));
+  if (std::optional<std::string> target = CustomOpTarget(callee);
+      target && rules_.on(Rule::kCustomOpNode)) {
+    Explain(fmt::format(
+        "{} is a custom op: one node at both levels, its implementation run eagerly", *target));
     return CustomOpCall(callee, args, *target);
   }
   auto* function = DynCast<PyFunction>(callee);
-  if (function == nullptr) return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
-  if (in_.process().registries.nonstrict_trace.contains(callee->id()) && rules_.on(Rule::kNonstrictNode)) {
+  if (function == nullptr)
+    return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
+  if (in_.process().registries.nonstrict_trace.contains(callee->id()) &&
+      rules_.on(Rule::kNonstrictNode)) {
     UseArguments(args);
-    Explain(fmt::format("{} is nonstrict_trace'd: one flat_apply_capture node, traced through by AOT autograd",
-                        FunctionReprOf(callee)));
+    Explain(fmt::format(
+        "{} is nonstrict_trace'd: one flat_apply_capture node, traced through by AOT autograd",
+        FunctionReprOf(callee)));
     return NonstrictCall(callee, args);
   }
   if (!function->is_native()) {
     if (in_.process().registries.allowed.contains(callee->id()) && rules_.on(Rule::kAllowedNode)) {
       UseArguments(args);
-      Explain(fmt::format("{} is allow_in_graph'd: one call_function node, its body not traced", Where(*function)));
+      Explain(fmt::format("{} is allow_in_graph'd: one call_function node, its body not traced",
+                          Where(*function)));
       return AllowedCall(callee, args);
     }
-    if (!rules_.on(Rule::kInlineUser)) return Break(GraphBreakCallText(std::nullopt, "[]", "{}"), callee, args);
+    if (!rules_.on(Rule::kInlineUser))
+      return Break(GraphBreakCallText(std::nullopt, "[]", "{}"), callee, args);
     return InlineCall(callee, callee, args, false);
   }
   if (Value inline_target = apis::GetAttrOrNull(in_, callee, "_torchdynamo_inline")) {
@@ -224,7 +248,8 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   return std::nullopt;
 }
 
-Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& args, bool through_compile_wrapper) {
+Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& args,
+                         bool through_compile_wrapper) {
   Trace& t = *Tracing();
   size_t depth = in_.frames().size() - 1;  // the calling frame
   if (through_compile_wrapper) inlined_compiled_.insert(depth + 1);
@@ -237,11 +262,13 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
     }
   } forget{inlined_compiled_, depth + 1, through_compile_wrapper};
   // The callee's frame is new: no checkpoint of it yet.
-  if (t.checkpoints.size() > depth + 1 - t.root_depth) t.checkpoints.resize(depth + 1 - t.root_depth);
+  if (t.checkpoints.size() > depth + 1 - t.root_depth)
+    t.checkpoints.resize(depth + 1 - t.root_depth);
   const size_t call_index = t.inlined_calls.size();
   t.inlined_calls.push_back({depth, function, args, LineOf(*in_.frames()[depth])});
   // A method's self or a wrapper's own parameters are not the call's arguments.
-  if (callee == function && !through_compile_wrapper) NoteBoundFrom(t, depth, *RefCast<PyFunction>(function));
+  if (callee == function && !through_compile_wrapper)
+    NoteBoundFrom(t, depth, *RefCast<PyFunction>(function));
   // A break in the callee can end the graph at this call: the root frame's (classic), or
   // under nested graph breaks any inlined frame's (R-nested-graph-break), whatever the
   // config says when the call begins (disable_nested_graph_breaks turns it off within).
@@ -269,7 +296,8 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
     // frame's call is a call of its inner resume function: not modeled.
     if (Tracing() == nullptr || Tracing()->serial != serial) {
       Raise(in_.heap(), ExcType::kNotImplementedError,
-            "a graph break ending the graph at a call that a nested graph break resumed is outside the reference");
+            "a graph break ending the graph at a call that a nested graph break resumed is outside "
+            "the reference");
     }
     abandon();  // the break inside the callee ends the graph at this call (R-classic-reattribute)
     if (!restart.step) return BreakAtCall(callee, std::move(saved));
@@ -304,15 +332,17 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
   CallArgs as_called = args;
-  Tracing()->inlined_calls.push_back({in_.frames().size() - 1, callee, args, LineOf(*in_.frames().back())});
+  Tracing()->inlined_calls.push_back(
+      {in_.frames().size() - 1, callee, args, LineOf(*in_.frames().back())});
   Value result;
   {
     // The body runs inside the graph: no frame of it is offered to Dynamo.
     EagerRegion eager(*this, true);
     result = in_.CallDirect(callee, std::move(args));
   }
-  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),
-                           as_called, result, AotTrace(callee, as_called), false, {}, OpaqueCall{callee, as_called});
+  Tracing()->graph.AddCall(
+      graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),
+      as_called, result, AotTrace(callee, as_called), false, {}, OpaqueCall{callee, as_called});
   return result;
 }
 

@@ -23,7 +23,8 @@ std::string Strip(const std::string& s, size_t& leading) {
 std::string Carets(const TracebackEntry& e, const std::string& stripped, size_t leading) {
   if (!e.where || e.where->begin.line != e.line || e.where->end.line < e.line) return "";
   size_t begin = static_cast<size_t>(e.where->begin.col);
-  size_t end = e.where->end.line == e.line ? static_cast<size_t>(e.where->end.col) : leading + stripped.size();
+  size_t end = e.where->end.line == e.line ? static_cast<size_t>(e.where->end.col)
+                                           : leading + stripped.size();
   if (begin < leading || end <= begin) return "";
   begin -= leading;
   end -= leading;
@@ -109,10 +110,12 @@ std::vector<TracebackEntry> CompiledFunctionPolyfillFrames() {
   // Carets span each whole return expression (the call), as 3.11 prints them.
   auto entry = [&](int64_t line, const char* name, const char* text) {
     std::string t = fmt::format("    {}", text);
-    SourceSpan where{{static_cast<int>(line), 11}, {static_cast<int>(line), static_cast<int>(t.size())}};
+    SourceSpan where{{static_cast<int>(line), 11},
+                     {static_cast<int>(line), static_cast<int>(t.size())}};
     return TracebackEntry{kFile, line, name, t, where};
   };
-  return {entry(492, "getattr_and_trace_no_nested_graph_breaks", "return getattr_and_trace(*args, **kwargs)"),
+  return {entry(492, "getattr_and_trace_no_nested_graph_breaks",
+                "return getattr_and_trace(*args, **kwargs)"),
           entry(487, "getattr_and_trace", "return fn(*args[2:], **kwargs)")};
 }
 

@@ -38,8 +38,8 @@ struct Invocation {
   std::string compile_id;  // "frame_id/frame_compile_id"
   bool recompile = false;
   Graph dynamo_graph;
-  std::optional<Graph> aten_graph;       // null when ATen capture failed
-  std::optional<Exception> aten_error;   // why it failed
+  std::optional<Graph> aten_graph;      // null when ATen capture failed
+  std::optional<Exception> aten_error;  // why it failed
 };
 
 struct FileLine {

@@ -9,11 +9,10 @@
 #ifndef TDCONFORM_REFERENCE_GRAPH_GOLDEN_JSON_H_
 #define TDCONFORM_REFERENCE_GRAPH_GOLDEN_JSON_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "reference/graph/golden.h"
 #include "reference/graph/graph.h"

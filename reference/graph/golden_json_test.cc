@@ -1,10 +1,10 @@
 #include "reference/graph/golden_json.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <functional>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "reference/graph/test_files.h"
 
@@ -111,8 +111,8 @@ TEST(GoldenJsonTest, ReadsTheModel) {
 TEST(GoldenJsonTest, WritesToleranceNumbersAsPythonDoes) {
   // Python's json.dumps of the same floats (the only JSON numbers that are not integers).
   const std::pair<double, const char*> numbers[] = {
-      {1e-3, "0.001"}, {1e-5, "1e-05"},    {1.3e-6, "1.3e-06"}, {1e-4, "0.0001"},
-      {0.5, "0.5"},    {2.0, "2.0"},       {1e-7, "1e-07"},     {0.05, "0.05"},
+      {1e-3, "0.001"},  {1e-5, "1e-05"},  {1.3e-6, "1.3e-06"}, {1e-4, "0.0001"},
+      {0.5, "0.5"},     {2.0, "2.0"},     {1e-7, "1e-07"},     {0.05, "0.05"},
       {3e-4, "0.0003"}, {0.016, "0.016"}, {1e-12, "1e-12"},    {123.25, "123.25"}};
   for (const auto& [number, text] : numbers) {
     Golden golden = Sample();
@@ -142,8 +142,9 @@ struct Malformed {
 std::vector<Malformed> MalformedCases() {
   const Json::json_pointer out("/eager/outs/out/tensor");
   const Json::json_pointer graph("/compiled/torch-2.13/invocations/1/dynamo_graph/nodes");
-  const std::string graph_path = "g.json: error: compiled[\"torch-2.13\"].invocations[1]"
-                                 ".dynamo_graph.nodes";
+  const std::string graph_path =
+      "g.json: error: compiled[\"torch-2.13\"].invocations[1]"
+      ".dynamo_graph.nodes";
   return {
       {"syntax", "{\n \"schema\": }", "g.json:2:12: error: invalid JSON: syntax error"},
       {"empty", "", "g.json:1:1: error: invalid JSON:"},
@@ -166,23 +167,25 @@ std::vector<Malformed> MalformedCases() {
        "g.json: error: meta.header.tolerance[\"int64\"]: a tolerance applies to a floating"},
       {"hex float", Mutated([](Json& j) { j["eager"]["outs"]["out_float"]["float"] = "0.1"; }),
        "g.json: error: eager.outs[\"out_float\"].float: \"0.1\" is not Python's float.hex()"},
-      {"wrong type", Mutated([](Json& j) {
-         j["compiled"]["torch-2.13"]["counters"]["frame_count"] = "3";
-       }),
+      {"wrong type",
+       Mutated([](Json& j) { j["compiled"]["torch-2.13"]["counters"]["frame_count"] = "3"; }),
        "g.json: error: compiled[\"torch-2.13\"].counters.frame_count: expected an integer, "
        "got the string \"3\""},
       {"float for int", Mutated([](Json& j) { j["eager"]["outs"]["out_int"]["int"] = 1.5; }),
        "g.json: error: eager.outs[\"out_int\"].int: expected an integer, got the number 1.5"},
-      {"int range", Mutated([](Json& j) {
-         j["eager"]["outs"]["out_int"]["int"] = 18446744073709551615ull;
-       }),
+      {"int range",
+       Mutated([](Json& j) { j["eager"]["outs"]["out_int"]["int"] = 18446744073709551615ull; }),
        "g.json: error: eager.outs[\"out_int\"].int: integer 18446744073709551615 is outside"},
-      {"value kind", Mutated([](Json& j) { j["eager"]["outs"]["out_int"] = {{"integer", 3}}; }),
+      {"value kind", Mutated([](Json& j) {
+         j["eager"]["outs"]["out_int"] = {{"integer", 3}};
+       }),
        "g.json: error: eager.outs[\"out_int\"]: unknown value kind \"integer\""},
       {"two kinds", Mutated([](Json& j) { j["eager"]["outs"]["out_int"]["str"] = "x"; }),
        "g.json: error: eager.outs[\"out_int\"]: expected a value (an object with one key "
        "naming its kind), got an object with 2 keys"},
-      {"ref in outs", Mutated([](Json& j) { j["eager"]["outs"]["out_int"] = {{"ref", 0}}; }),
+      {"ref in outs", Mutated([](Json& j) {
+         j["eager"]["outs"]["out_int"] = {{"ref", 0}};
+       }),
        "g.json: error: eager.outs[\"out_int\"]: \"ref\" is allowed only in graph arguments"},
       {"tensor in args",
        Mutated([&](Json& j) { j[graph / 2 / "args" / 0] = j["eager"]["outs"]["out"]; }),
@@ -227,8 +230,8 @@ TEST(GoldenJsonTest, MalformedDocumentsGiveLocatedErrors) {
     GoldenReadResult read = ReadGolden(m.text);
     ASSERT_FALSE(read.golden) << m.name;
     std::string message = FormatJsonError("g.json", *read.error);
-    EXPECT_TRUE(message.starts_with(m.error)) << m.name << "\n  got: " << message
-                                              << "\n want: " << m.error;
+    EXPECT_TRUE(message.starts_with(m.error))
+        << m.name << "\n  got: " << message << "\n want: " << m.error;
   }
 }
 
@@ -269,9 +272,19 @@ TEST(GoldenJsonTest, RandomEditsGiveADocumentOrAnError) {
         }
       };
   collect(json, Json::json_pointer());
-  const Json replacements[] = {nullptr, 0, -1, 9223372036854775807ll, 1.5, true, "x",
-                               "0x1.8000000000000p+1", Json::array(), Json::object(),
-                               {{"int", 1}}, {{"ref", 0}}, Json::array({1, 2})};
+  const Json replacements[] = {nullptr,
+                               0,
+                               -1,
+                               9223372036854775807ll,
+                               1.5,
+                               true,
+                               "x",
+                               "0x1.8000000000000p+1",
+                               Json::array(),
+                               Json::object(),
+                               {{"int", 1}},
+                               {{"ref", 0}},
+                               Json::array({1, 2})};
   for (int i = 0; i < 600; ++i) {
     Json edited = json;
     const Json::json_pointer& at = places[random() % places.size()];

@@ -20,7 +20,7 @@ namespace tdc::graph {
 struct Node {
   NodeOp op = NodeOp::kCallFunction;
 
-  std::string type;                          // "tensor" or the example value's type name
+  std::string type;                           // "tensor" or the example value's type name
   std::optional<std::vector<int64_t>> shape;  // null unless a tensor
   std::optional<DType> dtype;                 // null unless a tensor
   std::optional<bool> requires_grad;          // null unless a tensor

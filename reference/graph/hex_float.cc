@@ -3,11 +3,11 @@
 // zero the short form 0x0.0p+0 (CPython's float_hex in Objects/floatobject.c).
 #include "reference/graph/hex_float.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 namespace tdc::graph {
 namespace {
@@ -17,7 +17,7 @@ constexpr int kFractionDigits = kFractionBits / 4;
 constexpr uint64_t kFractionMask = (uint64_t{1} << kFractionBits) - 1;
 constexpr int kExponentBias = 1023;
 constexpr int kMinNormalExponent = 1 - kExponentBias;  // -1022
-constexpr int kMaxExponent = kExponentBias;             // 1023
+constexpr int kMaxExponent = kExponentBias;            // 1023
 
 int LowerHexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';

@@ -2,11 +2,11 @@
 // independently with std::ldexp from their integer significands.
 #include "reference/graph/hex_float.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace tdc::graph {
 namespace {
@@ -58,10 +58,15 @@ TEST(HexFloatTest, ParsesExactly) {
 }
 
 TEST(HexFloatTest, RoundTripsEveryKindOfDouble) {
-  const double values[] = {1.0 / 3.0, -2.5e-300, 6.02214076e23, std::ldexp(3.0, -1074),
+  const double values[] = {1.0 / 3.0,
+                           -2.5e-300,
+                           6.02214076e23,
+                           std::ldexp(3.0, -1074),
                            std::numeric_limits<double>::denorm_min(),
                            std::numeric_limits<double>::min(),
-                           std::numeric_limits<double>::max(), -0.0, 12345.678};
+                           std::numeric_limits<double>::max(),
+                           -0.0,
+                           12345.678};
   for (double v : values) {
     std::optional<double> back = ParseHexFloat(FormatHexFloat(v));
     ASSERT_TRUE(back) << FormatHexFloat(v);
@@ -72,7 +77,14 @@ TEST(HexFloatTest, RoundTripsEveryKindOfDouble) {
 
 TEST(HexFloatTest, RejectsNonCanonicalText) {
   const char* bad[] = {
-      "",        "0x1.8p+1",  "1.5",  "NaN", "-nan", "+inf", "Infinity", "0X1.8000000000000p+1",
+      "",
+      "0x1.8p+1",
+      "1.5",
+      "NaN",
+      "-nan",
+      "+inf",
+      "Infinity",
+      "0X1.8000000000000p+1",
       "0x1.800000000000Ap+1",   // upper-case digit
       "0x1.8000000000000p1",    // exponent without sign
       "0x1.8000000000000p+01",  // leading zero
@@ -82,7 +94,10 @@ TEST(HexFloatTest, RejectsNonCanonicalText) {
       "0x1.0000000000000p-1023",  // Python writes this as a subnormal
       "0x0.0000000000000p-1022",  // zero has its own short form
       "0x0.8000000000000p-1021",  // subnormals always use -1022
-      "0x1.8000000000000p+1 ",  " 0x1.8000000000000p+1", "--0x0.0p+0", "0x0.0p+00",
+      "0x1.8000000000000p+1 ",
+      " 0x1.8000000000000p+1",
+      "--0x0.0p+0",
+      "0x0.0p+00",
   };
   for (const char* text : bad) EXPECT_FALSE(ParseHexFloat(text)) << '"' << text << '"';
 }

@@ -1,6 +1,7 @@
 #include "reference/graph/json_path.h"
 
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 namespace tdc::graph {

@@ -1,8 +1,8 @@
 // The reader's primitives: type checks with messages that say what was expected and
 // what was found, at which path.
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include <cstdint>
 
 #include "reference/graph/hex_float.h"
 #include "reference/graph/json_read_internal.h"
@@ -34,16 +34,24 @@ void Fail(const JsonPath& at, std::string message) {
 
 std::string Describe(const Json& json) {
   switch (json.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "the string " + Quote(json.get_ref<const std::string&>());
-    case Json::value_t::boolean: return json.get<bool>() ? "true" : "false";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::string:
+      return "the string " + Quote(json.get_ref<const std::string&>());
+    case Json::value_t::boolean:
+      return json.get<bool>() ? "true" : "false";
     case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "the integer " + json.dump();
-    case Json::value_t::number_float: return "the number " + json.dump();
+    case Json::value_t::number_unsigned:
+      return "the integer " + json.dump();
+    case Json::value_t::number_float:
+      return "the number " + json.dump();
     case Json::value_t::binary:
-    case Json::value_t::discarded: return "an unreadable value";
+    case Json::value_t::discarded:
+      return "an unreadable value";
   }
   return "an unreadable value";
 }

@@ -1,8 +1,8 @@
 // Reading a whole golden document (SCHEMA.md §4-§5) and turning failures into located
 // errors.
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "reference/graph/json_read_internal.h"
 
@@ -94,11 +94,11 @@ CompiledOutcome ReadCompiledOutcome(const Json& json, const JsonPath& at) {
   CompiledOutcome outcome;
   outcome.outs = object.Get(kOuts, ReadOuts);
   outcome.exception = object.Get(kException, ReadOptionalException);
-  outcome.invocations = ReadList(object.Member(kInvocations), at.Field(kInvocations),
-                                 ReadInvocation);
+  outcome.invocations =
+      ReadList(object.Member(kInvocations), at.Field(kInvocations), ReadInvocation);
   outcome.counters = object.Get(kCounters, ReadCounters);
-  outcome.graph_breaks = ReadList(object.Member(kGraphBreaks), at.Field(kGraphBreaks),
-                                  ReadGraphBreak);
+  outcome.graph_breaks =
+      ReadList(object.Member(kGraphBreaks), at.Field(kGraphBreaks), ReadGraphBreak);
   return outcome;
 }
 
@@ -120,8 +120,9 @@ VariantOf ReadVariantOf(const Json& json, const JsonPath& at) {
 }
 
 Header ReadHeader(const Json& json, const JsonPath& at) {
-  ObjectReader object(json, at, {kProfiles, kRules, kScenarios, kSeedExample, kVersionProbe,
-                                 kTolerance, kVariantOf});
+  ObjectReader object(
+      json, at,
+      {kProfiles, kRules, kScenarios, kSeedExample, kVersionProbe, kTolerance, kVariantOf});
   Header header;
   header.profiles = object.Get(kProfiles, ReadStringList);
   header.rules = object.Get(kRules, ReadStringList);
@@ -133,8 +134,9 @@ Header ReadHeader(const Json& json, const JsonPath& at) {
   for (auto& [name, tolerance] : ReadMap(object.Member(kTolerance), tolerance_at, ReadTolerance)) {
     std::optional<DType> dtype = ParseDType(name);
     if (!dtype || DTypeElementKind(*dtype) != ElementKind::kFloat) {
-      Fail(tolerance_at.Key(name), "a tolerance applies to a floating-point dtype "
-                                   "(float16, bfloat16, float32, float64)");
+      Fail(tolerance_at.Key(name),
+           "a tolerance applies to a floating-point dtype "
+           "(float16, bfloat16, float32, float64)");
     }
     header.tolerance.emplace_back(*dtype, tolerance);
   }

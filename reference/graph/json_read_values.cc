@@ -46,8 +46,8 @@ Tensor ReadTensor(const Json& json, const JsonPath& at) {
   tensor.strides = object.Get(kStrides, ReadIntList);
   tensor.requires_grad = object.Get(kRequiresGrad, ReadBool);
   if (tensor.strides.size() != tensor.shape.size()) {
-    Fail(at.Field(kStrides), fmt::format("{} strides for {} dimensions", tensor.strides.size(),
-                                         tensor.shape.size()));
+    Fail(at.Field(kStrides),
+         fmt::format("{} strides for {} dimensions", tensor.strides.size(), tensor.shape.size()));
   }
   int64_t count = CheckedNumElements(tensor.shape, at.Field(kShape));
   const Json& values = object.Member(kValues);
@@ -68,8 +68,8 @@ Tensor ReadTensor(const Json& json, const JsonPath& at) {
       for (bool b : ReadList(values, values_at, ReadBool)) tensor.integers.push_back(b ? 1 : 0);
       break;
     case ElementKind::kComplex:
-      Fail(at.Field(kDtype), fmt::format("{} tensors have no encoding in schema v1",
-                                         DTypeName(tensor.dtype)));
+      Fail(at.Field(kDtype),
+           fmt::format("{} tensors have no encoding in schema v1", DTypeName(tensor.dtype)));
   }
   return tensor;
 }
@@ -118,8 +118,8 @@ Value ReadPayload(ValueKind kind, const Json& body, const JsonPath& at,
     case ValueKind::kSlice:
       value.items = ReadValueList(body, at, context);
       if (value.items.size() != 3) {
-        Fail(at, fmt::format("a slice has 3 parts (start, stop, step), got {}",
-                             value.items.size()));
+        Fail(at,
+             fmt::format("a slice has 3 parts (start, stop, step), got {}", value.items.size()));
       }
       break;
     case ValueKind::kDict:

@@ -64,20 +64,27 @@ Json TensorJson(const Tensor& tensor) {
 
 Json PayloadJson(const Value& value) {
   switch (value.kind) {
-    case ValueKind::kTensor: return TensorJson(*value.tensor);
+    case ValueKind::kTensor:
+      return TensorJson(*value.tensor);
     case ValueKind::kInt:
-    case ValueKind::kRef: return Json(value.integer);
-    case ValueKind::kFloat: return Json(FormatHexFloat(value.number));
-    case ValueKind::kBool: return Json(value.boolean);
+    case ValueKind::kRef:
+      return Json(value.integer);
+    case ValueKind::kFloat:
+      return Json(FormatHexFloat(value.number));
+    case ValueKind::kBool:
+      return Json(value.boolean);
     case ValueKind::kStr:
     case ValueKind::kDevice:
     case ValueKind::kCallable:
-    case ValueKind::kRepr: return Json(value.text);
+    case ValueKind::kRepr:
+      return Json(value.text);
     case ValueKind::kNone:
-    case ValueKind::kEllipsis: return Json(nullptr);
+    case ValueKind::kEllipsis:
+      return Json(nullptr);
     case ValueKind::kTuple:
     case ValueKind::kList:
-    case ValueKind::kSlice: return ListOf(value.items, ValueJson);
+    case ValueKind::kSlice:
+      return ListOf(value.items, ValueJson);
     case ValueKind::kDict: {
       Json entries = Json::array();
       for (const DictEntry& entry : value.entries) {
@@ -85,9 +92,12 @@ Json PayloadJson(const Value& value) {
       }
       return entries;
     }
-    case ValueKind::kDtype: return DTypeJson(value.dtype);
-    case ValueKind::kLayout: return Json(LayoutName(value.layout));
-    case ValueKind::kMemoryFormat: return Json(MemoryFormatName(value.memory_format));
+    case ValueKind::kDtype:
+      return DTypeJson(value.dtype);
+    case ValueKind::kLayout:
+      return Json(LayoutName(value.layout));
+    case ValueKind::kMemoryFormat:
+      return Json(MemoryFormatName(value.memory_format));
   }
   return Json(nullptr);
 }
@@ -216,9 +226,8 @@ Json MetaJson(const Meta& meta) {
   Put(environment, kNumThreads, Json(meta.environment.num_threads));
   Put(object, kEnvironment, std::move(environment));
   Put(object, kHeader, HeaderJson(meta.header));
-  Put(object, kProfiles, MapOf(meta.profiles, [](const OrderedMap<bool>& config) {
-        return MapOf(config, Identity);
-      }));
+  Put(object, kProfiles,
+      MapOf(meta.profiles, [](const OrderedMap<bool>& config) { return MapOf(config, Identity); }));
   return object;
 }
 

@@ -39,16 +39,16 @@ struct DictEntry;
 // One Value or Arg: `kind` says which members hold it; the rest stay default.
 struct Value {
   ValueKind kind = ValueKind::kNone;
-  int64_t integer = 0;                    // kInt; kRef: the referenced node's index
-  double number = 0;                      // kFloat
-  bool boolean = false;                   // kBool
-  std::string text;                       // kStr, kDevice, kCallable, kRepr
-  DType dtype = DType::kFloat32;          // kDtype
-  Layout layout = Layout::kStrided;       // kLayout
+  int64_t integer = 0;               // kInt; kRef: the referenced node's index
+  double number = 0;                 // kFloat
+  bool boolean = false;              // kBool
+  std::string text;                  // kStr, kDevice, kCallable, kRepr
+  DType dtype = DType::kFloat32;     // kDtype
+  Layout layout = Layout::kStrided;  // kLayout
   MemoryFormat memory_format = MemoryFormat::kContiguousFormat;  // kMemoryFormat
-  std::shared_ptr<const Tensor> tensor;   // kTensor
-  std::vector<Value> items;               // kTuple, kList; kSlice: start, stop, step
-  std::vector<DictEntry> entries;         // kDict, in insertion order
+  std::shared_ptr<const Tensor> tensor;                          // kTensor
+  std::vector<Value> items;        // kTuple, kList; kSlice: start, stop, step
+  std::vector<DictEntry> entries;  // kDict, in insertion order
 
   static Value None();
   static Value Int(int64_t v);

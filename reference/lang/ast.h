@@ -138,9 +138,9 @@ struct ConstantValue {
   enum class Kind { kNone, kBool, kInt, kFloat, kComplex, kStr, kBytes, kEllipsis };
   Kind kind = Kind::kNone;
   bool boolean = false;
-  std::string integer;   // Decimal digits: literals have arbitrary precision.
-  double real = 0;       // kFloat, and the imaginary part of kComplex.
-  std::string text;      // kStr: UTF-8 (surrogates encoded as 3 bytes); kBytes: raw bytes.
+  std::string integer;  // Decimal digits: literals have arbitrary precision.
+  double real = 0;      // kFloat, and the imaginary part of kComplex.
+  std::string text;     // kStr: UTF-8 (surrogates encoded as 3 bytes); kBytes: raw bytes.
 };
 
 // ---- Expressions ---------------------------------------------------------------------
@@ -270,7 +270,7 @@ struct With : NodeOf<Stmt, NodeKind::kWith> {
   StmtList body;
 };
 struct Raise : NodeOf<Stmt, NodeKind::kRaise> {
-  ExprPtr exc;  // Optional.
+  ExprPtr exc;    // Optional.
   ExprPtr cause;  // Optional.
 };
 struct Try : NodeOf<Stmt, NodeKind::kTry> {

@@ -10,14 +10,22 @@ namespace {
 
 std::string ReprConstant(const ConstantValue& v) {
   switch (v.kind) {
-    case ConstantValue::Kind::kNone: return "None";
-    case ConstantValue::Kind::kBool: return v.boolean ? "True" : "False";
-    case ConstantValue::Kind::kInt: return v.integer;
-    case ConstantValue::Kind::kFloat: return ReprFloat(v.real);
-    case ConstantValue::Kind::kComplex: return ReprImaginary(v.real);
-    case ConstantValue::Kind::kStr: return ReprStr(v.text);
-    case ConstantValue::Kind::kBytes: return ReprBytes(v.text);
-    case ConstantValue::Kind::kEllipsis: return "Ellipsis";
+    case ConstantValue::Kind::kNone:
+      return "None";
+    case ConstantValue::Kind::kBool:
+      return v.boolean ? "True" : "False";
+    case ConstantValue::Kind::kInt:
+      return v.integer;
+    case ConstantValue::Kind::kFloat:
+      return ReprFloat(v.real);
+    case ConstantValue::Kind::kComplex:
+      return ReprImaginary(v.real);
+    case ConstantValue::Kind::kStr:
+      return ReprStr(v.text);
+    case ConstantValue::Kind::kBytes:
+      return ReprBytes(v.text);
+    case ConstantValue::Kind::kEllipsis:
+      return "Ellipsis";
   }
   return "?";
 }

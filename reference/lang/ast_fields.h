@@ -24,8 +24,8 @@ class FieldVisitor {
   // Leaves. Operator and context fields are nodes in CPython (`Add()`, `Load()`) but have
   // no fields or positions; they are passed by class name.
   virtual void Identifier(std::string_view field, const std::string& value) {}
-  virtual void OptionalIdentifier(std::string_view field,
-                                  const std::optional<std::string>& value) {}
+  virtual void OptionalIdentifier(std::string_view field, const std::optional<std::string>& value) {
+  }
   virtual void Identifiers(std::string_view field, const std::vector<std::string>& values) {}
   virtual void Int(std::string_view field, int value) {}
   virtual void Value(std::string_view field, const ConstantValue& value) {}

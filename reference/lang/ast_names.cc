@@ -38,43 +38,62 @@ std::string_view BinaryOpClassName(BinaryOp op) {
 
 std::string_view BoolOpClassName(BoolOpKind op) {
   switch (op) {
-    case BoolOpKind::kAnd: return "And";
-    case BoolOpKind::kOr: return "Or";
+    case BoolOpKind::kAnd:
+      return "And";
+    case BoolOpKind::kOr:
+      return "Or";
   }
   return "?";
 }
 
 std::string_view UnaryOpClassName(UnaryOpKind op) {
   switch (op) {
-    case UnaryOpKind::kInvert: return "Invert";
-    case UnaryOpKind::kNot: return "Not";
-    case UnaryOpKind::kUAdd: return "UAdd";
-    case UnaryOpKind::kUSub: return "USub";
+    case UnaryOpKind::kInvert:
+      return "Invert";
+    case UnaryOpKind::kNot:
+      return "Not";
+    case UnaryOpKind::kUAdd:
+      return "UAdd";
+    case UnaryOpKind::kUSub:
+      return "USub";
   }
   return "?";
 }
 
 std::string_view CompareOpClassName(CompareOp op) {
   switch (op) {
-    case CompareOp::kEq: return "Eq";
-    case CompareOp::kNotEq: return "NotEq";
-    case CompareOp::kLt: return "Lt";
-    case CompareOp::kLtE: return "LtE";
-    case CompareOp::kGt: return "Gt";
-    case CompareOp::kGtE: return "GtE";
-    case CompareOp::kIs: return "Is";
-    case CompareOp::kIsNot: return "IsNot";
-    case CompareOp::kIn: return "In";
-    case CompareOp::kNotIn: return "NotIn";
+    case CompareOp::kEq:
+      return "Eq";
+    case CompareOp::kNotEq:
+      return "NotEq";
+    case CompareOp::kLt:
+      return "Lt";
+    case CompareOp::kLtE:
+      return "LtE";
+    case CompareOp::kGt:
+      return "Gt";
+    case CompareOp::kGtE:
+      return "GtE";
+    case CompareOp::kIs:
+      return "Is";
+    case CompareOp::kIsNot:
+      return "IsNot";
+    case CompareOp::kIn:
+      return "In";
+    case CompareOp::kNotIn:
+      return "NotIn";
   }
   return "?";
 }
 
 std::string_view ExprContextClassName(ExprContext ctx) {
   switch (ctx) {
-    case ExprContext::kLoad: return "Load";
-    case ExprContext::kStore: return "Store";
-    case ExprContext::kDel: return "Del";
+    case ExprContext::kLoad:
+      return "Load";
+    case ExprContext::kStore:
+      return "Store";
+    case ExprContext::kDel:
+      return "Del";
   }
   return "?";
 }

@@ -1,9 +1,9 @@
 // The tokenizer: logical lines, indentation, operators and brackets.
 #include "reference/lang/lexer.h"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 #include "reference/lang/lexer_internal.h"
 
@@ -16,17 +16,17 @@ constexpr int kMaxLevel = 200;
 constexpr int kTabSize = 8;
 
 constexpr std::array<std::string_view, 35> kKeywords = {
-    "False", "None",   "True",    "and",      "as",     "assert", "async", "await", "break",
-    "class", "continue", "def",   "del",      "elif",   "else",   "except", "finally", "for",
-    "from",  "global", "if",      "import",   "in",     "is",     "lambda", "nonlocal", "not",
-    "or",    "pass",   "raise",   "return",   "try",    "while",  "with",  "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 // Operators, longest first so that the first match is the longest one.
 constexpr std::array<std::string_view, 47> kOperators = {
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==",
-    "!=",  "+=",  "-=",  "*=",  "/=",  "%=", "&=", "|=", "^=", "@=", "(",  ")",  "[",  "]",
-    "{",   "}",   ":",   ",",   ";",   "+",  "-",  "*",  "/",  "|",  "&",  "<",  ">",  "=",
-    ".",   "%",   "~",   "^",   "@"};
+    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=",
+    ">=",  "==",  "!=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+    "(",   ")",   "[",   "]",   "{",   "}",  ":",  ",",  ";",  "+",  "-",  "*",
+    "/",   "|",   "&",   "<",   ">",   "=",  ".",  "%",  "~",  "^",  "@"};
 
 }  // namespace
 
@@ -164,9 +164,7 @@ bool Lexer::HandleIndentation() {
   return true;
 }
 
-void Lexer::FailTab() {
-  Fail("inconsistent use of tabs and spaces in indentation", line_, 1);
-}
+void Lexer::FailTab() { Fail("inconsistent use of tabs and spaces in indentation", line_, 1); }
 
 void Lexer::FinishFile() {
   int last_line = source_.line_count();
@@ -247,8 +245,8 @@ void Lexer::CloseBracket(char close, size_t at) {
                        close, open.ch, open.line),
            line_, col1);
     }
-    Fail(fmt::format("closing parenthesis '{}' does not match opening parenthesis '{}'",
-                     close, open.ch),
+    Fail(fmt::format("closing parenthesis '{}' does not match opening parenthesis '{}'", close,
+                     open.ch),
          line_, col1);
   }
   brackets_.pop_back();

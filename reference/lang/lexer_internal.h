@@ -73,7 +73,6 @@ class Lexer {
   void Number();
   void EndNumber(size_t begin, const char* kind);
 
-
   struct Bracket {
     char ch;
     int line;

@@ -1,8 +1,8 @@
 // The tokenizer: names (with CPython's identifier checks), string and number literals.
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "reference/base/py_repr.h"
 #include "reference/lang/identifiers.h"
@@ -40,8 +40,8 @@ void Lexer::CheckIdentifier(std::string_view word, size_t begin) {
     if (ok) continue;
     int col1 = static_cast<int>(begin + at - line_start_) + 1;
     if (!IsPrintable(c)) {
-      Fail(fmt::format("invalid non-printable character U+{:04X}", static_cast<unsigned>(c)),
-           line_, col1);
+      Fail(fmt::format("invalid non-printable character U+{:04X}", static_cast<unsigned>(c)), line_,
+           col1);
     }
     Fail(fmt::format("invalid character '{}' (U+{:04X})", word.substr(at, i - at),
                      static_cast<unsigned>(c)),
@@ -63,8 +63,8 @@ void Lexer::String(size_t begin) {
                          source_.line_count()),
              start_line, start_col + 1);
       }
-      Fail(fmt::format("unterminated string literal (detected at line {})", start_line),
-           start_line, start_col + 1);
+      Fail(fmt::format("unterminated string literal (detected at line {})", start_line), start_line,
+           start_col + 1);
     }
     char c = Peek();
     if (c == '\\') {
@@ -80,8 +80,8 @@ void Lexer::String(size_t begin) {
     }
     if (c == '\n') {
       if (!triple) {
-        Fail(fmt::format("unterminated string literal (detected at line {})", line_),
-             start_line, start_col + 1);
+        Fail(fmt::format("unterminated string literal (detected at line {})", line_), start_line,
+             start_col + 1);
       }
       ++pos_;
       NewLine();
@@ -147,9 +147,10 @@ void Lexer::Number() {
     std::string_view int_part = text_.substr(begin, pos_ - begin);
     if (leading_zero && Peek() != '.' && Peek() != 'e' && Peek() != 'E' && Peek() != 'j' &&
         Peek() != 'J' && int_part.find_first_not_of("0_") != std::string_view::npos) {
-      Fail("leading zeros in decimal integer literals are not permitted; use an 0o prefix "
-           "for octal integers",
-           line_, static_cast<int>(begin - line_start_) + 1);
+      Fail(
+          "leading zeros in decimal integer literals are not permitted; use an 0o prefix "
+          "for octal integers",
+          line_, static_cast<int>(begin - line_start_) + 1);
     }
   }
   if (Peek() == '.') {

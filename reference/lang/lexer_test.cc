@@ -22,15 +22,15 @@ using K = TokenKind;
 
 TEST(LexerTest, IndentationBecomesIndentAndDedentTokens) {
   auto tokens = Lex("if x:\n    y\n\n  # comment\nz\n");
-  EXPECT_EQ(Kinds(tokens), (std::vector<K>{K::kName, K::kName, K::kOp, K::kNewline, K::kIndent,
-                                           K::kName, K::kNewline, K::kDedent, K::kName,
-                                           K::kNewline, K::kEndMarker}));
+  EXPECT_EQ(Kinds(tokens),
+            (std::vector<K>{K::kName, K::kName, K::kOp, K::kNewline, K::kIndent, K::kName,
+                            K::kNewline, K::kDedent, K::kName, K::kNewline, K::kEndMarker}));
 }
 
 TEST(LexerTest, NewlinesInsideBracketsAreIgnored) {
   auto tokens = Lex("f(1,\n  2)\n");
-  EXPECT_EQ(Kinds(tokens), (std::vector<K>{K::kName, K::kOp, K::kNumber, K::kOp, K::kNumber,
-                                           K::kOp, K::kNewline, K::kEndMarker}));
+  EXPECT_EQ(Kinds(tokens), (std::vector<K>{K::kName, K::kOp, K::kNumber, K::kOp, K::kNumber, K::kOp,
+                                           K::kNewline, K::kEndMarker}));
   EXPECT_EQ(tokens[4].span.begin, (SourcePos{2, 2}));
 }
 
@@ -70,8 +70,7 @@ TEST(LexerTest, ErrorsAtCPythonPositions) {
   ExpectError("x = \"\"\"abc\n\n", 1, 5,
               "unterminated triple-quoted string literal (detected at line 2)");
   ExpectError("x = 1)\n", 1, 6, "unmatched ')'");
-  ExpectError("x = (1]\n", 1, 7,
-              "closing parenthesis ']' does not match opening parenthesis '('");
+  ExpectError("x = (1]\n", 1, 7, "closing parenthesis ']' does not match opening parenthesis '('");
   ExpectError("x = (1,\n2]\n", 2, 2,
               "closing parenthesis ']' does not match opening parenthesis '(' on line 1");
   ExpectError("x = [1, 2\n", 1, 5, "'[' was never closed");

@@ -1,10 +1,10 @@
 #include "reference/lang/literals.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cstdlib>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reference/base/py_repr.h"
 
@@ -69,18 +69,46 @@ bool DecodeEscapes(std::string_view body, bool is_bytes, std::string& out, std::
     size_t start = i;
     i += 2;
     switch (c) {
-      case '\n': break;
-      case '\\': out += '\\'; break;
-      case '\'': out += '\''; break;
-      case '"': out += '"'; break;
-      case 'a': out += '\a'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
-      case 'v': out += '\v'; break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case '\n':
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      case '"':
+        out += '"';
+        break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'v':
+        out += '\v';
+        break;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         int value = c - '0';
         for (int k = 0; k < 2 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++k) {
           value = value * 8 + (body[i++] - '0');
@@ -92,7 +120,9 @@ bool DecodeEscapes(std::string_view body, bool is_bytes, std::string& out, std::
         }
         break;
       }
-      case 'x': case 'u': case 'U': {
+      case 'x':
+      case 'u':
+      case 'U': {
         int count = c == 'x' ? 2 : c == 'u' ? 4 : 8;
         if (is_bytes && c != 'x') {
           out += body.substr(start, 2);
@@ -170,9 +200,15 @@ std::optional<StringPiece> DecodeString(std::string_view spelling, StringError& 
   size_t i = 0;
   for (; i < spelling.size() && spelling[i] != '\'' && spelling[i] != '"'; ++i) {
     switch (std::tolower(static_cast<unsigned char>(spelling[i]))) {
-      case 'r': raw = true; break;
-      case 'b': piece.is_bytes = true; break;
-      case 'f': piece.is_fstring = true; break;
+      case 'r':
+        raw = true;
+        break;
+      case 'b':
+        piece.is_bytes = true;
+        break;
+      case 'f':
+        piece.is_fstring = true;
+        break;
       case 'u':
         // CPython sets Constant.kind = 'u' only for a lowercase u.
         piece.has_u_prefix = spelling[i] == 'u';

@@ -18,7 +18,7 @@ struct StringPiece {
   bool is_bytes = false;
   bool is_fstring = false;  // f-strings are outside the subset; their value is not decoded.
   bool has_u_prefix = false;
-  std::string value;        // UTF-8 for str, raw bytes for bytes.
+  std::string value;  // UTF-8 for str, raw bytes for bytes.
 };
 
 // Why a STRING token could not be decoded. CPython reports non-ASCII bytes literals at

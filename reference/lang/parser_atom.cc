@@ -338,8 +338,7 @@ ExprPtr Parser::FinishCall(ExprPtr func, SourcePos start) {
       last = starred.get();
       call->args.push_back(std::move(starred));
     } else if (AtOp("**") ||
-               (Peek().kind == TokenKind::kName && !IsKeyword(Peek().text) &&
-                Peek(1).IsOp("="))) {
+               (Peek().kind == TokenKind::kName && !IsKeyword(Peek().text) && Peek(1).IsOp("="))) {
       auto keyword = std::make_unique<Keyword>();
       if (AcceptOp("**")) {
         seen_double_star = true;

@@ -197,8 +197,8 @@ StmtPtr Parser::ParseTry() {
         handler->name = ExpectName().text;
       }
     }
-    handler->body = ParseBlock(star ? "'except*' statement" : "'except' statement",
-                               handler_start.line, false);
+    handler->body =
+        ParseBlock(star ? "'except*' statement" : "'except' statement", handler_start.line, false);
     handler->span = {handler_start, LastEnd()};
     node->handlers.push_back(std::move(handler));
   }

@@ -14,12 +14,10 @@ struct BinaryLevelOp {
 
 // bitwise_or > bitwise_xor > bitwise_and > shift_expr > sum > term.
 constexpr BinaryLevelOp kBinaryOps[] = {
-    {0, "|", BinaryOp::kBitOr},     {1, "^", BinaryOp::kBitXor},
-    {2, "&", BinaryOp::kBitAnd},    {3, "<<", BinaryOp::kLShift},
-    {3, ">>", BinaryOp::kRShift},   {4, "+", BinaryOp::kAdd},
-    {4, "-", BinaryOp::kSub},       {5, "*", BinaryOp::kMult},
-    {5, "/", BinaryOp::kDiv},       {5, "//", BinaryOp::kFloorDiv},
-    {5, "%", BinaryOp::kMod},       {5, "@", BinaryOp::kMatMult}};
+    {0, "|", BinaryOp::kBitOr},     {1, "^", BinaryOp::kBitXor},  {2, "&", BinaryOp::kBitAnd},
+    {3, "<<", BinaryOp::kLShift},   {3, ">>", BinaryOp::kRShift}, {4, "+", BinaryOp::kAdd},
+    {4, "-", BinaryOp::kSub},       {5, "*", BinaryOp::kMult},    {5, "/", BinaryOp::kDiv},
+    {5, "//", BinaryOp::kFloorDiv}, {5, "%", BinaryOp::kMod},     {5, "@", BinaryOp::kMatMult}};
 constexpr int kFactorLevel = 6;
 
 ExprPtr MakeUnsupportedExpr(std::string_view class_name, SourcePos begin, SourcePos end) {

@@ -49,9 +49,9 @@ class Parser {
   bool AtOp(std::string_view op) { return Peek().IsOp(op); }
   bool AtName(std::string_view name) { return Peek().IsName(name); }
   bool AcceptOp(std::string_view op);
-  const Token& ExpectOp(std::string_view op);  // ParseFailure if absent.
+  const Token& ExpectOp(std::string_view op);        // ParseFailure if absent.
   const Token& ExpectForcedOp(std::string_view op);  // CPython's `&&'op'`: "expected 'op'".
-  const Token& ExpectName();  // A NAME that is not a keyword.
+  const Token& ExpectName();                         // A NAME that is not a keyword.
   // End of the last consumed token other than NEWLINE / INDENT / DEDENT: where a node
   // built now ends.
   SourcePos LastEnd() const { return last_end_; }

@@ -13,10 +13,10 @@ struct AugOp {
   BinaryOp op;
 };
 constexpr AugOp kAugOps[] = {
-    {"+=", BinaryOp::kAdd},       {"-=", BinaryOp::kSub},     {"*=", BinaryOp::kMult},
-    {"@=", BinaryOp::kMatMult},   {"/=", BinaryOp::kDiv},     {"%=", BinaryOp::kMod},
-    {"&=", BinaryOp::kBitAnd},    {"|=", BinaryOp::kBitOr},   {"^=", BinaryOp::kBitXor},
-    {"<<=", BinaryOp::kLShift},   {">>=", BinaryOp::kRShift}, {"**=", BinaryOp::kPow},
+    {"+=", BinaryOp::kAdd},      {"-=", BinaryOp::kSub},     {"*=", BinaryOp::kMult},
+    {"@=", BinaryOp::kMatMult},  {"/=", BinaryOp::kDiv},     {"%=", BinaryOp::kMod},
+    {"&=", BinaryOp::kBitAnd},   {"|=", BinaryOp::kBitOr},   {"^=", BinaryOp::kBitXor},
+    {"<<=", BinaryOp::kLShift},  {">>=", BinaryOp::kRShift}, {"**=", BinaryOp::kPow},
     {"//=", BinaryOp::kFloorDiv}};
 
 bool IsCompoundStart(const Token& t) {
@@ -159,7 +159,9 @@ StmtPtr Parser::ParseSimpleStatement() {
 StmtPtr Parser::ParseExpressionStatement() {
   SourcePos start = Peek().span.begin;
   ExprPtr first = ParseStarExpressions();
-  auto value_expr = [this]() { return AtName("yield") ? ParseYieldExpr() : ParseStarExpressions(); };
+  auto value_expr = [this]() {
+    return AtName("yield") ? ParseYieldExpr() : ParseStarExpressions();
+  };
   if (AtOp("=")) {
     ExprList chain;
     chain.push_back(std::move(first));

@@ -54,28 +54,46 @@ bool IsBitwiseOrLevel(const Expr& e) {
 
 std::string ExprDescription(const Expr& expr) {
   switch (expr.kind) {
-    case NodeKind::kAttribute: return "attribute";
-    case NodeKind::kSubscript: return "subscript";
-    case NodeKind::kStarred: return "starred";
-    case NodeKind::kName: return "name";
-    case NodeKind::kList: return "list";
-    case NodeKind::kTuple: return "tuple";
-    case NodeKind::kLambda: return "lambda";
-    case NodeKind::kCall: return "function call";
+    case NodeKind::kAttribute:
+      return "attribute";
+    case NodeKind::kSubscript:
+      return "subscript";
+    case NodeKind::kStarred:
+      return "starred";
+    case NodeKind::kName:
+      return "name";
+    case NodeKind::kList:
+      return "list";
+    case NodeKind::kTuple:
+      return "tuple";
+    case NodeKind::kLambda:
+      return "lambda";
+    case NodeKind::kCall:
+      return "function call";
     case NodeKind::kBoolOp:
     case NodeKind::kBinOp:
-    case NodeKind::kUnaryOp: return "expression";
-    case NodeKind::kListComp: return "list comprehension";
-    case NodeKind::kDict: return "dict literal";
-    case NodeKind::kCompare: return "comparison";
-    case NodeKind::kIfExp: return "conditional expression";
-    case NodeKind::kSlice: return "slice";
+    case NodeKind::kUnaryOp:
+      return "expression";
+    case NodeKind::kListComp:
+      return "list comprehension";
+    case NodeKind::kDict:
+      return "dict literal";
+    case NodeKind::kCompare:
+      return "comparison";
+    case NodeKind::kIfExp:
+      return "conditional expression";
+    case NodeKind::kSlice:
+      return "slice";
     case NodeKind::kConstant:
       switch (As<Constant>(expr).value.kind) {
-        case ConstantValue::Kind::kNone: return "None";
-        case ConstantValue::Kind::kBool: return As<Constant>(expr).value.boolean ? "True" : "False";
-        case ConstantValue::Kind::kEllipsis: return "ellipsis";
-        default: return "literal";
+        case ConstantValue::Kind::kNone:
+          return "None";
+        case ConstantValue::Kind::kBool:
+          return As<Constant>(expr).value.boolean ? "True" : "False";
+        case ConstantValue::Kind::kEllipsis:
+          return "ellipsis";
+        default:
+          return "literal";
       }
     case NodeKind::kUnsupportedExpr: {
       const std::string& name = As<UnsupportedExpr>(expr).class_name;
@@ -141,9 +159,15 @@ void Parser::ToTarget(Expr& target, TargetKind kind, bool maybe_meant_equality) 
 
 void Parser::SetContext(Expr& expr, ExprContext ctx) {
   switch (expr.kind) {
-    case NodeKind::kName: As<Name>(expr).ctx = ctx; return;
-    case NodeKind::kAttribute: As<Attribute>(expr).ctx = ctx; return;
-    case NodeKind::kSubscript: As<Subscript>(expr).ctx = ctx; return;
+    case NodeKind::kName:
+      As<Name>(expr).ctx = ctx;
+      return;
+    case NodeKind::kAttribute:
+      As<Attribute>(expr).ctx = ctx;
+      return;
+    case NodeKind::kSubscript:
+      As<Subscript>(expr).ctx = ctx;
+      return;
     case NodeKind::kStarred:
       As<Starred>(expr).ctx = ctx;
       SetContext(*As<Starred>(expr).value, ctx);

@@ -13,14 +13,14 @@ enum class TokenKind {
   kName,
   kNumber,
   kString,
-  kOp,          // Operators and delimiters; `text` holds the spelling.
+  kOp,  // Operators and delimiters; `text` holds the spelling.
   kNewline,
   kIndent,
   kDedent,
   kEndMarker,
-  kErrorChar,   // A character that starts no token (`$`, `?`): the parser fails on it.
-  kEofInBrackets,  // End of file with a bracket still open (CPython's ERRORTOKEN + E_EOF).
-  kTokenizerError, // The tokenizer stopped here; `error` says why.
+  kErrorChar,       // A character that starts no token (`$`, `?`): the parser fails on it.
+  kEofInBrackets,   // End of file with a bracket still open (CPython's ERRORTOKEN + E_EOF).
+  kTokenizerError,  // The tokenizer stopped here; `error` says why.
 };
 
 struct Token {

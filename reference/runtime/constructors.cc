@@ -37,7 +37,9 @@ Tensor Arange(const Scalar& start, const Scalar& end, const Scalar& step,
                                : DType::kInt64);
   // An integral dtype casts the bounds and step to int64 before sizing.
   bool integral = !IsFloating(d);
-  auto as = [&](const Scalar& s) { return integral ? static_cast<double>(s.AsInt()) : s.AsDouble(); };
+  auto as = [&](const Scalar& s) {
+    return integral ? static_cast<double>(s.AsInt()) : s.AsDouble();
+  };
   double xstart = as(start), xend = as(end), xstep = as(step);
   // A zero step is a RuntimeError; a step that only becomes zero when cast to the
   // integral dtype is caught by a later check that raises ValueError.

@@ -13,13 +13,25 @@ namespace tdc::runtime {
 template <typename F>
 auto VisitDType(DType dtype, F&& f) {
   switch (dtype) {
-    case DType::kFloat32: return f(float{});
-    case DType::kFloat64: return f(double{});
-    case DType::kInt64: return f(int64_t{});
-    case DType::kBool: return f(bool{});
-    case DType::kFloat16: case DType::kBFloat16: case DType::kComplex64:
-    case DType::kComplex128: case DType::kUInt8: case DType::kUInt16: case DType::kUInt32:
-    case DType::kUInt64: case DType::kInt8: case DType::kInt16: case DType::kInt32:
+    case DType::kFloat32:
+      return f(float{});
+    case DType::kFloat64:
+      return f(double{});
+    case DType::kInt64:
+      return f(int64_t{});
+    case DType::kBool:
+      return f(bool{});
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kComplex64:
+    case DType::kComplex128:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
       break;
   }
   throw TorchError("RuntimeError", "dtype not supported by the reference runtime");
@@ -37,9 +49,12 @@ T ScalarAs(const Scalar& s) {
 
 template <typename T>
 Scalar MakeScalar(T v, DType dtype) {
-  if constexpr (std::is_same_v<T, bool>) return Scalar::Bool(v);
-  else if constexpr (std::is_same_v<T, int64_t>) return Scalar::Int(v);
-  else return Scalar::Float(static_cast<double>(v), dtype);
+  if constexpr (std::is_same_v<T, bool>)
+    return Scalar::Bool(v);
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return Scalar::Int(v);
+  else
+    return Scalar::Float(static_cast<double>(v), dtype);
 }
 
 }  // namespace tdc::runtime

@@ -74,34 +74,61 @@ T Arith(BinaryOp op, T a, T b) {
   if constexpr (std::is_same_v<T, bool>) {
     // Bool add is logical or and mul logical and (torch computes in bool).
     switch (op) {
-      case BinaryOp::kAdd: return a || b;
-      case BinaryOp::kMul: return a && b;
-      case BinaryOp::kPow: return a || !b;
-      case BinaryOp::kSub: case BinaryOp::kDiv: case BinaryOp::kEq: case BinaryOp::kNe:
-      case BinaryOp::kLt: case BinaryOp::kLe: case BinaryOp::kGt: case BinaryOp::kGe:
+      case BinaryOp::kAdd:
+        return a || b;
+      case BinaryOp::kMul:
+        return a && b;
+      case BinaryOp::kPow:
+        return a || !b;
+      case BinaryOp::kSub:
+      case BinaryOp::kDiv:
+      case BinaryOp::kEq:
+      case BinaryOp::kNe:
+      case BinaryOp::kLt:
+      case BinaryOp::kLe:
+      case BinaryOp::kGt:
+      case BinaryOp::kGe:
         break;
     }
     return false;
   } else if constexpr (std::is_same_v<T, int64_t>) {
     switch (op) {
-      case BinaryOp::kAdd: return Wrap(uint64_t(a) + uint64_t(b));
-      case BinaryOp::kSub: return Wrap(uint64_t(a) - uint64_t(b));
-      case BinaryOp::kMul: return Wrap(uint64_t(a) * uint64_t(b));
-      case BinaryOp::kPow: return IntPow(a, b);
-      case BinaryOp::kDiv: case BinaryOp::kEq: case BinaryOp::kNe: case BinaryOp::kLt:
-      case BinaryOp::kLe: case BinaryOp::kGt: case BinaryOp::kGe:
+      case BinaryOp::kAdd:
+        return Wrap(uint64_t(a) + uint64_t(b));
+      case BinaryOp::kSub:
+        return Wrap(uint64_t(a) - uint64_t(b));
+      case BinaryOp::kMul:
+        return Wrap(uint64_t(a) * uint64_t(b));
+      case BinaryOp::kPow:
+        return IntPow(a, b);
+      case BinaryOp::kDiv:
+      case BinaryOp::kEq:
+      case BinaryOp::kNe:
+      case BinaryOp::kLt:
+      case BinaryOp::kLe:
+      case BinaryOp::kGt:
+      case BinaryOp::kGe:
         break;
     }
     return 0;
   } else {
     switch (op) {
-      case BinaryOp::kAdd: return a + b;
-      case BinaryOp::kSub: return a - b;
-      case BinaryOp::kMul: return a * b;
-      case BinaryOp::kDiv: return a / b;
-      case BinaryOp::kPow: return std::pow(a, b);
-      case BinaryOp::kEq: case BinaryOp::kNe: case BinaryOp::kLt: case BinaryOp::kLe:
-      case BinaryOp::kGt: case BinaryOp::kGe:
+      case BinaryOp::kAdd:
+        return a + b;
+      case BinaryOp::kSub:
+        return a - b;
+      case BinaryOp::kMul:
+        return a * b;
+      case BinaryOp::kDiv:
+        return a / b;
+      case BinaryOp::kPow:
+        return std::pow(a, b);
+      case BinaryOp::kEq:
+      case BinaryOp::kNe:
+      case BinaryOp::kLt:
+      case BinaryOp::kLe:
+      case BinaryOp::kGt:
+      case BinaryOp::kGe:
         break;
     }
     return 0;
@@ -111,13 +138,22 @@ T Arith(BinaryOp op, T a, T b) {
 template <typename T>
 bool Compare(BinaryOp op, T a, T b) {
   switch (op) {
-    case BinaryOp::kEq: return a == b;
-    case BinaryOp::kNe: return a != b;
-    case BinaryOp::kLt: return a < b;
-    case BinaryOp::kLe: return a <= b;
-    case BinaryOp::kGt: return a > b;
-    case BinaryOp::kGe: return a >= b;
-    case BinaryOp::kAdd: case BinaryOp::kSub: case BinaryOp::kMul: case BinaryOp::kDiv:
+    case BinaryOp::kEq:
+      return a == b;
+    case BinaryOp::kNe:
+      return a != b;
+    case BinaryOp::kLt:
+      return a < b;
+    case BinaryOp::kLe:
+      return a <= b;
+    case BinaryOp::kGt:
+      return a > b;
+    case BinaryOp::kGe:
+      return a >= b;
+    case BinaryOp::kAdd:
+    case BinaryOp::kSub:
+    case BinaryOp::kMul:
+    case BinaryOp::kDiv:
     case BinaryOp::kPow:
       break;
   }
@@ -126,10 +162,17 @@ bool Compare(BinaryOp op, T a, T b) {
 
 bool IsComparison(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kEq: case BinaryOp::kNe: case BinaryOp::kLt: case BinaryOp::kLe:
-    case BinaryOp::kGt: case BinaryOp::kGe:
+    case BinaryOp::kEq:
+    case BinaryOp::kNe:
+    case BinaryOp::kLt:
+    case BinaryOp::kLe:
+    case BinaryOp::kGt:
+    case BinaryOp::kGe:
       return true;
-    case BinaryOp::kAdd: case BinaryOp::kSub: case BinaryOp::kMul: case BinaryOp::kDiv:
+    case BinaryOp::kAdd:
+    case BinaryOp::kSub:
+    case BinaryOp::kMul:
+    case BinaryOp::kDiv:
     case BinaryOp::kPow:
       return false;
   }
@@ -140,29 +183,50 @@ bool IsComparison(BinaryOp op) {
 template <typename T>
 T FloatMath(UnaryOp op, T x) {
   switch (op) {
-    case UnaryOp::kSigmoid: return T(1) / (T(1) + std::exp(-x));
-    case UnaryOp::kTanh: return std::tanh(x);
-    case UnaryOp::kSin: return std::sin(x);
-    case UnaryOp::kCos: return std::cos(x);
-    case UnaryOp::kTan: return std::tan(x);
-    case UnaryOp::kExp: return std::exp(x);
-    case UnaryOp::kLog: return std::log(x);
-    case UnaryOp::kSqrt: return std::sqrt(x);
-    case UnaryOp::kNeg: return -x;
-    case UnaryOp::kAbs: return std::abs(x);
-    case UnaryOp::kRelu: return x > T(0) ? x : (std::isnan(x) ? x : T(0));
+    case UnaryOp::kSigmoid:
+      return T(1) / (T(1) + std::exp(-x));
+    case UnaryOp::kTanh:
+      return std::tanh(x);
+    case UnaryOp::kSin:
+      return std::sin(x);
+    case UnaryOp::kCos:
+      return std::cos(x);
+    case UnaryOp::kTan:
+      return std::tan(x);
+    case UnaryOp::kExp:
+      return std::exp(x);
+    case UnaryOp::kLog:
+      return std::log(x);
+    case UnaryOp::kSqrt:
+      return std::sqrt(x);
+    case UnaryOp::kNeg:
+      return -x;
+    case UnaryOp::kAbs:
+      return std::abs(x);
+    case UnaryOp::kRelu:
+      return x > T(0) ? x : (std::isnan(x) ? x : T(0));
     // torch's GeluKernel: x * 0.5 * (1 + erf(x * M_SQRT1_2)) in the element type.
-    case UnaryOp::kGelu: return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
+    case UnaryOp::kGelu:
+      return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
   }
   return x;
 }
 
 bool KeepsDType(UnaryOp op) {
   switch (op) {
-    case UnaryOp::kNeg: case UnaryOp::kAbs: case UnaryOp::kRelu: case UnaryOp::kGelu:
+    case UnaryOp::kNeg:
+    case UnaryOp::kAbs:
+    case UnaryOp::kRelu:
+    case UnaryOp::kGelu:
       return true;
-    case UnaryOp::kSigmoid: case UnaryOp::kTanh: case UnaryOp::kSin: case UnaryOp::kCos:
-    case UnaryOp::kTan: case UnaryOp::kExp: case UnaryOp::kLog: case UnaryOp::kSqrt:
+    case UnaryOp::kSigmoid:
+    case UnaryOp::kTanh:
+    case UnaryOp::kSin:
+    case UnaryOp::kCos:
+    case UnaryOp::kTan:
+    case UnaryOp::kExp:
+    case UnaryOp::kLog:
+    case UnaryOp::kSqrt:
       return false;
   }
   return false;
@@ -242,8 +306,10 @@ Tensor Unary(UnaryOp op, const Tensor& t) {
 
 Tensor Where(const Tensor& cond, const Arg& a, const Arg& b) {
   if (cond.dtype != DType::kBool) {
-    throw TorchError("RuntimeError", "where expected condition to be a boolean tensor, but got a "
-                                     "tensor with dtype " + TorchTypeName(cond.dtype));
+    throw TorchError("RuntimeError",
+                     "where expected condition to be a boolean tensor, but got a "
+                     "tensor with dtype " +
+                         TorchTypeName(cond.dtype));
   }
   DType common = ResultType({OperandOf(a), OperandOf(b)});
   return VisitDType(common, [&](auto tag) {

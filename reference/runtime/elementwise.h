@@ -11,8 +11,20 @@
 namespace tdc::runtime {
 
 enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kEq, kNe, kLt, kLe, kGt, kGe };
-enum class UnaryOp { kNeg, kAbs, kRelu, kSigmoid, kTanh, kSin, kCos, kTan, kExp, kLog, kSqrt,
-                     kGelu };  // kGelu: F.gelu(approximate='none'), floating inputs only
+enum class UnaryOp {
+  kNeg,
+  kAbs,
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kSin,
+  kCos,
+  kTan,
+  kExp,
+  kLog,
+  kSqrt,
+  kGelu
+};  // kGelu: F.gelu(approximate='none'), floating inputs only
 
 // A pointwise operand: a tensor, or a Python scalar (bool, int or float) that promotes
 // as a wrapped number.

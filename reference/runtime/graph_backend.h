@@ -25,7 +25,8 @@ class GraphBackend {
   // Runs node `node` of a graph on the host (an opaque node: a custom op, an allowed
   // function, a nonstrict_trace call) on `inputs`, the tensors its REFs name in order; its
   // result tensors in order, or an error text.
-  using HostNode = std::function<std::variant<std::vector<Tensor>, std::string>(size_t node, const std::vector<Tensor>& inputs)>;
+  using HostNode = std::function<std::variant<std::vector<Tensor>, std::string>(
+      size_t node, const std::vector<Tensor>& inputs)>;
 
   struct Graphs {
     // Which compile made the graph (the n-th graph sent to the backend): a cache hit runs
@@ -33,7 +34,7 @@ class GraphBackend {
     size_t compile = 0;
     std::string compile_id;  // torch's id of that compile, for messages
     const graph::Graph* dynamo;
-    const graph::Graph* aten;  // null when AOT autograd's capture failed
+    const graph::Graph* aten;      // null when AOT autograd's capture failed
     std::vector<Tensor> inputs;    // placeholder order
     std::vector<Tensor> expected;  // the outputs as the reference computed them
     // The ATen graph's tensor constants, by get_attr target (`_tensor_constant0`).

@@ -74,8 +74,8 @@ class Heap {
   // A function object (every kind of function shares one class, I4). __module__ is
   // taken from globals['__name__'] as CPython's PyFunction_New does; the caller then
   // sets defaults, closure and attributes.
-  Ref<PyFunction> NewFunction(std::variant<UserCode, NativeCode> code, Value name,
-                              Value qualname, Value globals);
+  Ref<PyFunction> NewFunction(std::variant<UserCode, NativeCode> code, Value name, Value qualname,
+                              Value globals);
   // A tensor object; `base` is the object of the tensor it views (I8), or null.
   Ref<PyTensor> NewTensor(Tensor tensor, Ref<PyTensor> base = nullptr);
   Ref<PyException> NewException(ExcType type, Ref<PyTuple> args);
@@ -130,8 +130,8 @@ class Heap {
 
   ObjectId next_fresh_id_ = 1;  // I11: any nonzero start; only equality is observable
   ReuseFlip flip_;
-  int64_t reuses_ = 0;           // allocations that took a freed id (or would have)
-  int64_t fresh_ = 0;            // allocations that took a fresh id (or would have)
+  int64_t reuses_ = 0;  // allocations that took a freed id (or would have)
+  int64_t fresh_ = 0;   // allocations that took a fresh id (or would have)
   std::pair<ClassKey, ObjectId> last_freed_{};
   std::map<ClassKey, std::vector<ObjectId>> free_ids_;
   uint64_t next_finalizer_serial_ = 1;

@@ -18,9 +18,7 @@ namespace {
 // A fixture program's module namespace and the library calls the probes make.
 class Program : public ::testing::Test {
  protected:
-  Program() : globals_(heap_.NewDict()) {
-    globals_->SetStr("__name__", heap_.Intern("__main__"));
-  }
+  Program() : globals_(heap_.NewDict()) { globals_->SetStr("__name__", heap_.Intern("__main__")); }
 
   // A user function (def or lambda); the heap needs no code node to place it.
   Ref<PyFunction> Function(std::string_view name, std::string_view qualname = "") {
@@ -129,7 +127,7 @@ TEST_F(IdReuseProbe, S03AllowInGraph) {
   AllowInGraph(Get("do_allow_in_graph"));
   const ObjectId old_id = Id("do_allow_in_graph");
   Del("do_allow_in_graph");
-  EXPECT_TRUE(allowed_.empty());  // the finalizer deregistered the id
+  EXPECT_TRUE(allowed_.empty());                  // the finalizer deregistered the id
   EXPECT_EQ(Def("dont_allow_in_graph"), old_id);  // out_reused: T
 }
 
@@ -312,9 +310,9 @@ TEST_F(IdReuseProbe, WrapsDecoratorForm) {
   Del("f");
   const ObjectId g = Bind("g", Deco(Function("g")));
   const ObjectId g_inner = DynCast<PyFunction>(Get("g"))->GetAttr("__wrapped__")->id();
-  EXPECT_NE(g, old_id);              // out_reused: F
-  EXPECT_EQ(g_inner, old_id);        // out_new_inner_is_old_wrapper: T
-  EXPECT_EQ(g, old_inner_id);        // out_new_wrapper_is_old_inner: T
+  EXPECT_NE(g, old_id);        // out_reused: F
+  EXPECT_EQ(g_inner, old_id);  // out_new_inner_is_old_wrapper: T
+  EXPECT_EQ(g, old_inner_id);  // out_new_wrapper_is_old_inner: T
 }
 
 TEST_F(IdReuseProbe, DisableDelDisable) {
@@ -360,7 +358,7 @@ TEST_F(IdReuseProbe, TensorRebind) {
 }
 
 TEST_F(IdReuseProbe, TensorTemp) {
-  const ObjectId old_id = NewTensor(3)->id();  // id(torch.ones(3))
+  const ObjectId old_id = NewTensor(3)->id();     // id(torch.ones(3))
   EXPECT_EQ(Bind("u", NewTensor(3, 0)), old_id);  // out_reused: T
 }
 
@@ -377,7 +375,7 @@ TEST_F(IdReuseProbe, TensorViewAlive) {
   Bind("v", View(t, {2, 2}));
   t.Reset();
   Del("t");
-  EXPECT_NE(Bind("u", NewTensor(4, 0)), old_id);  // out_reused: F
+  EXPECT_NE(Bind("u", NewTensor(4, 0)), old_id);                 // out_reused: F
   EXPECT_EQ(DynCast<PyTensor>(Get("v"))->base()->id(), old_id);  // out_base_preserved: T
 }
 
@@ -440,9 +438,9 @@ TEST_F(IdReuseProbe, BigintDelBigint) {
 
 TEST_F(IdReuseProbe, SmallintCached) {
   Bind("n", heap_.ConstantInt(5));
-  const ObjectId a = Bind("a", IntAdd(heap_, 5, 1));  // n + 1
+  const ObjectId a = Bind("a", IntAdd(heap_, 5, 1));   // n + 1
   const ObjectId b = Bind("b", heap_.ConstantInt(6));  // 3 + 3, folded by the compiler
-  EXPECT_EQ(a, b);  // out_same_small: T
+  EXPECT_EQ(a, b);                                     // out_same_small: T
   // def c1(): return (1, 2): the tuple is a constant of c1's code object, returned by
   // every call.
   const Ref<PyTuple> c1_const = heap_.ConstantTuple({heap_.ConstantInt(1), heap_.ConstantInt(2)});
@@ -481,8 +479,8 @@ TEST_F(IdReuseProbe, TensorThenSize) {
   const ObjectId s2 = Bind("s2", heap_.NewTuple({heap_.Int(2), heap_.Int(3)}));
   EXPECT_NE(s2, old_id);  // out_2d_size_is_old_tensor: F
   Del("s2");
-  const ObjectId s4 = Bind("s4", heap_.NewTuple({heap_.Int(1), heap_.Int(1), heap_.Int(2),
-                                                 heap_.Int(3)}));
+  const ObjectId s4 =
+      Bind("s4", heap_.NewTuple({heap_.Int(1), heap_.Int(1), heap_.Int(2), heap_.Int(3)}));
   EXPECT_NE(s4, old_id);  // out_4d_size_is_old_tensor: F
 }
 
@@ -524,10 +522,10 @@ TEST_F(IdReuseProbe, ListCompTempFuncs) {
   const std::vector<ObjectId> fresh = {Bind("n0", Function("<lambda>")),
                                        Bind("n1", Function("<lambda>")),
                                        Bind("n2", Function("<lambda>"))};
-  EXPECT_EQ(fresh[0], ids[0]);  // out_first_is_last_freed: T
-  EXPECT_NE(fresh[0], ids[2]);  // out_first_is_item2: F
+  EXPECT_EQ(fresh[0], ids[0]);                                        // out_first_is_last_freed: T
+  EXPECT_NE(fresh[0], ids[2]);                                        // out_first_is_item2: F
   EXPECT_NE(fresh, std::vector<ObjectId>(ids.rbegin(), ids.rend()));  // out_order_reversed: F
-  EXPECT_EQ(fresh, ids);        // out_order_same: T
+  EXPECT_EQ(fresh, ids);                                              // out_order_same: T
 }
 
 TEST_F(IdReuseProbe, DictValuesOrder) {
@@ -729,8 +727,8 @@ TEST_F(HeapRules, FunctionDropsReferencesInCPythonOrder) {
   Ref<PyFunction> in_closure = only_held("in_closure");
   Ref<PyFunction> captured = only_held("captured");
   NativeCode body = [captured](PyFunction&, CallArgs&) -> Value { return captured; };
-  Ref<PyFunction> fn = heap_.NewFunction(std::move(body), heap_.Str("fname"),
-                                         heap_.Str("fqual"), globals);
+  Ref<PyFunction> fn =
+      heap_.NewFunction(std::move(body), heap_.Str("fname"), heap_.Str("fqual"), globals);
   fn_order.push_back(fn->id());
   const ObjectId globals_id = globals->id();
   const ObjectId module_id = fn->module->id();
@@ -810,9 +808,9 @@ TEST_F(HeapRules, SharedObjectsAreNeverReleased) {
   EXPECT_EQ(heap_.Intern("x")->id(), ids[6]);  // one-character strs are singletons
   EXPECT_EQ(heap_.Intern("")->id(), ids[7]);
   EXPECT_EQ(heap_.NewTuple({})->id(), ids[8]);
-  for (ObjectKind kind : {ObjectKind::kNone, ObjectKind::kBool, ObjectKind::kInt,
-                          ObjectKind::kFloat, ObjectKind::kStr, ObjectKind::kBuiltin,
-                          ObjectKind::kModule}) {
+  for (ObjectKind kind :
+       {ObjectKind::kNone, ObjectKind::kBool, ObjectKind::kInt, ObjectKind::kFloat,
+        ObjectKind::kStr, ObjectKind::kBuiltin, ObjectKind::kModule}) {
     EXPECT_TRUE(Stack(heap_, kind).empty()) << ObjectKindName(kind);
   }
   EXPECT_TRUE(Stack(heap_, ObjectKind::kTuple, 2).empty());
@@ -860,8 +858,8 @@ TEST(HeapTeardown, FreesCyclesAndCaptures) {
     Ref<PyList> cycle = heap.NewList();
     cycle->items().push_back(cycle);
     NativeCode body = [token](PyFunction&, CallArgs&) -> Value { return nullptr; };
-    Ref<PyFunction> fn = heap.NewFunction(std::move(body), heap.Intern("f"),
-                                          heap.Intern("f"), nullptr);
+    Ref<PyFunction> fn =
+        heap.NewFunction(std::move(body), heap.Intern("f"), heap.Intern("f"), nullptr);
     fn->SetAttr("self", fn);  // a function whose __dict__ holds itself
     heap.AddFinalizer(fn, [&finalizer_ran, cycle] { finalizer_ran = true; });
     cycle.Reset();

@@ -14,19 +14,23 @@ bool IsLegacyEmpty(const Tensor& t) { return t.dim() == 1 && t.sizes[0] == 0; }
 }  // namespace
 
 Tensor Cat(const std::vector<Tensor>& tensors, int64_t dim) {
-  if (tensors.empty()) throw TorchError("RuntimeError", "torch.cat(): expected a non-empty list of Tensors");
+  if (tensors.empty())
+    throw TorchError("RuntimeError", "torch.cat(): expected a non-empty list of Tensors");
   std::vector<Operand> operands;
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (tensors[i].dim() == 0) {
-      throw TorchError("RuntimeError", "zero-dimensional tensor (at position " +
-                                           std::to_string(i) + ") cannot be concatenated");
+      throw TorchError("RuntimeError", "zero-dimensional tensor (at position " + std::to_string(i) +
+                                           ") cannot be concatenated");
     }
     operands.push_back({OperandKind::kTensor, tensors[i].dtype});
   }
   DType dtype = ResultType(operands);
   const Tensor* ref = nullptr;
   for (const Tensor& t : tensors) {
-    if (!IsLegacyEmpty(t)) { ref = &t; break; }
+    if (!IsLegacyEmpty(t)) {
+      ref = &t;
+      break;
+    }
   }
   if (!ref) return EmptyTensor(dtype, {0});
   dim = WrapDim(dim, ref->dim());
@@ -42,11 +46,11 @@ Tensor Cat(const std::vector<Tensor>& tensors, int64_t dim) {
     }
     for (int64_t d = 0; d < t.dim(); ++d) {
       if (d != dim && t.sizes[d] != ref->sizes[d]) {
-        throw TorchError("RuntimeError",
-                         "Sizes of tensors must match except in dimension " + std::to_string(dim) +
-                             ". Expected size " + std::to_string(ref->sizes[d]) + " but got size " +
-                             std::to_string(t.sizes[d]) + " for tensor number " +
-                             std::to_string(i) + " in the list.");
+        throw TorchError("RuntimeError", "Sizes of tensors must match except in dimension " +
+                                             std::to_string(dim) + ". Expected size " +
+                                             std::to_string(ref->sizes[d]) + " but got size " +
+                                             std::to_string(t.sizes[d]) + " for tensor number " +
+                                             std::to_string(i) + " in the list.");
       }
     }
     shape[dim] += t.sizes[dim];

@@ -31,8 +31,10 @@ Tensor BatchedMatmul(const Tensor& a, const Tensor& b) {
           for (int64_t q = 0; q < k; ++q) {
             Acc x = ScalarAs<Acc>(ac.Load(ac.storage_offset + p * n * k + i * k + q));
             Acc y = ScalarAs<Acc>(bc.Load(bc.storage_offset + p * k * m + q * m + j));
-            if constexpr (std::is_same_v<Acc, bool>) acc = acc || (x && y);
-            else acc += x * y;
+            if constexpr (std::is_same_v<Acc, bool>)
+              acc = acc || (x && y);
+            else
+              acc += x * y;
           }
           out.Store(p * n * m + i * m + j, MakeScalar<T>(acc, a.dtype));
         }
@@ -47,20 +49,20 @@ Tensor BatchedMatmul(const Tensor& a, const Tensor& b) {
 
 Tensor Matmul(const Tensor& a, const Tensor& b) {
   if (a.dim() == 0 || b.dim() == 0) {
-    throw TorchError("RuntimeError", "both arguments to matmul need to be at least 1D, but they are " +
-                                         std::to_string(a.dim()) + "D and " +
-                                         std::to_string(b.dim()) + "D");
+    throw TorchError("RuntimeError",
+                     "both arguments to matmul need to be at least 1D, but they are " +
+                         std::to_string(a.dim()) + "D and " + std::to_string(b.dim()) + "D");
   }
   if (a.dtype != b.dtype) {
     throw TorchError("RuntimeError", "expected m1 and m2 to have the same dtype");
   }
   if (a.dim() == 1 && b.dim() == 1 && a.sizes[0] != b.sizes[0]) {
-    throw TorchError("RuntimeError",
-                     "inconsistent tensor size, expected tensor [" + std::to_string(a.sizes[0]) +
-                         "] and src [" + std::to_string(b.sizes[0]) +
-                         "] to have the same number of elements, but got " +
-                         std::to_string(a.sizes[0]) + " and " + std::to_string(b.sizes[0]) +
-                         " elements respectively");
+    throw TorchError("RuntimeError", "inconsistent tensor size, expected tensor [" +
+                                         std::to_string(a.sizes[0]) + "] and src [" +
+                                         std::to_string(b.sizes[0]) +
+                                         "] to have the same number of elements, but got " +
+                                         std::to_string(a.sizes[0]) + " and " +
+                                         std::to_string(b.sizes[0]) + " elements respectively");
   }
   // A 1-D operand becomes a matrix (a row on the left, a column on the right) whose
   // added dim is removed from the result.
@@ -69,11 +71,10 @@ Tensor Matmul(const Tensor& a, const Tensor& b) {
   int64_t k = x.sizes[x.dim() - 1];
   if (k != y.sizes[y.dim() - 2]) {
     if (a.dim() == 2 && b.dim() == 2) {
-      throw TorchError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (" +
-                                           std::to_string(a.sizes[0]) + "x" +
-                                           std::to_string(a.sizes[1]) + " and " +
-                                           std::to_string(b.sizes[0]) + "x" +
-                                           std::to_string(b.sizes[1]) + ")");
+      throw TorchError("RuntimeError",
+                       "mat1 and mat2 shapes cannot be multiplied (" + std::to_string(a.sizes[0]) +
+                           "x" + std::to_string(a.sizes[1]) + " and " + std::to_string(b.sizes[0]) +
+                           "x" + std::to_string(b.sizes[1]) + ")");
     }
     throw TorchError("RuntimeError", "size mismatch in matmul: inner dims " + std::to_string(k) +
                                          " and " + std::to_string(y.sizes[y.dim() - 2]));

@@ -37,9 +37,7 @@ std::optional<ModuleId> ModuleByName(std::string_view dotted_name);
 // long as the process); this holds references, so it must go before its Heap.
 class Modules {
  public:
-  const Ref<PyModule>& operator[](ModuleId id) const {
-    return modules_[static_cast<size_t>(id)];
-  }
+  const Ref<PyModule>& operator[](ModuleId id) const { return modules_[static_cast<size_t>(id)]; }
 
  private:
   friend Modules MakeModules(Heap& heap);

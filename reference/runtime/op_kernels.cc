@@ -117,7 +117,9 @@ OpValue Matmul(const BoundArgs& a) {
   return OpValue::Of(runtime::Matmul(a.TensorArg("self"), a.TensorArg("other")));
 }
 
-OpValue View(const BoundArgs& a) { return OpValue::Of(runtime::View(a.TensorArg("self"), a.Ints("size"))); }
+OpValue View(const BoundArgs& a) {
+  return OpValue::Of(runtime::View(a.TensorArg("self"), a.Ints("size")));
+}
 OpValue Reshape(const BoundArgs& a) {
   return OpValue::Of(runtime::Reshape(a.TensorArg("self"), a.Ints("shape")));
 }
@@ -137,9 +139,13 @@ OpValue Squeeze(const BoundArgs& a) {
 OpValue Unsqueeze(const BoundArgs& a) {
   return OpValue::Of(runtime::Unsqueeze(a.TensorArg("self"), a.Int("dim")));
 }
-OpValue Contiguous(const BoundArgs& a) { return OpValue::Of(runtime::Contiguous(a.TensorArg("self"))); }
+OpValue Contiguous(const BoundArgs& a) {
+  return OpValue::Of(runtime::Contiguous(a.TensorArg("self")));
+}
 OpValue Clone(const BoundArgs& a) { return OpValue::Of(runtime::Clone(a.TensorArg("self"))); }
-OpValue Cat(const BoundArgs& a) { return OpValue::Of(runtime::Cat(a.Tensors("tensors"), a.Int("dim"))); }
+OpValue Cat(const BoundArgs& a) {
+  return OpValue::Of(runtime::Cat(a.Tensors("tensors"), a.Int("dim")));
+}
 
 OpValue Nonzero(const BoundArgs& a) { return OpValue::Of(runtime::Nonzero(a.TensorArg("self"))); }
 
@@ -173,8 +179,8 @@ OpValue Arange(const BoundArgs& a) {
 }
 
 OpValue Linspace(const BoundArgs& a) {
-  return OpValue::Of(runtime::Linspace(a.Number("start"), a.Number("end"), a.Int("steps"),
-                                       a.OptDType("dtype")));
+  return OpValue::Of(
+      runtime::Linspace(a.Number("start"), a.Number("end"), a.Int("steps"), a.OptDType("dtype")));
 }
 OpValue Full(const BoundArgs& a) {
   return OpValue::Of(runtime::Full(a.Ints("size"), a.Number("fill_value"), a.OptDType("dtype")));

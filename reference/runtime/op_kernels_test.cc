@@ -4,14 +4,14 @@
 // value file fails.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "reference/compare/tolerance.h"
 #include "reference/graph/hex_float.h"
 #include "reference/graph/test_files.h"
-#include "reference/compare/tolerance.h"
 #include "reference/runtime/op_table.h"
 
 namespace tdc::runtime {
@@ -20,8 +20,8 @@ namespace {
 using nlohmann::json;
 
 std::optional<json> ValueFile(std::string_view op) {
-  auto text = graph::testing::ReadSourceFile(
-      "reference/runtime/testdata/ops/" + std::string(op) + ".json");
+  auto text =
+      graph::testing::ReadSourceFile("reference/runtime/testdata/ops/" + std::string(op) + ".json");
   if (!text) return std::nullopt;
   return json::parse(*text);
 }
@@ -29,7 +29,8 @@ std::optional<json> ValueFile(std::string_view op) {
 DType DTypeOf(const json& name) { return graph::ParseDType(name.get<std::string>()).value(); }
 
 Scalar ElementOf(const json& v, DType dtype) {
-  if (IsFloating(dtype)) return Scalar::Float(graph::ParseHexFloat(v.get<std::string>()).value(), dtype);
+  if (IsFloating(dtype))
+    return Scalar::Float(graph::ParseHexFloat(v.get<std::string>()).value(), dtype);
   if (dtype == DType::kBool) return Scalar::Bool(v.get<bool>());
   return Scalar::Int(v.get<int64_t>());
 }
@@ -67,7 +68,8 @@ bool SameValue(const OpValue& got, const OpValue& want) {
   if (got.kind == OpValue::Kind::kScalar) {
     if (got.scalar.dtype != want.scalar.dtype) return false;
     double g = got.scalar.AsDouble(), w = want.scalar.AsDouble();
-    if (IsFloating(got.scalar.dtype)) return std::memcmp(&g, &w, sizeof g) == 0 || (g != g && w != w);
+    if (IsFloating(got.scalar.dtype))
+      return std::memcmp(&g, &w, sizeof g) == 0 || (g != g && w != w);
     return got.scalar.AsInt() == want.scalar.AsInt();
   }
   if (got.kind == OpValue::Kind::kDType) return got.dtype == want.dtype;
@@ -89,8 +91,8 @@ void CollectTensors(const OpValue& v, std::vector<const Tensor*>& out) {
 // tolerance table (SEMANTICS.md §5.4).
 bool IsExact(const OpInfo& op) {
   static const std::set<std::string_view> kApproximate = {
-      "pow", "sigmoid", "tanh", "sin", "cos", "tan", "exp", "log", "sqrt", "sum", "mean", "matmul",
-      "gelu", "vector_norm", "fft"};
+      "pow",  "sigmoid", "tanh", "sin",    "cos",  "tan",         "exp", "log",
+      "sqrt", "sum",     "mean", "matmul", "gelu", "vector_norm", "fft"};
   return kApproximate.count(op.name) == 0;
 }
 
@@ -117,8 +119,8 @@ void CheckTensor(const OpInfo& op, const Tensor& got, const json& want,
     Scalar w = ElementOf(want["values"][k], dtype);
     if (IsFloating(dtype)) {
       EXPECT_TRUE(SameFloat(values[k].AsDouble(), w.f, dtype, exact))
-          << "element " << k << ": got " << graph::FormatHexFloat(values[k].AsDouble())
-          << " want " << graph::FormatHexFloat(w.f);
+          << "element " << k << ": got " << graph::FormatHexFloat(values[k].AsDouble()) << " want "
+          << graph::FormatHexFloat(w.f);
     } else {
       EXPECT_EQ(values[k].AsInt(), w.AsInt()) << "element " << k;
     }
@@ -142,7 +144,8 @@ void CheckCall(const OpInfo& op, const json& c) {
     EXPECT_EQ(e.what(), c["error"]["message"].get<std::string>());
     return;
   }
-  ASSERT_FALSE(c.contains("error")) << "expected " << c["error"]["type"] << ": " << c["error"]["message"];
+  ASSERT_FALSE(c.contains("error"))
+      << "expected " << c["error"]["type"] << ": " << c["error"]["message"];
   const json& want = c["expect"];
   if (want.contains("value")) {
     EXPECT_TRUE(SameValue(got, ValueOf(want["value"]))) << "want " << want["value"].dump();
@@ -198,7 +201,8 @@ INSTANTIATE_TEST_SUITE_P(OpsDef, OpKernelTest, ::testing::ValuesIn(TableRows()),
                          });
 
 TEST(OpValueFilesTest, EveryFileIsAnOpsDefRow) {
-  std::filesystem::path dir = std::filesystem::path(TDC_SOURCE_DIR) / "reference/runtime/testdata/ops";
+  std::filesystem::path dir =
+      std::filesystem::path(TDC_SOURCE_DIR) / "reference/runtime/testdata/ops";
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     ++files;

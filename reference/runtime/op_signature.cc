@@ -15,25 +15,40 @@ struct ParamTypeName {
 
 // The one table of the signature notation's type names.
 constexpr ParamTypeName kParamTypeNames[] = {
-    {ParamType::kTensor, "Tensor"},         {ParamType::kNumber, "Number"},
-    {ParamType::kTensorOrNumber, "Tensor|Number"}, {ParamType::kInt, "int"},
-    {ParamType::kBool, "bool"},             {ParamType::kIntList, "int[]"},
-    {ParamType::kIntListOrInt, "int[1]"},   {ParamType::kTensorList, "Tensor[]"},
-    {ParamType::kScalarType, "ScalarType"}, {ParamType::kData, "Data"},
+    {ParamType::kTensor, "Tensor"},
+    {ParamType::kNumber, "Number"},
+    {ParamType::kTensorOrNumber, "Tensor|Number"},
+    {ParamType::kInt, "int"},
+    {ParamType::kBool, "bool"},
+    {ParamType::kIntList, "int[]"},
+    {ParamType::kIntListOrInt, "int[1]"},
+    {ParamType::kTensorList, "Tensor[]"},
+    {ParamType::kScalarType, "ScalarType"},
+    {ParamType::kData, "Data"},
 };
 
 // What torch's argument errors call each type.
 std::string_view ExpectedText(ParamType type) {
   switch (type) {
-    case ParamType::kTensor: return "Tensor";
-    case ParamType::kNumber: return "Number";
-    case ParamType::kTensorOrNumber: return "Tensor or Number";
-    case ParamType::kInt: return "int";
-    case ParamType::kBool: return "bool";
-    case ParamType::kIntList: case ParamType::kIntListOrInt: return "tuple of ints";
-    case ParamType::kTensorList: return "tuple of Tensors";
-    case ParamType::kScalarType: return "torch.dtype";
-    case ParamType::kData: return "data";
+    case ParamType::kTensor:
+      return "Tensor";
+    case ParamType::kNumber:
+      return "Number";
+    case ParamType::kTensorOrNumber:
+      return "Tensor or Number";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kBool:
+      return "bool";
+    case ParamType::kIntList:
+    case ParamType::kIntListOrInt:
+      return "tuple of ints";
+    case ParamType::kTensorList:
+      return "tuple of Tensors";
+    case ParamType::kScalarType:
+      return "torch.dtype";
+    case ParamType::kData:
+      return "data";
   }
   return "?";
 }
@@ -71,7 +86,8 @@ Param ParseParam(std::string_view part, bool keyword_only, std::string_view sign
   std::string_view rest = part.substr(colon + 1);
   size_t eq = rest.find('=');
   std::string_view type = Trim(rest.substr(0, eq));
-  if (eq != std::string_view::npos) p.default_value = ParseDefault(Trim(rest.substr(eq + 1)), signature);
+  if (eq != std::string_view::npos)
+    p.default_value = ParseDefault(Trim(rest.substr(eq + 1)), signature);
   if (type.ends_with('?')) {
     p.accepts_none = true;
     type.remove_suffix(1);
@@ -93,26 +109,33 @@ bool IsTensorValue(const OpValue& v) { return v.kind == OpValue::Kind::kTensor; 
 bool Accepts(const Param& p, const OpValue& v) {
   if (v.kind == OpValue::Kind::kNone) return p.accepts_none;
   switch (p.type) {
-    case ParamType::kTensor: return v.kind == OpValue::Kind::kTensor;
-    case ParamType::kNumber: return v.kind == OpValue::Kind::kScalar;
+    case ParamType::kTensor:
+      return v.kind == OpValue::Kind::kTensor;
+    case ParamType::kNumber:
+      return v.kind == OpValue::Kind::kScalar;
     case ParamType::kTensorOrNumber:
       return v.kind == OpValue::Kind::kScalar || v.kind == OpValue::Kind::kTensor;
-    case ParamType::kInt: return v.IsInt();  // torch's parser rejects a bool here
-    case ParamType::kBool: return v.kind == OpValue::Kind::kScalar && v.scalar.dtype == DType::kBool;
-    case ParamType::kIntList: return AllItems(v, IsIntValue);
-    case ParamType::kIntListOrInt: return v.IsInt() || AllItems(v, IsIntValue);
-    case ParamType::kTensorList: return AllItems(v, IsTensorValue);
-    case ParamType::kScalarType: return v.kind == OpValue::Kind::kDType;
-    case ParamType::kData: return v.kind == OpValue::Kind::kScalar || v.IsSequence();
+    case ParamType::kInt:
+      return v.IsInt();  // torch's parser rejects a bool here
+    case ParamType::kBool:
+      return v.kind == OpValue::Kind::kScalar && v.scalar.dtype == DType::kBool;
+    case ParamType::kIntList:
+      return AllItems(v, IsIntValue);
+    case ParamType::kIntListOrInt:
+      return v.IsInt() || AllItems(v, IsIntValue);
+    case ParamType::kTensorList:
+      return AllItems(v, IsTensorValue);
+    case ParamType::kScalarType:
+      return v.kind == OpValue::Kind::kDType;
+    case ParamType::kData:
+      return v.kind == OpValue::Kind::kScalar || v.IsSequence();
   }
   return false;
 }
 
 bool IsIntList(ParamType t) { return t == ParamType::kIntList || t == ParamType::kIntListOrInt; }
 
-[[noreturn]] void ArgumentError(std::string message) {
-  throw TorchError("TypeError", message);
-}
+[[noreturn]] void ArgumentError(std::string message) { throw TorchError("TypeError", message); }
 
 }  // namespace
 
@@ -159,7 +182,8 @@ BoundArgs Bind(const Signature& signature, std::string_view op_name, Surface sur
   // parameter and the first argument given for it is an int.
   if (positional_params.size() == 1 && IsIntList(params[positional_params[0]].type) &&
       positional.size() > next && positional[next].IsInt()) {
-    std::vector<OpValue> ints(positional.begin() + static_cast<std::ptrdiff_t>(next), positional.end());
+    std::vector<OpValue> ints(positional.begin() + static_cast<std::ptrdiff_t>(next),
+                              positional.end());
     positional.resize(next);
     positional.push_back(OpValue::Tuple(std::move(ints)));
   }
@@ -174,13 +198,15 @@ BoundArgs Bind(const Signature& signature, std::string_view op_name, Surface sur
     OpValue& value = keyword.second;
     auto it = std::find_if(params.begin(), params.end(), [&](const Param& p) {
       bool input_alias = surface == Surface::kFunction && p.name == "self" && name == "input";
-      return (p.name == name && !(surface == Surface::kFunction && p.name == "self")) || input_alias;
+      return (p.name == name && !(surface == Surface::kFunction && p.name == "self")) ||
+             input_alias;
     });
     if (it == params.end()) {
       ArgumentError(fmt::format("{}() got an unexpected keyword argument '{}'", op_name, name));
     }
     auto& slot = slots[static_cast<size_t>(it - params.begin())];
-    if (slot) ArgumentError(fmt::format("{}() got multiple values for argument '{}'", op_name, name));
+    if (slot)
+      ArgumentError(fmt::format("{}() got multiple values for argument '{}'", op_name, name));
     slot = std::move(value);
   }
   std::vector<OpValue> values;
@@ -188,8 +214,8 @@ BoundArgs Bind(const Signature& signature, std::string_view op_name, Surface sur
     const Param& p = params[i];
     if (!slots[i]) {
       if (!p.default_value) {
-        ArgumentError(fmt::format("{}() missing 1 required positional arguments: \"{}\"", op_name,
-                                  p.name));
+        ArgumentError(
+            fmt::format("{}() missing 1 required positional arguments: \"{}\"", op_name, p.name));
       }
       slots[i] = p.default_value;
     }

@@ -23,8 +23,18 @@
 
 namespace tdc::runtime {
 
-enum class ParamType { kTensor, kNumber, kTensorOrNumber, kInt, kBool, kIntList, kIntListOrInt,
-                       kTensorList, kScalarType, kData };
+enum class ParamType {
+  kTensor,
+  kNumber,
+  kTensorOrNumber,
+  kInt,
+  kBool,
+  kIntList,
+  kIntListOrInt,
+  kTensorList,
+  kScalarType,
+  kData
+};
 
 struct Param {
   std::string name;

@@ -22,8 +22,9 @@ std::string TypeErrorOf(const std::function<void()>& call) {
 }
 
 TEST(OpSignatureTest, ParsesTypesDefaultsAndKeywordOnly) {
-  Signature s = ParseSignature("self: Tensor, dim: int[1]? = None, keepdim: bool = False, *, "
-                               "dtype: ScalarType? = None");
+  Signature s = ParseSignature(
+      "self: Tensor, dim: int[1]? = None, keepdim: bool = False, *, "
+      "dtype: ScalarType? = None");
   ASSERT_EQ(s.params.size(), 4u);
   EXPECT_EQ(s.params[1].type, ParamType::kIntListOrInt);
   EXPECT_TRUE(s.params[1].accepts_none);
@@ -46,7 +47,9 @@ TEST(OpSignatureTest, IntListAsSeparateIntsOnlyWhenItIsTheOnlyPositional) {
   EXPECT_EQ(a.Ints("size"), (Shape{3, 2}));
   // torch.reshape(input, shape) has two positional parameters: no varargs.
   Signature reshape = ParseSignature("self: Tensor, shape: int[]");
-  EXPECT_EQ(TypeErrorOf([&] { Bind(reshape, "reshape", Surface::kFunction, {SomeTensor(), Int(3), Int(2)}, {}); }),
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(reshape, "reshape", Surface::kFunction, {SomeTensor(), Int(3), Int(2)}, {});
+            }),
             "reshape() takes 2 positional arguments but 3 were given");
 }
 
@@ -55,8 +58,11 @@ TEST(OpSignatureTest, OneIntForADimListDeclaredIntOne) {
   EXPECT_EQ(Bind(sum, "sum", Surface::kMethod, {SomeTensor(), Int(1)}, {}).Ints("dim"), (Shape{1}));
   EXPECT_TRUE(Bind(sum, "sum", Surface::kMethod, {SomeTensor()}, {}).IsNone("dim"));
   Signature permute = ParseSignature("self: Tensor, dims: int[]");
-  EXPECT_EQ(Bind(permute, "permute", Surface::kMethod, {SomeTensor(), Int(1)}, {}).Ints("dims"), (Shape{1}));
-  EXPECT_NE(TypeErrorOf([&] { Bind(permute, "permute", Surface::kFunction, {SomeTensor(), Int(1)}, {}); }),
+  EXPECT_EQ(Bind(permute, "permute", Surface::kMethod, {SomeTensor(), Int(1)}, {}).Ints("dims"),
+            (Shape{1}));
+  EXPECT_NE(TypeErrorOf([&] {
+              Bind(permute, "permute", Surface::kFunction, {SomeTensor(), Int(1)}, {});
+            }),
             "(no error)");
 }
 
@@ -71,29 +77,45 @@ TEST(OpSignatureTest, MethodReceiverBindsSelfWhereverItIs) {
 
 TEST(OpSignatureTest, FunctionFormNamesSelfInput) {
   Signature s = ParseSignature("self: Tensor");
-  EXPECT_EQ(Bind(s, "relu", Surface::kFunction, {}, {{"input", SomeTensor()}}).TensorArg("self").dim(), 2);
-  EXPECT_EQ(TypeErrorOf([&] { Bind(s, "relu", Surface::kFunction, {}, {{"self", SomeTensor()}}); }),
+  EXPECT_EQ(
+      Bind(s, "relu", Surface::kFunction, {}, {{"input", SomeTensor()}}).TensorArg("self").dim(),
+      2);
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(s, "relu", Surface::kFunction, {}, {{"self", SomeTensor()}});
+            }),
             "relu() got an unexpected keyword argument 'self'");
 }
 
 TEST(OpSignatureTest, KeywordErrors) {
   Signature s = ParseSignature("size: int[], *, dtype: ScalarType? = None");
-  EXPECT_EQ(TypeErrorOf([&] { Bind(s, "ones", Surface::kFunction, {Int(2), Int(3)}, {{"dtyp", OpValue::None()}}); }),
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(s, "ones", Surface::kFunction, {Int(2), Int(3)}, {{"dtyp", OpValue::None()}});
+            }),
             "ones() got an unexpected keyword argument 'dtyp'");
-  EXPECT_EQ(TypeErrorOf([&] { Bind(s, "ones", Surface::kFunction, {Int(2)}, {{"size", Int(2)}}); }),
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(s, "ones", Surface::kFunction, {Int(2)}, {{"size", Int(2)}});
+            }),
             "ones() got multiple values for argument 'size'");
   // dtype is keyword-only: a second positional is too many, not a dtype.
   Signature full = ParseSignature("size: int[], fill_value: Number, *, dtype: ScalarType? = None");
-  EXPECT_EQ(TypeErrorOf([&] { Bind(full, "full", Surface::kFunction, {OpValue::List({Int(2)}), Int(1), OpValue::OfDType(DType::kInt64)}, {}); }),
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(full, "full", Surface::kFunction,
+                   {OpValue::List({Int(2)}), Int(1), OpValue::OfDType(DType::kInt64)}, {});
+            }),
             "full() takes 2 positional arguments but 3 were given");
 }
 
 TEST(OpSignatureTest, TypeMismatchAndMissingArguments) {
   Signature s = ParseSignature("self: Tensor, dim0: int, dim1: int");
-  EXPECT_EQ(TypeErrorOf([&] { Bind(s, "transpose", Surface::kMethod, {SomeTensor(), Int(0)}, {}); }),
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(s, "transpose", Surface::kMethod, {SomeTensor(), Int(0)}, {});
+            }),
             "transpose() missing 1 required positional arguments: \"dim1\"");
   // A bool is not an int to torch's parser.
-  EXPECT_EQ(TypeErrorOf([&] { Bind(s, "transpose", Surface::kMethod, {SomeTensor(), Int(0), OpValue::Of(Scalar::Bool(true))}, {}); }),
+  EXPECT_EQ(TypeErrorOf([&] {
+              Bind(s, "transpose", Surface::kMethod,
+                   {SomeTensor(), Int(0), OpValue::Of(Scalar::Bool(true))}, {});
+            }),
             "transpose(): argument 'dim1' must be int, not bool");
 }
 

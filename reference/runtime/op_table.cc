@@ -10,8 +10,13 @@ namespace {
 const std::vector<OpInfo>& Table() {
   static const std::vector<OpInfo> table = {
 #define TDC_OP(name, Kernel, function, method, python_operator, signature, traits) \
-  OpInfo{#name, &kernels::Kernel, function, method, python_operator,                     \
-         ParseSignature(signature), static_cast<uint32_t>(traits)},
+  OpInfo{#name,                                                                    \
+         &kernels::Kernel,                                                         \
+         function,                                                                 \
+         method,                                                                   \
+         python_operator,                                                          \
+         ParseSignature(signature),                                                \
+         static_cast<uint32_t>(traits)},
 #include "reference/runtime/ops.def"
 #undef TDC_OP
   };
@@ -36,8 +41,12 @@ size_t OpInfo::RequiredArity() const {
 
 std::span<const OpInfo> AllOps() { return Table(); }
 const OpInfo* FindOp(std::string_view name) { return FindBy(&OpInfo::name, name); }
-const OpInfo* FindFunction(std::string_view dotted_name) { return FindBy(&OpInfo::function, dotted_name); }
-const OpInfo* FindMethod(std::string_view method_name) { return FindBy(&OpInfo::method, method_name); }
+const OpInfo* FindFunction(std::string_view dotted_name) {
+  return FindBy(&OpInfo::function, dotted_name);
+}
+const OpInfo* FindMethod(std::string_view method_name) {
+  return FindBy(&OpInfo::method, method_name);
+}
 const OpInfo* FindPythonOperator(std::string_view dotted_name) {
   return FindBy(&OpInfo::python_operator, dotted_name);
 }

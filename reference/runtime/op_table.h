@@ -19,13 +19,13 @@ enum OpTrait : uint32_t {
   kNone = 0,
   kPointwise = 1u << 0,
   kReduction = 1u << 1,
-  kView = 1u << 2,          // always returns a view of its input
-  kMayAlias = 1u << 3,      // returns a view (or its input) when the layout allows
-  kFactory = 1u << 4,       // makes a new tensor from sizes or values
-  kDataDependent = 1u << 5, // its output's shape or Python type depends on tensor data
-  kBreaksGraph = 1u << 6,   // Dynamo breaks the graph here under torch's default config
-  kMetadata = 1u << 7,      // reads sizes only: a constant while tracing (static shapes)
-  kInPlace = 1u << 8,       // mutates its first operand (none yet)
+  kView = 1u << 2,           // always returns a view of its input
+  kMayAlias = 1u << 3,       // returns a view (or its input) when the layout allows
+  kFactory = 1u << 4,        // makes a new tensor from sizes or values
+  kDataDependent = 1u << 5,  // its output's shape or Python type depends on tensor data
+  kBreaksGraph = 1u << 6,    // Dynamo breaks the graph here under torch's default config
+  kMetadata = 1u << 7,       // reads sizes only: a constant while tracing (static shapes)
+  kInPlace = 1u << 8,        // mutates its first operand (none yet)
 };
 
 using OpKernel = OpValue (*)(const BoundArgs&);

@@ -46,12 +46,18 @@ OpValue OpValue::Size(const Shape& sizes) {
 
 std::string PythonTypeName(const OpValue& v) {
   switch (v.kind) {
-    case OpValue::Kind::kNone: return "NoneType";
-    case OpValue::Kind::kTensor: return "Tensor";
-    case OpValue::Kind::kDType: return "torch.dtype";
-    case OpValue::Kind::kList: return "list";
-    case OpValue::Kind::kTuple: return "tuple";
-    case OpValue::Kind::kScalar: break;
+    case OpValue::Kind::kNone:
+      return "NoneType";
+    case OpValue::Kind::kTensor:
+      return "Tensor";
+    case OpValue::Kind::kDType:
+      return "torch.dtype";
+    case OpValue::Kind::kList:
+      return "list";
+    case OpValue::Kind::kTuple:
+      return "tuple";
+    case OpValue::Kind::kScalar:
+      break;
   }
   if (v.scalar.dtype == DType::kBool) return "bool";
   if (v.scalar.dtype == DType::kInt64) return "int";

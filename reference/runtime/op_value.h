@@ -16,8 +16,8 @@ struct OpValue {
   enum class Kind { kNone, kScalar, kTensor, kDType, kList, kTuple };
 
   Kind kind = Kind::kNone;
-  Scalar scalar;              // kScalar: a Python bool, int or float (its dtype says which)
-  Tensor tensor;              // kTensor
+  Scalar scalar;                  // kScalar: a Python bool, int or float (its dtype says which)
+  Tensor tensor;                  // kTensor
   DType dtype = DType::kFloat32;  // kDType
   std::vector<OpValue> items;     // kList, kTuple
 

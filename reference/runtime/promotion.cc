@@ -10,13 +10,25 @@ namespace {
 int Category(DType t) { return t == DType::kBool ? 0 : t == DType::kInt64 ? 1 : 2; }
 int Rank(DType t) {
   switch (t) {
-    case DType::kBool: return 0;
-    case DType::kInt64: return 1;
-    case DType::kFloat32: return 2;
-    case DType::kFloat64: return 3;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kComplex64:
-    case DType::kComplex128: case DType::kUInt8: case DType::kUInt16: case DType::kUInt32:
-    case DType::kUInt64: case DType::kInt8: case DType::kInt16: case DType::kInt32:
+    case DType::kBool:
+      return 0;
+    case DType::kInt64:
+      return 1;
+    case DType::kFloat32:
+      return 2;
+    case DType::kFloat64:
+      return 3;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kComplex64:
+    case DType::kComplex128:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
       break;
   }
   throw TorchError("RuntimeError", "dtype not supported by the reference runtime");
@@ -48,8 +60,12 @@ DType ResultType(const std::vector<Operand>& operands) {
   Maybe dim, zero, wrapped;
   for (const Operand& op : operands) {
     switch (op.kind) {
-      case OperandKind::kTensor: dim = Promote(dim, op.dtype); break;
-      case OperandKind::kZeroDimTensor: zero = Promote(zero, op.dtype); break;
+      case OperandKind::kTensor:
+        dim = Promote(dim, op.dtype);
+        break;
+      case OperandKind::kZeroDimTensor:
+        zero = Promote(zero, op.dtype);
+        break;
       case OperandKind::kPythonScalar:
         // A Python float is a wrapped number of the default dtype (float32).
         wrapped = Promote(wrapped, IsFloating(op.dtype) ? DType::kFloat32 : op.dtype);

@@ -10,9 +10,12 @@ namespace {
 
 const char* OpName(ReduceOp op) {
   switch (op) {
-    case ReduceOp::kSum: return "sum";
-    case ReduceOp::kMean: return "mean";
-    case ReduceOp::kAmax: return "amax";
+    case ReduceOp::kSum:
+      return "sum";
+    case ReduceOp::kMean:
+      return "mean";
+    case ReduceOp::kAmax:
+      return "amax";
   }
   return "";
 }
@@ -20,15 +23,18 @@ const char* OpName(ReduceOp op) {
 // sum promotes integral and bool inputs to int64; mean needs a floating input.
 DType OutputDType(ReduceOp op, DType in) {
   switch (op) {
-    case ReduceOp::kSum: return IsFloating(in) ? in : DType::kInt64;
+    case ReduceOp::kSum:
+      return IsFloating(in) ? in : DType::kInt64;
     case ReduceOp::kMean:
       if (!IsFloating(in)) {
         throw TorchError("RuntimeError",
                          "mean(): could not infer output dtype. Input dtype must be either a "
-                         "floating point or complex dtype. Got: " + TorchTypeName(in));
+                         "floating point or complex dtype. Got: " +
+                             TorchTypeName(in));
       }
       return in;
-    case ReduceOp::kAmax: return in;
+    case ReduceOp::kAmax:
+      return in;
   }
   return in;
 }
@@ -43,8 +49,8 @@ Tensor Reduce(ReduceOp op, const Tensor& t, const Shape& dims, bool keepdim) {
     int64_t w = WrapDim(d, rank);
     if (rank == 0) continue;
     if (reduced[w]) {
-      throw TorchError("RuntimeError", "dim " + std::to_string(w) +
-                                           " appears multiple times in the list of dims");
+      throw TorchError("RuntimeError",
+                       "dim " + std::to_string(w) + " appears multiple times in the list of dims");
     }
     reduced[w] = true;
   }
@@ -55,8 +61,10 @@ Tensor Reduce(ReduceOp op, const Tensor& t, const Shape& dims, bool keepdim) {
   }
   Shape out_shape;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!reduced[d]) out_shape.push_back(t.sizes[d]);
-    else if (keepdim) out_shape.push_back(1);
+    if (!reduced[d])
+      out_shape.push_back(t.sizes[d]);
+    else if (keepdim)
+      out_shape.push_back(1);
   }
   // Accumulate per output element: double for floats (closer to torch's cascade sum than
   // a float running sum), int64 for integers; amax keeps the maximum, NaN wins.
@@ -75,12 +83,16 @@ Tensor Reduce(ReduceOp op, const Tensor& t, const Shape& dims, bool keepdim) {
     Scalar v = t.Load(off);
     if (IsFloating(out_dtype)) {
       double x = v.AsDouble();
-      if (op == ReduceOp::kAmax) facc[o] = (std::isnan(x) || x > facc[o]) ? (std::isnan(facc[o]) ? facc[o] : x) : facc[o];
-      else facc[o] += x;
+      if (op == ReduceOp::kAmax)
+        facc[o] = (std::isnan(x) || x > facc[o]) ? (std::isnan(facc[o]) ? facc[o] : x) : facc[o];
+      else
+        facc[o] += x;
     } else {
       int64_t x = v.AsInt();
-      if (op == ReduceOp::kAmax) iacc[o] = std::max(iacc[o], x);
-      else iacc[o] = static_cast<int64_t>(static_cast<uint64_t>(iacc[o]) + static_cast<uint64_t>(x));
+      if (op == ReduceOp::kAmax)
+        iacc[o] = std::max(iacc[o], x);
+      else
+        iacc[o] = static_cast<int64_t>(static_cast<uint64_t>(iacc[o]) + static_cast<uint64_t>(x));
     }
     ++count[o];
     for (int64_t d = rank - 1; d >= 0; --d) {

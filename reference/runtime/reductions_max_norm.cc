@@ -28,8 +28,10 @@ Plan MakePlan(const Tensor& t, const Shape& dims, bool keepdim) {
     p.reduced[w] = true;
   }
   for (int64_t d = 0; d < rank; ++d) {
-    if (!p.reduced[d]) p.out_shape.push_back(t.sizes[d]);
-    else if (keepdim) p.out_shape.push_back(1);
+    if (!p.reduced[d])
+      p.out_shape.push_back(t.sizes[d]);
+    else if (keepdim)
+      p.out_shape.push_back(1);
   }
   for (int64_t s : p.out_shape) p.out_numel *= s;
   return p;
@@ -43,8 +45,10 @@ void ForEachElement(const Tensor& t, const Plan& p, F&& f) {
   for (int64_t off : t.ElementOffsets()) {
     int64_t o = 0, r = 0;
     for (int64_t d = 0; d < rank; ++d) {
-      if (p.reduced[d]) r = r * t.sizes[d] + index[d];
-      else o = o * t.sizes[d] + index[d];
+      if (p.reduced[d])
+        r = r * t.sizes[d] + index[d];
+      else
+        o = o * t.sizes[d] + index[d];
     }
     f(o, r, t.Load(off));
     for (int64_t d = rank - 1; d >= 0; --d) {
@@ -107,7 +111,8 @@ Tensor VectorNorm(const Tensor& t, double ord, const Shape& dims, bool keepdim) 
   if (!IsFloating(t.dtype)) {
     throw TorchError("RuntimeError",
                      "linalg.vector_norm: Expected a floating point or complex tensor as input. "
-                     "Got " + TorchTypeName(t.dtype));
+                     "Got " +
+                         TorchTypeName(t.dtype));
   }
   Plan p = MakePlan(t, dims, keepdim);
   bool max_like = std::isinf(ord);

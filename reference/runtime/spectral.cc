@@ -61,8 +61,8 @@ Tensor FftAsReal(const Tensor& t, std::optional<int64_t> n, int64_t dim) {
         double re = 0, im = 0;
         for (int64_t j = 0; j < used; ++j) {
           // exp(-2πi jk/len), with jk reduced mod len so the angle stays exact.
-          double angle = -2 * std::numbers::pi * static_cast<double>((j * k) % len) /
-                         static_cast<double>(len);
+          double angle =
+              -2 * std::numbers::pi * static_cast<double>((j * k) % len) / static_cast<double>(len);
           double xv = x[static_cast<size_t>((a * in_len + j) * inner + c)];
           re += xv * std::cos(angle);
           im += xv * std::sin(angle);

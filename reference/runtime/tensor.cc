@@ -11,13 +11,25 @@ bool IsSupportedDType(DType dtype) {
 
 int64_t ElementSize(DType dtype) {
   switch (dtype) {
-    case DType::kFloat32: return 4;
-    case DType::kFloat64: return 8;
-    case DType::kInt64: return 8;
-    case DType::kBool: return 1;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kComplex64:
-    case DType::kComplex128: case DType::kUInt8: case DType::kUInt16: case DType::kUInt32:
-    case DType::kUInt64: case DType::kInt8: case DType::kInt16: case DType::kInt32:
+    case DType::kFloat32:
+      return 4;
+    case DType::kFloat64:
+      return 8;
+    case DType::kInt64:
+      return 8;
+    case DType::kBool:
+      return 1;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kComplex64:
+    case DType::kComplex128:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
       break;
   }
   throw TorchError("RuntimeError", "dtype not supported by the reference runtime");
@@ -25,13 +37,25 @@ int64_t ElementSize(DType dtype) {
 
 std::string TorchTypeName(DType dtype) {
   switch (dtype) {
-    case DType::kFloat32: return "Float";
-    case DType::kFloat64: return "Double";
-    case DType::kInt64: return "Long";
-    case DType::kBool: return "Bool";
-    case DType::kFloat16: case DType::kBFloat16: case DType::kComplex64:
-    case DType::kComplex128: case DType::kUInt8: case DType::kUInt16: case DType::kUInt32:
-    case DType::kUInt64: case DType::kInt8: case DType::kInt16: case DType::kInt32:
+    case DType::kFloat32:
+      return "Float";
+    case DType::kFloat64:
+      return "Double";
+    case DType::kInt64:
+      return "Long";
+    case DType::kBool:
+      return "Bool";
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kComplex64:
+    case DType::kComplex128:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
       break;
   }
   return std::string(graph::DTypeName(dtype));
@@ -66,13 +90,34 @@ int64_t Tensor::numel() const {
 Scalar Tensor::Load(int64_t element_offset) const {
   const unsigned char* p = storage->bytes.data() + element_offset * ElementSize(dtype);
   switch (dtype) {
-    case DType::kFloat32: { float v; std::memcpy(&v, p, 4); return Scalar::Float(v, dtype); }
-    case DType::kFloat64: { double v; std::memcpy(&v, p, 8); return Scalar::Float(v, dtype); }
-    case DType::kInt64: { int64_t v; std::memcpy(&v, p, 8); return Scalar::Int(v); }
-    case DType::kBool: return Scalar::Bool(*p != 0);
-    case DType::kFloat16: case DType::kBFloat16: case DType::kComplex64:
-    case DType::kComplex128: case DType::kUInt8: case DType::kUInt16: case DType::kUInt32:
-    case DType::kUInt64: case DType::kInt8: case DType::kInt16: case DType::kInt32:
+    case DType::kFloat32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return Scalar::Float(v, dtype);
+    }
+    case DType::kFloat64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return Scalar::Float(v, dtype);
+    }
+    case DType::kInt64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return Scalar::Int(v);
+    }
+    case DType::kBool:
+      return Scalar::Bool(*p != 0);
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kComplex64:
+    case DType::kComplex128:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
       break;  // ElementSize above already rejected these
   }
   return {};
@@ -81,13 +126,35 @@ Scalar Tensor::Load(int64_t element_offset) const {
 void Tensor::Store(int64_t element_offset, const Scalar& value) const {
   unsigned char* p = storage->bytes.data() + element_offset * ElementSize(dtype);
   switch (dtype) {
-    case DType::kFloat32: { float v = static_cast<float>(value.AsDouble()); std::memcpy(p, &v, 4); return; }
-    case DType::kFloat64: { double v = value.AsDouble(); std::memcpy(p, &v, 8); return; }
-    case DType::kInt64: { int64_t v = value.AsInt(); std::memcpy(p, &v, 8); return; }
-    case DType::kBool: *p = value.AsBool() ? 1 : 0; return;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kComplex64:
-    case DType::kComplex128: case DType::kUInt8: case DType::kUInt16: case DType::kUInt32:
-    case DType::kUInt64: case DType::kInt8: case DType::kInt16: case DType::kInt32:
+    case DType::kFloat32: {
+      float v = static_cast<float>(value.AsDouble());
+      std::memcpy(p, &v, 4);
+      return;
+    }
+    case DType::kFloat64: {
+      double v = value.AsDouble();
+      std::memcpy(p, &v, 8);
+      return;
+    }
+    case DType::kInt64: {
+      int64_t v = value.AsInt();
+      std::memcpy(p, &v, 8);
+      return;
+    }
+    case DType::kBool:
+      *p = value.AsBool() ? 1 : 0;
+      return;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kComplex64:
+    case DType::kComplex128:
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
       return;  // ElementSize above already rejected these
   }
 }
@@ -109,7 +176,10 @@ std::vector<int64_t> Tensor::ElementOffsets() const {
     offsets.push_back(offset);
     // Odometer increment, last dim fastest (row-major logical order).
     for (int64_t d = dim() - 1; d >= 0; --d) {
-      if (++index[d] < sizes[d]) { offset += strides[d]; break; }
+      if (++index[d] < sizes[d]) {
+        offset += strides[d];
+        break;
+      }
       offset -= strides[d] * (sizes[d] - 1);
       index[d] = 0;
     }

@@ -19,12 +19,12 @@ class PyType final : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kType;
 
-  std::string name;      // __name__ ("int", "Tensor", "Unsupported")
-  std::string module;    // __module__ ("builtins", "torch", "torch._dynamo.exc")
-  std::optional<ExcType> exception;       // set for exception classes
+  std::string name;                         // __name__ ("int", "Tensor", "Unsupported")
+  std::string module;                       // __module__ ("builtins", "torch", "torch._dynamo.exc")
+  std::optional<ExcType> exception;         // set for exception classes
   std::optional<ObjectKind> instance_kind;  // the runtime kind of builtin instances
-  Ref<PyType> base;      // the direct base (bool's is int); null for object
-  Ref<PyDict> dict;      // class attributes; functions in it are methods
+  Ref<PyType> base;                         // the direct base (bool's is int); null for object
+  Ref<PyDict> dict;                         // class attributes; functions in it are methods
   // Calling the class; null: TypeError "cannot create 'name' instances".
   BuiltinCode construct;
 

@@ -36,13 +36,20 @@ std::string ReprPrinter::Sequence(const Value& v, const std::vector<Value>& item
 
 std::string ReprPrinter::Print(const Value& v) {
   switch (v->kind()) {
-    case ObjectKind::kNone: return "None";
-    case ObjectKind::kBool: return DynCast<PyBool>(v)->value() ? "True" : "False";
-    case ObjectKind::kInt: return std::to_string(DynCast<PyInt>(v)->value());
-    case ObjectKind::kFloat: return ReprFloat(DynCast<PyFloat>(v)->value());
-    case ObjectKind::kStr: return ReprStr(DynCast<PyStr>(v)->value());
-    case ObjectKind::kTuple: return Sequence(v, DynCast<PyTuple>(v)->items(), '(', ')');
-    case ObjectKind::kList: return Sequence(v, DynCast<PyList>(v)->items(), '[', ']');
+    case ObjectKind::kNone:
+      return "None";
+    case ObjectKind::kBool:
+      return DynCast<PyBool>(v)->value() ? "True" : "False";
+    case ObjectKind::kInt:
+      return std::to_string(DynCast<PyInt>(v)->value());
+    case ObjectKind::kFloat:
+      return ReprFloat(DynCast<PyFloat>(v)->value());
+    case ObjectKind::kStr:
+      return ReprStr(DynCast<PyStr>(v)->value());
+    case ObjectKind::kTuple:
+      return Sequence(v, DynCast<PyTuple>(v)->items(), '(', ')');
+    case ObjectKind::kList:
+      return Sequence(v, DynCast<PyList>(v)->items(), '[', ']');
     case ObjectKind::kDict: {
       for (const Object* o : active_) {
         if (o == v.get()) return "{...}";
@@ -67,13 +74,15 @@ std::string ReprPrinter::Print(const Value& v) {
       return "<function " + std::string(DynCast<PyFunction>(v)->qualname_text()) + ">";
     case ObjectKind::kBuiltin:
       return "<built-in function " + DynCast<PyBuiltin>(v)->name() + ">";
-    case ObjectKind::kModule: return "<module '" + DynCast<PyModule>(v)->name() + "'>";
+    case ObjectKind::kModule:
+      return "<module '" + DynCast<PyModule>(v)->name() + "'>";
     case ObjectKind::kTensor: {
       const Tensor& t = DynCast<PyTensor>(v)->tensor();
       return "tensor(shape=" + ShapeText(t.sizes) + ", dtype=torch." +
              std::string(graph::DTypeName(t.dtype)) + ")";
     }
-    case ObjectKind::kType: return "<class '" + DynCast<PyType>(v)->QualifiedName() + "'>";
+    case ObjectKind::kType:
+      return "<class '" + DynCast<PyType>(v)->QualifiedName() + "'>";
     case ObjectKind::kInstance: {
       const auto* i = DynCast<PyInstance>(v);
       return i->repr.empty() ? "<" + i->type->QualifiedName() + " object>" : i->repr;
@@ -82,7 +91,8 @@ std::string ReprPrinter::Print(const Value& v) {
       const auto* m = DynCast<PyMethod>(v);
       return "<bound method " + Print(m->function) + " of " + Print(m->self) + ">";
     }
-    case ObjectKind::kDType: return "torch." + std::string(graph::DTypeName(DynCast<PyDType>(v)->dtype()));
+    case ObjectKind::kDType:
+      return "torch." + std::string(graph::DTypeName(DynCast<PyDType>(v)->dtype()));
     case ObjectKind::kException: {
       // BaseException_repr: Name(arg) for one arg, Name(a, b) / Name() otherwise.
       const auto* exc = DynCast<PyException>(v);

@@ -48,9 +48,7 @@ void PyFunction::TakeReferences(std::vector<Value>& out) {
 
 void PyModule::TakeReferences(std::vector<Value>& out) { out.push_back(std::move(dict_)); }
 void PyTensor::TakeReferences(std::vector<Value>& out) { out.push_back(std::move(base_)); }
-void PyException::TakeReferences(std::vector<Value>& out) {
-  out.push_back(std::move(args_));
-}
+void PyException::TakeReferences(std::vector<Value>& out) { out.push_back(std::move(args_)); }
 
 // dict_dealloc -> free_keys_object (3.11): for i in 0..dk_nentries, XDECREF the key then
 // the value of entry i; deleted entries hold NULLs. So the values die in insertion order
@@ -124,8 +122,7 @@ void PyFunction::SetAttr(std::string_view attr, Value value) {
 size_t PyDict::HashOrRaise(const Value& key) const {
   std::optional<size_t> hash = PyHash(key);
   if (!hash) {
-    Raise(heap(), ExcType::kTypeError,
-          "unhashable type: '" + std::string(TypeName(key)) + "'");
+    Raise(heap(), ExcType::kTypeError, "unhashable type: '" + std::string(TypeName(key)) + "'");
   }
   return *hash;
 }
@@ -329,12 +326,14 @@ bool PyEquals(const Value& a, const Value& b) {
   if (na || nb) return na && nb && NumbersEqual(*na, *nb);
   if (a->kind() != b->kind()) return false;
   switch (a->kind()) {
-    case ObjectKind::kStr: return DynCast<PyStr>(a)->value() == DynCast<PyStr>(b)->value();
+    case ObjectKind::kStr:
+      return DynCast<PyStr>(a)->value() == DynCast<PyStr>(b)->value();
     case ObjectKind::kTuple:
       return ItemsEqual(DynCast<PyTuple>(a)->items(), DynCast<PyTuple>(b)->items());
     case ObjectKind::kList:
       return ItemsEqual(DynCast<PyList>(a)->items(), DynCast<PyList>(b)->items());
-    case ObjectKind::kDict: return DictsEqual(*DynCast<PyDict>(a), *DynCast<PyDict>(b));
+    case ObjectKind::kDict:
+      return DictsEqual(*DynCast<PyDict>(a), *DynCast<PyDict>(b));
     case ObjectKind::kNone:
     case ObjectKind::kBool:
     case ObjectKind::kInt:
@@ -360,9 +359,12 @@ bool PyEquals(const Value& a, const Value& b) {
 
 std::optional<size_t> PyHash(const Value& v) {
   switch (v->kind()) {
-    case ObjectKind::kNone: return 0x6e6f6e65;
-    case ObjectKind::kBool: return std::hash<int64_t>()(DynCast<PyBool>(v)->value() ? 1 : 0);
-    case ObjectKind::kInt: return std::hash<int64_t>()(DynCast<PyInt>(v)->value());
+    case ObjectKind::kNone:
+      return 0x6e6f6e65;
+    case ObjectKind::kBool:
+      return std::hash<int64_t>()(DynCast<PyBool>(v)->value() ? 1 : 0);
+    case ObjectKind::kInt:
+      return std::hash<int64_t>()(DynCast<PyInt>(v)->value());
     case ObjectKind::kFloat: {
       // Equal numbers hash equally: an integral float hashes as its int.
       double d = DynCast<PyFloat>(v)->value();
@@ -371,7 +373,8 @@ std::optional<size_t> PyHash(const Value& v) {
       }
       return std::hash<double>()(d);
     }
-    case ObjectKind::kStr: return HashStr(DynCast<PyStr>(v)->value());
+    case ObjectKind::kStr:
+      return HashStr(DynCast<PyStr>(v)->value());
     case ObjectKind::kTuple: {
       size_t seed = DynCast<PyTuple>(v)->size();
       for (const Value& item : DynCast<PyTuple>(v)->items()) {
@@ -396,7 +399,8 @@ std::optional<size_t> PyHash(const Value& v) {
       return std::hash<const void*>()(v.get());  // object.__hash__: by identity
     case ObjectKind::kMethod: {
       const auto* m = DynCast<PyMethod>(v);
-      return Combine(std::hash<const void*>()(m->function.get()), std::hash<const void*>()(m->self.get()));
+      return Combine(std::hash<const void*>()(m->function.get()),
+                     std::hash<const void*>()(m->self.get()));
     }
   }
   return std::nullopt;
@@ -404,14 +408,22 @@ std::optional<size_t> PyHash(const Value& v) {
 
 bool IsTruthy(const Value& v) {
   switch (v->kind()) {
-    case ObjectKind::kNone: return false;
-    case ObjectKind::kBool: return DynCast<PyBool>(v)->value();
-    case ObjectKind::kInt: return DynCast<PyInt>(v)->value() != 0;
-    case ObjectKind::kFloat: return DynCast<PyFloat>(v)->value() != 0;
-    case ObjectKind::kStr: return !DynCast<PyStr>(v)->value().empty();
-    case ObjectKind::kTuple: return DynCast<PyTuple>(v)->size() != 0;
-    case ObjectKind::kList: return !DynCast<PyList>(v)->items().empty();
-    case ObjectKind::kDict: return DynCast<PyDict>(v)->size() != 0;
+    case ObjectKind::kNone:
+      return false;
+    case ObjectKind::kBool:
+      return DynCast<PyBool>(v)->value();
+    case ObjectKind::kInt:
+      return DynCast<PyInt>(v)->value() != 0;
+    case ObjectKind::kFloat:
+      return DynCast<PyFloat>(v)->value() != 0;
+    case ObjectKind::kStr:
+      return !DynCast<PyStr>(v)->value().empty();
+    case ObjectKind::kTuple:
+      return DynCast<PyTuple>(v)->size() != 0;
+    case ObjectKind::kList:
+      return !DynCast<PyList>(v)->items().empty();
+    case ObjectKind::kDict:
+      return DynCast<PyDict>(v)->size() != 0;
     case ObjectKind::kTensor: {
       const Tensor& t = DynCast<PyTensor>(v)->tensor();
       if (t.numel() == 0) {
@@ -439,24 +451,42 @@ bool IsTruthy(const Value& v) {
 
 std::string_view TypeName(const Value& v) {
   switch (v->kind()) {
-    case ObjectKind::kNone: return "NoneType";
-    case ObjectKind::kBool: return "bool";
-    case ObjectKind::kInt: return "int";
-    case ObjectKind::kFloat: return "float";
-    case ObjectKind::kStr: return "str";
-    case ObjectKind::kTuple: return "tuple";
-    case ObjectKind::kList: return "list";
-    case ObjectKind::kDict: return "dict";
-    case ObjectKind::kCell: return "cell";
-    case ObjectKind::kFunction: return "function";
-    case ObjectKind::kBuiltin: return "builtin_function_or_method";
-    case ObjectKind::kModule: return "module";
-    case ObjectKind::kTensor: return "Tensor";
-    case ObjectKind::kException: return ExcTypeName(DynCast<PyException>(v)->type());
-    case ObjectKind::kType: return "type";
-    case ObjectKind::kInstance: return DynCast<PyInstance>(v)->type->name;
-    case ObjectKind::kMethod: return "method";
-    case ObjectKind::kDType: return "dtype";
+    case ObjectKind::kNone:
+      return "NoneType";
+    case ObjectKind::kBool:
+      return "bool";
+    case ObjectKind::kInt:
+      return "int";
+    case ObjectKind::kFloat:
+      return "float";
+    case ObjectKind::kStr:
+      return "str";
+    case ObjectKind::kTuple:
+      return "tuple";
+    case ObjectKind::kList:
+      return "list";
+    case ObjectKind::kDict:
+      return "dict";
+    case ObjectKind::kCell:
+      return "cell";
+    case ObjectKind::kFunction:
+      return "function";
+    case ObjectKind::kBuiltin:
+      return "builtin_function_or_method";
+    case ObjectKind::kModule:
+      return "module";
+    case ObjectKind::kTensor:
+      return "Tensor";
+    case ObjectKind::kException:
+      return ExcTypeName(DynCast<PyException>(v)->type());
+    case ObjectKind::kType:
+      return "type";
+    case ObjectKind::kInstance:
+      return DynCast<PyInstance>(v)->type->name;
+    case ObjectKind::kMethod:
+      return "method";
+    case ObjectKind::kDType:
+      return "dtype";
   }
   return "object";
 }

@@ -202,15 +202,15 @@ class PyFunction final : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kFunction;
 
-  Value globals;         // the defining module's globals (a PyDict)
-  Value module;          // __module__: globals['__name__'] when the function is made
-  Value defaults;        // a PyTuple, or null
-  Value kwdefaults;      // a PyDict, or null
-  Value doc;             // null unless set
-  Ref<PyDict> attrs;     // __dict__ (f.marker, __wrapped__, _torchdynamo_disable), lazy
-  Value closure;         // a PyTuple of PyCells, or null
-  Value name;            // __name__ (a PyStr)
-  Value qualname;        // __qualname__ (a PyStr)
+  Value globals;      // the defining module's globals (a PyDict)
+  Value module;       // __module__: globals['__name__'] when the function is made
+  Value defaults;     // a PyTuple, or null
+  Value kwdefaults;   // a PyDict, or null
+  Value doc;          // null unless set
+  Ref<PyDict> attrs;  // __dict__ (f.marker, __wrapped__, _torchdynamo_disable), lazy
+  Value closure;      // a PyTuple of PyCells, or null
+  Value name;         // __name__ (a PyStr)
+  Value qualname;     // __qualname__ (a PyStr)
   std::variant<UserCode, NativeCode> code;
 
   bool is_native() const { return std::holds_alternative<NativeCode>(code); }

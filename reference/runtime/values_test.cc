@@ -59,7 +59,7 @@ TEST_F(Values, StrKeysAndStrShortcutsAgree) {
   Ref<PyDict> d = heap_.NewDict();
   d->Set(NewStr("name"), Int(1));  // a run-time str key
   EXPECT_EQ(Repr(d->GetStr("name")), "1");
-  d->SetStr("name", Int(2));    // the same key, found without making an object
+  d->SetStr("name", Int(2));  // the same key, found without making an object
   EXPECT_EQ(d->size(), 1u);
   EXPECT_EQ(Repr(d->Get(heap_.Intern("name"))), "2");
   EXPECT_TRUE(d->EraseStr("name"));
@@ -218,14 +218,14 @@ TEST_F(Values, EqualityFollowsPython) {
 }
 
 TEST_F(Values, Truthiness) {
-  for (const Value& falsy : {heap_.None(), heap_.False(), Int(0), Float(0.0), Float(-0.0),
-                             NewStr(""), Value(Tuple({})), Value(List({})),
-                             Value(heap_.NewDict()), Value(Tensor1({0}))}) {
+  for (const Value& falsy :
+       {heap_.None(), heap_.False(), Int(0), Float(0.0), Float(-0.0), NewStr(""), Value(Tuple({})),
+        Value(List({})), Value(heap_.NewDict()), Value(Tensor1({0}))}) {
     EXPECT_FALSE(IsTruthy(falsy)) << Repr(falsy);
   }
-  for (const Value& truthy : {heap_.True(), Int(-1), Float(0.1), NewStr("0"),
-                              Value(Tuple({heap_.None()})), Value(List({Int(0)})),
-                              Value(Tensor1({0.5})), Value(heap_.NewCell())}) {
+  for (const Value& truthy :
+       {heap_.True(), Int(-1), Float(0.1), NewStr("0"), Value(Tuple({heap_.None()})),
+        Value(List({Int(0)})), Value(Tensor1({0.5})), Value(heap_.NewCell())}) {
     EXPECT_TRUE(IsTruthy(truthy)) << Repr(truthy);
   }
 }
@@ -283,8 +283,7 @@ TEST_F(Values, IntArithmeticOverflowRaises) {
 TEST_F(Values, FunctionAttributes) {
   Ref<PyDict> globals = heap_.NewDict();
   globals->SetStr("__name__", heap_.Intern("__main__"));
-  Ref<PyFunction> fn = heap_.NewFunction(UserCode{}, heap_.Intern("f"), heap_.Intern("f"),
-                                         globals);
+  Ref<PyFunction> fn = heap_.NewFunction(UserCode{}, heap_.Intern("f"), heap_.Intern("f"), globals);
   EXPECT_EQ(Str(fn->GetAttr("__module__")), "__main__");
   EXPECT_EQ(Repr(fn->GetAttr("__doc__")), "None");
   EXPECT_EQ(Repr(fn->GetAttr("__defaults__")), "None");

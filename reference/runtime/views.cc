@@ -142,8 +142,8 @@ Tensor Permute(const Tensor& t, const Shape& dims) {
     throw TorchError("RuntimeError",
                      "permute(sparse_coo): number of dimensions in the tensor input does not "
                      "match the length of the desired ordering of dimensions i.e. input.dim() = " +
-                         std::to_string(t.dim()) + " is not equal to len(dims) = " +
-                         std::to_string(dims.size()));
+                         std::to_string(t.dim()) +
+                         " is not equal to len(dims) = " + std::to_string(dims.size()));
   }
   Shape sizes(dims.size()), strides(dims.size());
   std::vector<bool> seen(dims.size(), false);
@@ -162,9 +162,9 @@ Tensor Expand(const Tensor& t, const Shape& shape) {
   int64_t ndim = static_cast<int64_t>(shape.size());
   if (ndim < t.dim()) {
     throw TorchError("RuntimeError",
-                     "expand(torch." + TorchTypeName(t.dtype) +
-                         "Tensor{" + ShapeText(t.sizes) + "}, size=" + ShapeText(shape) +
-                         "): the number of sizes provided (" + std::to_string(ndim) +
+                     "expand(torch." + TorchTypeName(t.dtype) + "Tensor{" + ShapeText(t.sizes) +
+                         "}, size=" + ShapeText(shape) + "): the number of sizes provided (" +
+                         std::to_string(ndim) +
                          ") must be greater or equal to the number of dimensions in the tensor (" +
                          std::to_string(t.dim()) + ")");
   }
@@ -177,8 +177,10 @@ Tensor Expand(const Tensor& t, const Shape& shape) {
     int64_t target = shape[i];
     if (target == -1) {
       if (dim < 0) {
-        throw TorchError("RuntimeError", "The expanded size of the tensor (-1) isn't allowed in a "
-                                         "leading, non-existing dimension " + std::to_string(i));
+        throw TorchError("RuntimeError",
+                         "The expanded size of the tensor (-1) isn't allowed in a "
+                         "leading, non-existing dimension " +
+                             std::to_string(i));
       }
       target = size;
     }

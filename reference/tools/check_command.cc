@@ -1,13 +1,13 @@
 #include "reference/tools/check_command.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
 #include <sstream>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include "reference/lang/ast_dump.h"
 #include "reference/lang/parser.h"
@@ -45,8 +45,8 @@ std::optional<std::string> CheckOne(const std::string& path) {
     return std::nullopt;
   }
   if (!result.error) {
-    return fmt::format("{}:1:1: error: expected the diagnostic '{}', but the file is valid",
-                       path, *expected);
+    return fmt::format("{}:1:1: error: expected the diagnostic '{}', but the file is valid", path,
+                       *expected);
   }
   std::string actual = FormatDiagnosticWithoutFile(*result.error);
   if (actual == *expected) return std::nullopt;

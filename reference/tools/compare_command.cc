@@ -1,11 +1,11 @@
 #include "reference/tools/compare_command.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <fstream>
 #include <ostream>
 #include <sstream>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include "reference/graph/golden_json.h"
 
@@ -35,8 +35,7 @@ bool AddMasks(const std::vector<std::string>& masks, std::string_view tool,
   for (const std::string& mask : masks) {
     std::optional<std::vector<graph::Field>> fields = compare::MaskFields(mask);
     if (!fields) {
-      fmt::print(err, "{}: error: --mask {}: not a golden field name (nor \"aten\")\n", tool,
-                 mask);
+      fmt::print(err, "{}: error: --mask {}: not a golden field name (nor \"aten\")\n", tool, mask);
       return false;
     }
     options->masked.insert(options->masked.end(), fields->begin(), fields->end());

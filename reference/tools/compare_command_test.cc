@@ -2,11 +2,11 @@
 // count), 2 malformed input or bad options (a located `file: error: ...`).
 #include "reference/tools/compare_command.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "reference/graph/golden_json.h"
 #include "reference/graph/test_files.h"
@@ -59,8 +59,7 @@ TEST_F(CompareCommandTest, DifferencesArePrintedAndCounted) {
   std::string a = Write("a.json", sample_);
   std::string b = Write("b.json", ChangedOpCount(sample_, 9));
   EXPECT_EQ(Run({a, b, {}, {}, {}}), kCompareDifferent);
-  EXPECT_EQ(out_,
-            "compiled[\"torch-2.13\"].counters.op_count: expected 6, got 9\n1 difference\n");
+  EXPECT_EQ(out_, "compiled[\"torch-2.13\"].counters.op_count: expected 6, got 9\n1 difference\n");
   Json two = Json::parse(ChangedOpCount(sample_, 9));
   two["eager"]["outs"]["out_bool"]["bool"] = false;
   std::string c = Write("c.json", two.dump(1));
@@ -95,8 +94,9 @@ TEST_F(CompareCommandTest, MalformedInputExitsTwoWithALocatedError) {
 TEST_F(CompareCommandTest, BadOptionsExitTwo) {
   std::string a = Write("a.json", sample_);
   EXPECT_EQ(Run({a, a, {"nodes", "no_such_field"}, {}, {}}), kCompareError);
-  EXPECT_EQ(err_, "tdcompare: error: --mask no_such_field: not a golden field name (nor "
-                  "\"aten\")\n");
+  EXPECT_EQ(err_,
+            "tdcompare: error: --mask no_such_field: not a golden field name (nor "
+            "\"aten\")\n");
   EXPECT_EQ(Run({a, a, {}, "torch-9", {}}), kCompareError);
   EXPECT_EQ(err_, a + ": error: the expected document has no profile \"torch-9\"\n");
 }

@@ -1,14 +1,14 @@
 #include "reference/tools/run_command.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include "reference/aot/aot_lowering.h"
 #include "reference/compare/comparator.h"
@@ -131,7 +131,8 @@ int RunRun(const std::string& file, const RunOptions& options, bool json, std::o
   return 0;
 }
 
-int RunExplain(const std::string& file, const RunOptions& options, std::ostream& out, std::ostream& err) {
+int RunExplain(const std::string& file, const RunOptions& options, std::ostream& out,
+               std::ostream& err) {
   std::optional<std::string> source = ReadFile(file);
   if (!source) {
     fmt::print(err, "{}:1:1: error: cannot read file\n", file);

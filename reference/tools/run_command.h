@@ -42,7 +42,8 @@ int RunRun(const std::string& file, const RunOptions& options, bool json, std::o
 // `tdref explain`: runs `file` in compile mode and prints Dynamo's decisions (which frames
 // were converted, where each graph ends and why, what ran eagerly, how each disabled,
 // allowed or forbidden callable was treated), then the compiled outcome as `run` prints it.
-int RunExplain(const std::string& file, const RunOptions& options, std::ostream& out, std::ostream& err);
+int RunExplain(const std::string& file, const RunOptions& options, std::ostream& out,
+               std::ostream& err);
 
 }  // namespace tdc::tools
 

@@ -4,17 +4,17 @@
 // exit 0 when one differs, 1 when none cites it or all match, 2 on an error (a crash is
 // never a difference).
 #include "reference/tools/run_command.h"
-#include "reference/tools/verify_command.h"
-
-#include <filesystem>
-#include <functional>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
 #include "reference/graph/golden_json.h"
 #include "reference/graph/test_files.h"
+#include "reference/tools/verify_command.h"
 
 namespace tdc::tools {
 namespace {
@@ -36,8 +36,7 @@ class VerifyTest : public ::testing::Test {
                         const std::string& golden) {
     std::filesystem::path path = CasePath(stem);
     std::filesystem::create_directories(path.parent_path());
-    std::ofstream(std::filesystem::path(path).replace_extension(".golden.json"),
-                  std::ios::binary)
+    std::ofstream(std::filesystem::path(path).replace_extension(".golden.json"), std::ios::binary)
         << golden;
     std::ofstream(path, std::ios::binary) << program;
     return path.string();
@@ -85,8 +84,7 @@ class VerifyTest : public ::testing::Test {
     return status;
   }
 
-  std::string program_ =
-      graph::testing::ReadSourceFile(std::string(kFixture) + ".py").value_or("");
+  std::string program_ = graph::testing::ReadSourceFile(std::string(kFixture) + ".py").value_or("");
   std::string golden_ =
       graph::testing::ReadSourceFile(std::string(kFixture) + ".golden.json").value_or("");
   std::string compile_program_ =
@@ -110,8 +108,9 @@ TEST_F(VerifyTest, CountsPassedAndFailed) {
   EXPECT_EQ(Verify({Matching()}, {}), 0);
   EXPECT_EQ(out_, "1 passed, 0 failed\n");
   EXPECT_EQ(Verify({Matching(), Differing()}, {}), 1);
-  EXPECT_TRUE(out_.starts_with("eager.outs[\"out_allow_type\"].str: expected \"TypeError\", "
-                              "got \"AssertionError\"\n"))
+  EXPECT_TRUE(
+      out_.starts_with("eager.outs[\"out_allow_type\"].str: expected \"TypeError\", "
+                       "got \"AssertionError\"\n"))
       << out_;
   EXPECT_TRUE(out_.ends_with("differing.py: differs from its golden\n1 passed, 1 failed\n"))
       << out_;
@@ -132,8 +131,9 @@ TEST_F(VerifyTest, BadOptionsExitTwo) {
   masked.masks = {"no_such_field"};
   EXPECT_EQ(Verify({Matching()}, masked), 2);
   EXPECT_EQ(out_, "");
-  EXPECT_EQ(err_, "tdref: error: --mask no_such_field: not a golden field name (nor "
-                  "\"aten\")\n");
+  EXPECT_EQ(err_,
+            "tdref: error: --mask no_such_field: not a golden field name (nor "
+            "\"aten\")\n");
   VerifyOptions eager_rules;
   eager_rules.run.disabled_rules = {"R-cache-hit"};
   EXPECT_EQ(Verify({Matching()}, eager_rules), 2);
@@ -158,11 +158,13 @@ TEST_F(VerifyTest, SwitchOffPassesWhenACitingFileDiffers) {
   std::string other = Citing("other", {"R-forbidden"});
   EXPECT_EQ(Verify({cites, bare, other}, Compile()), 0) << out_ << err_;  // as recorded
   EXPECT_EQ(Verify({cites, other, Matching()}, Compile("R-graph-break-call")), 0) << err_;
-  EXPECT_TRUE(out_.starts_with("compiled[\"torch-2.13\"].invocations: expected length 3, "
-                              "got length 1\n"))
+  EXPECT_TRUE(
+      out_.starts_with("compiled[\"torch-2.13\"].invocations: expected length 3, "
+                       "got length 1\n"))
       << out_;
-  EXPECT_TRUE(out_.ends_with("cites.py: differs from its golden\n"
-                             "R-graph-break-call: 1 cite it, 1 differ, 0 match\n"))
+  EXPECT_TRUE(
+      out_.ends_with("cites.py: differs from its golden\n"
+                     "R-graph-break-call: 1 cite it, 1 differ, 0 match\n"))
       << out_;
   EXPECT_EQ(Verify({bare}, Compile("graph-break-call")), 0) << err_;
   EXPECT_TRUE(out_.ends_with("R-graph-break-call: 1 cite it, 1 differ, 0 match\n")) << out_;
@@ -173,8 +175,9 @@ TEST_F(VerifyTest, SwitchOffFailsWhenNoFixtureCitesTheRule) {
   ASSERT_FALSE(compile_program_.empty());
   EXPECT_EQ(Verify({Citing("other", {"R-forbidden"}), Matching()}, Compile("R-graph-break-call")),
             1);
-  EXPECT_EQ(out_, "R-graph-break-call: 0 cite it, 0 differ, 0 match\n"
-                  "R-graph-break-call: no fixture cites this rule\n");
+  EXPECT_EQ(out_,
+            "R-graph-break-call: 0 cite it, 0 differ, 0 match\n"
+            "R-graph-break-call: no fixture cites this rule\n");
   EXPECT_EQ(err_, "");
 }
 
@@ -183,8 +186,9 @@ TEST_F(VerifyTest, SwitchOffFailsWhenEveryCitingFileMatches) {
   // R-forbidden plays no part in this program: with it off, the outcome is unchanged.
   std::string cites = Citing("cites", {"R-forbidden"});
   EXPECT_EQ(Verify({cites}, Compile("R-forbidden")), 1) << err_;
-  EXPECT_EQ(out_, cites + ": matches its golden with R-forbidden off\n"
-                          "R-forbidden: 1 cite it, 0 differ, 1 match\n");
+  EXPECT_EQ(out_, cites +
+                      ": matches its golden with R-forbidden off\n"
+                      "R-forbidden: 1 cite it, 0 differ, 1 match\n");
   EXPECT_EQ(err_, "");
 }
 
@@ -214,8 +218,9 @@ TEST_F(VerifyTest, SwitchOffNeedsCompileModeAndAKnownRule) {
   EXPECT_EQ(err_, "error: --switch-off switches off a Dynamo rule: use --mode compile\n");
   EXPECT_EQ(Verify({cites}, Compile("R-no-such-rule")), 2);
   EXPECT_EQ(out_, "");
-  EXPECT_EQ(err_, "error: --switch-off R-no-such-rule: unknown rule "
-                  "(reference/dynamo/rules.def)\n");
+  EXPECT_EQ(err_,
+            "error: --switch-off R-no-such-rule: unknown rule "
+            "(reference/dynamo/rules.def)\n");
 }
 
 }  // namespace
@@ -228,13 +233,15 @@ namespace {
 // (out_reused negated in the compiled profile), with `edit` applied after; the program.
 class AllocatorDivergenceTest : public VerifyTest {
  protected:
-  std::string FlippedReuse(const std::string& fixture, const std::function<void(Json&)>& edit = nullptr) {
+  std::string FlippedReuse(const std::string& fixture,
+                           const std::function<void(Json&)>& edit = nullptr) {
     std::string stem = std::filesystem::path(fixture).filename().string();
     Json json = Json::parse(GoldenOfCopy(fixture, stem));
     Json& reused = json["compiled"]["torch-2.13"]["outs"]["out_reused"]["bool"];
     reused = !reused.get<bool>();
     if (edit) edit(json);
-    return WriteCase(stem, graph::testing::ReadSourceFile(fixture + ".py").value_or(""), json.dump(1) + "\n");
+    return WriteCase(stem, graph::testing::ReadSourceFile(fixture + ".py").value_or(""),
+                     json.dump(1) + "\n");
   }
 };
 
@@ -242,10 +249,12 @@ TEST_F(AllocatorDivergenceTest, OnlyOutReusedDiffersAndOneFlippedDecisionExplain
   // allow_in_graph's finalizer: whether the id is reused changes nothing else (S3).
   std::string file = FlippedReuse("fixtures/allow_in_graph/s03_allow_in_graph_no_id_reuse");
   EXPECT_EQ(Verify({file}, Compile()), 0);
-  EXPECT_NE(out_.find("s03_allow_in_graph_no_id_reuse.py: allocator_divergence: only out_reused differs"),
-            std::string::npos)
+  EXPECT_NE(
+      out_.find("s03_allow_in_graph_no_id_reuse.py: allocator_divergence: only out_reused differs"),
+      std::string::npos)
       << out_;
-  EXPECT_TRUE(out_.ends_with("1 passed, 0 failed (1 of the passed: allocator_divergence)\n")) << out_;
+  EXPECT_TRUE(out_.ends_with("1 passed, 0 failed (1 of the passed: allocator_divergence)\n"))
+      << out_;
 }
 
 TEST_F(AllocatorDivergenceTest, NotWhenTheReuseDecisionChangesOtherFields) {
@@ -253,13 +262,15 @@ TEST_F(AllocatorDivergenceTest, NotWhenTheReuseDecisionChangesOtherFields) {
   // the rerun with torch's decision does not match the recorded graphs: a real failure.
   std::string file = FlippedReuse("fixtures/disallow_in_graph/disallow_id_reuse_inherited");
   EXPECT_EQ(Verify({file}, Compile()), 1);
-  EXPECT_TRUE(out_.ends_with("disallow_id_reuse_inherited.py: differs from its golden\n0 passed, 1 failed\n")) << out_;
+  EXPECT_TRUE(out_.ends_with(
+      "disallow_id_reuse_inherited.py: differs from its golden\n0 passed, 1 failed\n"))
+      << out_;
 }
 
 TEST_F(AllocatorDivergenceTest, NotWhenAnotherFieldDiffersToo) {
-  std::string file = FlippedReuse("fixtures/allow_in_graph/s03_allow_in_graph_no_id_reuse", [](Json& json) {
-    json["compiled"]["torch-2.13"]["counters"]["op_count"] = 99;
-  });
+  std::string file =
+      FlippedReuse("fixtures/allow_in_graph/s03_allow_in_graph_no_id_reuse",
+                   [](Json& json) { json["compiled"]["torch-2.13"]["counters"]["op_count"] = 99; });
   EXPECT_EQ(Verify({file}, Compile()), 1);
   EXPECT_TRUE(out_.ends_with("0 passed, 1 failed\n")) << out_;
 }

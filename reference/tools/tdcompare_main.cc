@@ -1,14 +1,14 @@
 // tdcompare: the command line of the one golden comparator (fixtures/SCHEMA.md §10).
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "reference/tools/compare_command.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tdcompare: compare two golden documents (eager and compiled, never meta).\n"
-               "Exit status: 0 equal, 1 different, 2 malformed input or bad usage."};
+  CLI::App app{
+      "tdcompare: compare two golden documents (eager and compiled, never meta).\n"
+      "Exit status: 0 equal, 1 different, 2 malformed input or bad usage."};
   tdc::tools::CompareCommand command;
   app.add_option("EXPECTED", command.expected_file, "The reference document (e.g. a golden)")
       ->required();

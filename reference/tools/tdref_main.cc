@@ -1,9 +1,8 @@
 // tdref: the reference's command line. Verbs grow with the reference (run, explain, ...).
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "reference/tools/check_command.h"
 #include "reference/tools/run_command.h"
@@ -18,8 +17,9 @@ void AddRunOptions(CLI::App* command, tdc::tools::RunOptions* options) {
       ->check(CLI::IsMember({"eager", "compile"}));
   command->add_option("--profile", options->profile, "compile mode: the profile to predict")
       ->capture_default_str();
-  command->add_option("--disable-rule", options->disabled_rules,
-                      "compile mode: switch off a rule (SEMANTICS.md label, R-...); repeatable")
+  command
+      ->add_option("--disable-rule", options->disabled_rules,
+                   "compile mode: switch off a rule (SEMANTICS.md label, R-...); repeatable")
       ->allow_extra_args(false);  // one value per use, so files may follow
 }
 
@@ -55,9 +55,10 @@ int main(int argc, char** argv) {
   verify->add_option("files", verify_files, "Python files, each with a .golden.json beside it")
       ->required();
   AddRunOptions(verify, &verify_options.run);
-  verify->add_option("--mask", verify_options.masks,
-                     "Leave out a field wherever it occurs (a schema field name; `aten` = "
-                     "aten_graph and aten_error); repeatable")
+  verify
+      ->add_option("--mask", verify_options.masks,
+                   "Leave out a field wherever it occurs (a schema field name; `aten` = "
+                   "aten_graph and aten_error); repeatable")
       ->allow_extra_args(false);
   verify->add_option("--switch-off", verify_options.switch_off,
                      "Compile mode: the switch-off test of a rule (R-...): run only the files "
@@ -70,12 +71,14 @@ int main(int argc, char** argv) {
       "explain", "Run a fixture under the reference's Dynamo and say what it decided and why");
   explain->add_option("file", explain_file, "Python file")->required();
   explain->add_option("--profile", explain_options.profile, "the profile predicted (torch-2.13)");
-  explain->add_option("--disable-rule", explain_options.disabled_rules,
-                      "switch off a rule (SEMANTICS.md label, R-...); repeatable")
+  explain
+      ->add_option("--disable-rule", explain_options.disabled_rules,
+                   "switch off a rule (SEMANTICS.md label, R-...); repeatable")
       ->allow_extra_args(false);
 
   CLI11_PARSE(app, argc, argv);
-  if (explain->parsed()) return tdc::tools::RunExplain(explain_file, explain_options, std::cout, std::cerr);
+  if (explain->parsed())
+    return tdc::tools::RunExplain(explain_file, explain_options, std::cout, std::cerr);
   if (run->parsed()) {
     return tdc::tools::RunRun(run_file, run_options, run_json, std::cout, std::cerr);
   }

@@ -1,5 +1,8 @@
 #include "reference/tools/verify_command.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -7,9 +10,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/rules.h"
@@ -66,7 +66,8 @@ bool OnlyReuseDiffers(const std::vector<compare::Difference>& differences) {
 // The allocation decision that, taken against the heap's model, makes `file` match
 // `expected` in every compared field; nullopt when no single one does (DESIGN's Tests:
 // allocator_divergence needs the rerun with torch's reuse decision to match everything).
-std::optional<runtime::ReuseFlip> FindReuseFlip(const std::string& file, const graph::Golden& expected,
+std::optional<runtime::ReuseFlip> FindReuseFlip(const std::string& file,
+                                                const graph::Golden& expected,
                                                 RunOptions run_options,
                                                 const compare::CompareOptions& compare_options) {
   constexpr int64_t kDecisionsTried = 256;  // per kind; fixtures allocate far fewer before `del`
@@ -85,9 +86,8 @@ std::optional<runtime::ReuseFlip> FindReuseFlip(const std::string& file, const g
 
 // Runs `file` and compares its outcome with `expected`, printing each difference.
 Status VerifyAgainst(const std::string& file, const graph::Golden& expected,
-                     const RunOptions& run_options,
-                     const compare::CompareOptions& compare_options, std::ostream& out,
-                     std::ostream& err) {
+                     const RunOptions& run_options, const compare::CompareOptions& compare_options,
+                     std::ostream& out, std::ostream& err) {
   std::optional<graph::Golden> actual = RunToGolden(file, run_options, err);
   if (!actual) return kError;
   compare::CompareResult result = compare::Compare(expected, *actual, compare_options);
@@ -100,12 +100,14 @@ Status VerifyAgainst(const std::string& file, const graph::Golden& expected,
   }
   if (result.differences.empty()) return kMatch;
   if (OnlyReuseDiffers(result.differences)) {
-    if (std::optional<runtime::ReuseFlip> flip = FindReuseFlip(file, expected, run_options, compare_options)) {
-      fmt::print(out,
-                 "{}: allocator_divergence: only out_reused differs; with allocation {} {} a freed id "
-                 "(against the heap's model) every field matches (DESIGN D1)\n",
-                 DisplayName(file), flip->at,
-                 flip->kind == runtime::ReuseFlip::Kind::kRefuse ? "not reusing" : "reusing");
+    if (std::optional<runtime::ReuseFlip> flip =
+            FindReuseFlip(file, expected, run_options, compare_options)) {
+      fmt::print(
+          out,
+          "{}: allocator_divergence: only out_reused differs; with allocation {} {} a freed id "
+          "(against the heap's model) every field matches (DESIGN D1)\n",
+          DisplayName(file), flip->at,
+          flip->kind == runtime::ReuseFlip::Kind::kRefuse ? "not reusing" : "reusing");
       return kAllocatorDivergence;
     }
   }
@@ -135,8 +137,9 @@ int VerifyAll(const std::vector<std::string>& files, const RunOptions& run_optio
                        : kError);
   }
   fmt::print(out, "{} passed, {} failed{}\n", tally.match(), tally.differ() + tally.error(),
-             tally.divergence() > 0 ? fmt::format(" ({} of the passed: allocator_divergence)", tally.divergence())
-                                    : "");
+             tally.divergence() > 0
+                 ? fmt::format(" ({} of the passed: allocator_divergence)", tally.divergence())
+                 : "");
   return tally.error() > 0 ? 2 : tally.differ() > 0 ? 1 : 0;
 }
 

@@ -9,23 +9,57 @@ namespace {
 using apis::Param;
 
 const std::vector<Param>& CompileParams() {
-  static const std::vector<Param> params = {
-      {"model", true},          {"fullgraph", true, true}, {"dynamic", true, true},
-      {"backend", true, true},  {"mode", true, true},      {"options", true, true},
-      {"name", true, true},     {"disable", true, true},   {"recompile_limit", true, true},
-      {"isolate_recompiles", true, true}, {"shapes_spec", true, true}};
+  static const std::vector<Param> params = {{"model", true},
+                                            {"fullgraph", true, true},
+                                            {"dynamic", true, true},
+                                            {"backend", true, true},
+                                            {"mode", true, true},
+                                            {"options", true, true},
+                                            {"name", true, true},
+                                            {"disable", true, true},
+                                            {"recompile_limit", true, true},
+                                            {"isolate_recompiles", true, true},
+                                            {"shapes_spec", true, true}};
   return params;
 }
-enum Arg { kModel, kFullgraph, kDynamic, kBackend, kMode, kOptions, kName, kDisable, kRecompileLimit,
-           kIsolate, kShapesSpec, kArgCount };
+enum Arg {
+  kModel,
+  kFullgraph,
+  kDynamic,
+  kBackend,
+  kMode,
+  kOptions,
+  kName,
+  kDisable,
+  kRecompileLimit,
+  kIsolate,
+  kShapesSpec,
+  kArgCount
+};
 
-constexpr const char* kBackends[] = {
-    "aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
-    "aot_eager_decomp_partition_with_mode", "aot_eager_default_partitioner", "aot_ts", "cudagraphs",
-    "dynamo_accuracy_minifier_backend", "dynamo_minifier_backend", "eager", "eager_debug", "eager_noexcept",
-    "inductor", "invoke_subgraph", "non_leaf_compile_error_TESTING_ONLY", "openxla", "openxla_eval",
-    "pre_dispatch_eager", "relu_accuracy_error_TESTING_ONLY", "relu_compile_error_TESTING_ONLY",
-    "relu_runtime_error_TESTING_ONLY", "ts", "tvm"};
+constexpr const char* kBackends[] = {"aot_eager",
+                                     "aot_eager_decomp_partition",
+                                     "aot_eager_decomp_partition_crossref",
+                                     "aot_eager_decomp_partition_with_mode",
+                                     "aot_eager_default_partitioner",
+                                     "aot_ts",
+                                     "cudagraphs",
+                                     "dynamo_accuracy_minifier_backend",
+                                     "dynamo_minifier_backend",
+                                     "eager",
+                                     "eager_debug",
+                                     "eager_noexcept",
+                                     "inductor",
+                                     "invoke_subgraph",
+                                     "non_leaf_compile_error_TESTING_ONLY",
+                                     "openxla",
+                                     "openxla_eval",
+                                     "pre_dispatch_eager",
+                                     "relu_accuracy_error_TESTING_ONLY",
+                                     "relu_compile_error_TESTING_ONLY",
+                                     "relu_runtime_error_TESTING_ONLY",
+                                     "ts",
+                                     "tvm"};
 
 bool IsStr(const Value& v, std::string_view text) {
   const auto* s = DynCast<PyStr>(v);
@@ -52,21 +86,29 @@ Value Compile(Interpreter& in, std::vector<Value> a) {
     if (!a[kFullgraph]) cells[kFullgraph]->contents = h.False();
     if (!a[kDisable]) cells[kDisable]->contents = h.False();
     if (!a[kIsolate]) cells[kIsolate]->contents = h.False();
-    Ref<PyTuple> closure = h.NewTuple({cells[kBackend], cells[kDisable], cells[kDynamic], cells[kFullgraph],
-                                       cells[kIsolate], cells[kMode], cells[kName], cells[kOptions],
-                                       cells[kRecompileLimit], cells[kShapesSpec]});
+    Ref<PyTuple> closure = h.NewTuple(
+        {cells[kBackend], cells[kDisable], cells[kDynamic], cells[kFullgraph], cells[kIsolate],
+         cells[kMode], cells[kName], cells[kOptions], cells[kRecompileLimit], cells[kShapesSpec]});
     return apis::MakeLibFunction(
         in, apis::LibGlobals(in, "torch"), "compile.<locals>.fn",
         [&in](PyFunction& me, CallArgs& args) -> Value {
           std::vector<Value> bound = apis::BindParams(in, "compile.<locals>.fn", {{"model"}}, args);
-          if (bound[0] == in.heap().None()) Raise(in.heap(), ExcType::kRuntimeError, "Model can't be None");
+          if (bound[0] == in.heap().None())
+            Raise(in.heap(), ExcType::kRuntimeError, "Model can't be None");
           const auto& c = DynCast<PyTuple>(me.closure)->items();
           auto cell = [&](size_t i) { return DynCast<PyCell>(c[i])->contents; };
           std::vector<Value> b(kArgCount);
           b[kModel] = bound[0];
-          b[kBackend] = cell(0); b[kDisable] = cell(1); b[kDynamic] = cell(2); b[kFullgraph] = cell(3);
-          b[kIsolate] = cell(4); b[kMode] = cell(5); b[kName] = cell(6); b[kOptions] = cell(7);
-          b[kRecompileLimit] = cell(8); b[kShapesSpec] = cell(9);
+          b[kBackend] = cell(0);
+          b[kDisable] = cell(1);
+          b[kDynamic] = cell(2);
+          b[kFullgraph] = cell(3);
+          b[kIsolate] = cell(4);
+          b[kMode] = cell(5);
+          b[kName] = cell(6);
+          b[kOptions] = cell(7);
+          b[kRecompileLimit] = cell(8);
+          b[kShapesSpec] = cell(9);
           return Compile(in, std::move(b));
         },
         closure);
@@ -85,8 +127,8 @@ Value Compile(Interpreter& in, std::vector<Value> a) {
   const Value& backend = a[kBackend];
   if (IsStr(backend, "inductor")) {
     if (Truth(in, mode) && !IsStr(mode, "default")) {
-      static constexpr const char* kModes[] = {"default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs",
-                                               "max-autotune"};
+      static constexpr const char* kModes[] = {"default", "lite", "reduce-overhead",
+                                               "max-autotune-no-cudagraphs", "max-autotune"};
       bool known = false;
       for (const char* m : kModes) known = known || IsStr(mode, m);
       if (!known) {
@@ -101,15 +143,18 @@ Value Compile(Interpreter& in, std::vector<Value> a) {
     bool known = false;
     for (const char* b : kBackends) known = known || s->value() == b;
     if (!known) {
-      Raise(h, ExcType::kInvalidBackend,
-            fmt::format("Invalid backend: '{}', see `torch._dynamo.list_backends()` for available backends.",
-                        s->value()));
+      Raise(
+          h, ExcType::kInvalidBackend,
+          fmt::format(
+              "Invalid backend: '{}', see `torch._dynamo.list_backends()` for available backends.",
+              s->value()));
     }
   }
   // torch._dynamo.optimize(...) is a _NullDecorator under TORCHDYNAMO_DISABLE=1.
   if (!apis::IsCallable(in, model)) {
     Raise(h, ExcType::kAssertionError,
-          fmt::format("A callable function is expected, but {} is provided.", apis::TypeRepr(in, model)));
+          fmt::format("A callable function is expected, but {} is provided.",
+                      apis::TypeRepr(in, model)));
   }
   if (in.process().make_compile_wrapper && !(a[kDisable] && Truth(in, a[kDisable]))) {
     CompileCallback callback{backend, a[kFullgraph] && Truth(in, a[kFullgraph])};
@@ -124,7 +169,9 @@ void InstallCompileApi(Interpreter& in) {
   PyModule& torch = *in.process().modules()[ModuleId::kTorch];
   torch.SetAttr("compile", apis::MakeLibFunction(in, apis::LibGlobals(in, "torch"), "compile",
                                                  [&in](PyFunction&, CallArgs& args) -> Value {
-                                                   return Compile(in, apis::BindParams(in, "compile", CompileParams(), args));
+                                                   return Compile(
+                                                       in, apis::BindParams(in, "compile",
+                                                                            CompileParams(), args));
                                                  }));
 }
 

@@ -69,7 +69,8 @@ Value ApplyContext(Interpreter& in, DisableLib& lib, const Value& self, Value fn
   fn_cell->contents = fn;
   if (!apis::IsCallable(in, fn)) {
     Raise(h, ExcType::kAssertionError,
-          fmt::format("A callable function is expected, but {} is provided.", apis::TypeRepr(in, fn)));
+          fmt::format("A callable function is expected, but {} is provided.",
+                      apis::TypeRepr(in, fn)));
   }
   const ContextState& state = lib.contexts->at(self.get());
   Value msg = state.msg;
@@ -104,7 +105,8 @@ Value NonrecursiveWrap(Interpreter& in, DisableLib& lib, Value fn, const Value& 
   Ref<PyCell> fn_cell = h.NewCell(fn);
   Ref<PyTuple> closure = h.NewTuple({fn_cell});
   Ref<PyFunction> wrapper = apis::MakeLibFunction(
-      in, lib.external_utils_globals, "get_nonrecursive_disable_wrapper.<locals>.nonrecursive_disable_wrapper",
+      in, lib.external_utils_globals,
+      "get_nonrecursive_disable_wrapper.<locals>.nonrecursive_disable_wrapper",
       [&in](PyFunction& me, CallArgs& args) {
         const auto* cells = DynCast<PyTuple>(me.closure);
         Value target = DynCast<PyCell>(cells->items()[0])->contents;
@@ -121,7 +123,8 @@ Value NonrecursiveWrap(Interpreter& in, DisableLib& lib, Value fn, const Value& 
 }
 
 // disable(fn=None, recursive=True)'s `wrap` closure over `reason`'s cell.
-Ref<PyFunction> MakeWrap(Interpreter& in, const std::shared_ptr<DisableLib>& lib, const Ref<PyCell>& reason_cell) {
+Ref<PyFunction> MakeWrap(Interpreter& in, const std::shared_ptr<DisableLib>& lib,
+                         const Ref<PyCell>& reason_cell) {
   Ref<PyTuple> closure = in.heap().NewTuple({reason_cell});
   std::weak_ptr<DisableLib> weak = lib;
   return apis::MakeLibFunction(
@@ -138,8 +141,8 @@ Ref<PyFunction> MakeWrap(Interpreter& in, const std::shared_ptr<DisableLib>& lib
 // torch._dynamo.disable(fn=None, recursive=True, *, reason=None, wrapping=True). Its frame
 // makes the cell of `reason` first (a cellvar: `wrap` closes over it); the cell, and `wrap`
 // when fn is given, die when it returns.
-Value Disable(Interpreter& in, const std::shared_ptr<DisableLib>& lib, Value fn, const Value& recursive,
-              Value reason, Value wrapping) {
+Value Disable(Interpreter& in, const std::shared_ptr<DisableLib>& lib, Value fn,
+              const Value& recursive, Value reason, Value wrapping) {
   Heap& h = in.heap();
   Ref<PyCell> reason_cell = h.NewCell(reason);
   if (Truth(in, recursive)) {
@@ -173,15 +176,18 @@ void InstallDisableApis(Interpreter& in) {
   lib->context_type->dict->SetStr(
       "__call__", apis::MakeLibFunction(in, lib->eval_frame_globals, "DisableContext.__call__",
                                         [&in, lib](PyFunction&, CallArgs& args) -> Value {
-                                          std::vector<Value> a = apis::BindParams(
-                                              in, "DisableContext.__call__", {{"self"}, {"fn"}}, args);
+                                          std::vector<Value> a =
+                                              apis::BindParams(in, "DisableContext.__call__",
+                                                               {{"self"}, {"fn"}}, args);
                                           return ApplyContext(in, *lib, a[0], a[1]);
                                         }));
 
   auto dynamo_disable = apis::MakeLibFunction(
       in, lib->decorators_globals, "disable", [&in, weak](PyFunction&, CallArgs& args) -> Value {
         std::vector<Value> a = apis::BindParams(
-            in, "disable", {{"fn", true}, {"recursive", true}, {"reason", true, true}, {"wrapping", true, true}}, args);
+            in, "disable",
+            {{"fn", true}, {"recursive", true}, {"reason", true, true}, {"wrapping", true, true}},
+            args);
         Heap& heap = in.heap();
         return Disable(in, weak.lock(), a[0] ? a[0] : heap.None(), a[1] ? a[1] : heap.True(),
                        a[2] ? a[2] : heap.None(), a[3] ? a[3] : heap.True());
@@ -189,9 +195,10 @@ void InstallDisableApis(Interpreter& in) {
   modules[ModuleId::kTorchDynamo]->SetAttr("disable", dynamo_disable);
 
   auto compiler_disable = apis::MakeLibFunction(
-      in, apis::LibGlobals(in, "torch.compiler"), "disable", [&in, weak](PyFunction&, CallArgs& args) -> Value {
-        std::vector<Value> a =
-            apis::BindParams(in, "disable", {{"fn", true}, {"recursive", true}, {"reason", true, true}}, args);
+      in, apis::LibGlobals(in, "torch.compiler"), "disable",
+      [&in, weak](PyFunction&, CallArgs& args) -> Value {
+        std::vector<Value> a = apis::BindParams(
+            in, "disable", {{"fn", true}, {"recursive", true}, {"reason", true, true}}, args);
         Heap& heap = in.heap();
         return Disable(in, weak.lock(), a[0] ? a[0] : heap.None(), a[1] ? a[1] : heap.True(),
                        a[2] ? a[2] : heap.None(), heap.True());
@@ -202,9 +209,10 @@ void InstallDisableApis(Interpreter& in) {
       "is_dynamo_disable_recursive",
       apis::MakeLibFunction(in, lib->decorators_globals, "is_dynamo_disable_recursive",
                             [&in](PyFunction&, CallArgs& args) -> Value {
-                              std::vector<Value> a =
-                                  apis::BindParams(in, "is_dynamo_disable_recursive", {{"method"}}, args);
-                              Value v = apis::GetAttrOrNull(in, a[0], "_torchdynamo_disable_recursive");
+                              std::vector<Value> a = apis::BindParams(
+                                  in, "is_dynamo_disable_recursive", {{"method"}}, args);
+                              Value v =
+                                  apis::GetAttrOrNull(in, a[0], "_torchdynamo_disable_recursive");
                               return v ? v : in.heap().None();
                             }));
 }

@@ -26,11 +26,13 @@ Value MakeNamespace(Interpreter& in, const LibraryTypes& types, std::string_view
 
 // torch._library.custom_ops.custom_op's registration: the CustomOpDef and
 // torch.ops.<ns>.<op> (an OpOverloadPacket with its `default` OpOverload).
-Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::string& qualname, const Value& fn) {
+Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::string& qualname,
+                     const Value& fn) {
   size_t sep = qualname.find("::");
   if (sep == std::string::npos) {
     Raise(in.heap(), ExcType::kValueError,
-          fmt::format("Expected there to be a namespace in {}, i.e. The operator name should look something like "
+          fmt::format("Expected there to be a namespace in {}, i.e. The operator name should look "
+                      "something like "
                       "ns::foo",
                       qualname));
   }
@@ -46,9 +48,11 @@ Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::stri
   packet->attrs->SetStr("__name__", in.heap().Str(op_name));
   // A packet's __qualname__ is its pybind11 function's (probed on the torch 2.13.0 CPU
   // wheel); functools.wraps copies it into disable()'s wrapper.
-  packet->attrs->SetStr("__qualname__",
-                        in.heap().Str("pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1." +
-                                      op_name));
+  packet->attrs->SetStr(
+      "__qualname__",
+      in.heap().Str(
+          "pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1." +
+          op_name));
   packet->attrs->SetStr("__module__", in.heap().Str("torch._ops." + ns_name));
   packet->attrs->SetStr("_fn", fn);
   packet->repr = fmt::format("<OpOverloadPacket(op='{}.{}')>", ns_name, op_name);
@@ -80,55 +84,71 @@ void InstallCustomOp(Interpreter& in) {
   types->op_namespace = LibraryClass(in, "_OpNamespace", "torch._ops");
   types->packet = LibraryClass(in, "OpOverloadPacket", "torch._ops");
   types->overload = LibraryClass(in, "OpOverload", "torch._ops");
-  AddMethod(in, types->custom_op_def, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_init_fn"); });
+  AddMethod(in, types->custom_op_def, "__call__",
+            [&in](CallArgs& args) { return CallStored(in, args, "_init_fn"); });
   AddMethod(in, types->custom_op_def, "register_fake", [&in](CallArgs& args) {
     if (args.positional.size() != 2) {
-      Raise(in.heap(), ExcType::kTypeError, "CustomOpDef.register_fake() missing 1 required positional argument: 'fn'");
+      Raise(in.heap(), ExcType::kTypeError,
+            "CustomOpDef.register_fake() missing 1 required positional argument: 'fn'");
     }
     // Eager calls never run the fake implementation; register_fake returns fn.
     DynCast<PyInstance>(args.positional[0])->attrs->SetStr("_abstract_fn", args.positional[1]);
     return args.positional[1];
   });
-  AddMethod(in, types->packet, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
-  AddMethod(in, types->overload, "__call__", [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
+  AddMethod(in, types->packet, "__call__",
+            [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
+  AddMethod(in, types->overload, "__call__",
+            [&in](CallArgs& args) { return CallStored(in, args, "_fn"); });
   InstallAtenOps(in, types->op_namespace, types->packet, types->overload);
   MakeNamespace(in, *types, "aten");
 
   Value globals = apis::LibGlobals(in, "torch.library");
   Value custom_ops = apis::LibGlobals(in, "torch._library.custom_ops");
-  in.process().modules()[ModuleId::kTorchLibrary]->SetAttr("custom_op", apis::MakeLibFunction(in, globals, "custom_op",
-      [&in, types, custom_ops](PyFunction&, CallArgs& args) {
-        if (args.positional.size() > 2) {
-          Raise(in.heap(), ExcType::kTypeError,
-                fmt::format("custom_op() takes from 1 to 2 positional arguments but {} were given", args.positional.size()));
-        }
-        bool has_mutates = false;
-        for (const auto& [k, v] : args.keywords) {
-          if (k == "mutates_args") has_mutates = true;
-          else if (k != "device_types" && k != "schema" && k != "tags") {
-            Raise(in.heap(), ExcType::kTypeError, fmt::format("custom_op() got an unexpected keyword argument '{}'", k));
-          }
-        }
-        if (args.positional.empty()) {
-          Raise(in.heap(), ExcType::kTypeError, "custom_op() missing 1 required positional argument: 'name'");
-        }
-        if (!has_mutates) {
-          Raise(in.heap(), ExcType::kTypeError, "custom_op() missing 1 required keyword-only argument: 'mutates_args'");
-        }
-        const auto* name = DynCast<PyStr>(args.positional[0]);
-        if (name == nullptr) {
-          Raise(in.heap(), ExcType::kTypeError, "custom_op() expects the name of the operator as a string");
-        }
-        std::string qualname = name->value();
-        if (args.positional.size() == 2) return DefineCustomOp(in, *types, qualname, args.positional[1]);
-        return Value(apis::MakeLibFunction(in, custom_ops, "custom_op.<locals>.inner",
-            [&in, types, qualname](PyFunction&, CallArgs& call) {
-              if (call.positional.size() != 1) {
-                Raise(in.heap(), ExcType::kTypeError, "inner() missing 1 required positional argument: 'fn'");
+  in.process().modules()[ModuleId::kTorchLibrary]->SetAttr(
+      "custom_op",
+      apis::MakeLibFunction(
+          in, globals, "custom_op", [&in, types, custom_ops](PyFunction&, CallArgs& args) {
+            if (args.positional.size() > 2) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    fmt::format(
+                        "custom_op() takes from 1 to 2 positional arguments but {} were given",
+                        args.positional.size()));
+            }
+            bool has_mutates = false;
+            for (const auto& [k, v] : args.keywords) {
+              if (k == "mutates_args")
+                has_mutates = true;
+              else if (k != "device_types" && k != "schema" && k != "tags") {
+                Raise(in.heap(), ExcType::kTypeError,
+                      fmt::format("custom_op() got an unexpected keyword argument '{}'", k));
               }
-              return DefineCustomOp(in, *types, qualname, call.positional[0]);
-            }));
-      }));
+            }
+            if (args.positional.empty()) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    "custom_op() missing 1 required positional argument: 'name'");
+            }
+            if (!has_mutates) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    "custom_op() missing 1 required keyword-only argument: 'mutates_args'");
+            }
+            const auto* name = DynCast<PyStr>(args.positional[0]);
+            if (name == nullptr) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    "custom_op() expects the name of the operator as a string");
+            }
+            std::string qualname = name->value();
+            if (args.positional.size() == 2)
+              return DefineCustomOp(in, *types, qualname, args.positional[1]);
+            return Value(apis::MakeLibFunction(
+                in, custom_ops, "custom_op.<locals>.inner",
+                [&in, types, qualname](PyFunction&, CallArgs& call) {
+                  if (call.positional.size() != 1) {
+                    Raise(in.heap(), ExcType::kTypeError,
+                          "inner() missing 1 required positional argument: 'fn'");
+                  }
+                  return DefineCustomOp(in, *types, qualname, call.positional[0]);
+                }));
+          }));
 }
 
 // torch.cond(pred, true_fn, false_fn, operands=()): eagerly, the selected branch called
@@ -139,12 +159,15 @@ Value EagerCond(Interpreter& in, CallArgs& args, std::string_view name) {
   Value false_fn = ArgOrKeyword(args, 2, "false_fn");
   Value operands = ArgOrKeyword(args, 3, "operands");
   if (!pred || !true_fn || !false_fn) {
-    Raise(in.heap(), ExcType::kTypeError,
-          fmt::format("{}() missing required positional arguments: 'pred', 'true_fn' and 'false_fn'", name));
+    Raise(
+        in.heap(), ExcType::kTypeError,
+        fmt::format("{}() missing required positional arguments: 'pred', 'true_fn' and 'false_fn'",
+                    name));
   }
   if (const auto* t = DynCast<PyTensor>(pred); t != nullptr && t->tensor().numel() != 1) {
-    Raise(in.heap(), ExcType::kRuntimeError,
-          fmt::format("Expected pred to be bool or single-element tensor, but got {}.", Repr(pred)));
+    Raise(
+        in.heap(), ExcType::kRuntimeError,
+        fmt::format("Expected pred to be bool or single-element tensor, but got {}.", Repr(pred)));
   }
   CallArgs call;
   if (operands) call.positional = in.Iterate(operands);
@@ -153,8 +176,10 @@ Value EagerCond(Interpreter& in, CallArgs& args, std::string_view name) {
 
 void InstallCond(Interpreter& in) {
   Value torch_globals = apis::LibGlobals(in, "torch");
-  in.process().modules()[ModuleId::kTorch]->SetAttr("cond", apis::MakeLibFunction(in, torch_globals, "cond",
-      [&in](PyFunction&, CallArgs& args) { return EagerCond(in, args, "cond"); }));
+  in.process().modules()[ModuleId::kTorch]->SetAttr(
+      "cond", apis::MakeLibFunction(in, torch_globals, "cond", [&in](PyFunction&, CallArgs& args) {
+        return EagerCond(in, args, "cond");
+      }));
   // torch.ops.higher_order.cond: the CondOp HigherOrderOperator.
   Ref<PyType> namespace_type = LibraryClass(in, "_HigherOrderNamespace", "torch._ops");
   Ref<PyType> cond_op = LibraryClass(in, "CondOp", "torch._higher_order_ops.cond");

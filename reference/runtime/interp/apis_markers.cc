@@ -8,17 +8,19 @@ namespace tdc::runtime {
 namespace {
 
 Value Marker(Interpreter& in, const Value& globals, const std::string& name) {
-  return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs& args) -> Value {
-    apis::BindParams(in, name, {{"msg", true}}, args);
-    return in.heap().None();
-  });
+  return apis::MakeLibFunction(in, globals, name,
+                               [&in, name](PyFunction&, CallArgs& args) -> Value {
+                                 apis::BindParams(in, name, {{"msg", true}}, args);
+                                 return in.heap().None();
+                               });
 }
 
 Value AlwaysFalse(Interpreter& in, const Value& globals, const std::string& name) {
-  return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs& args) -> Value {
-    apis::BindParams(in, name, {}, args);
-    return in.heap().False();
-  });
+  return apis::MakeLibFunction(in, globals, name,
+                               [&in, name](PyFunction&, CallArgs& args) -> Value {
+                                 apis::BindParams(in, name, {}, args);
+                                 return in.heap().False();
+                               });
 }
 
 // An API torch 2.13.0 has whose behaviour the reference does not model yet: present (so
@@ -36,7 +38,8 @@ void InstallMarkerApis(Interpreter& in) {
   PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
   PyModule& compiler = *modules[ModuleId::kTorchCompiler];
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
-  for (const char* name : {"graph_break", "skip_frame", "step_unsupported"}) {  // all three disallowed
+  for (const char* name :
+       {"graph_break", "skip_frame", "step_unsupported"}) {  // all three disallowed
     Value fn = Marker(in, decorators, name);
     dynamo.SetAttr(name, fn);
   }
@@ -53,11 +56,13 @@ void InstallMarkerApis(Interpreter& in) {
   for (const char* name : {"is_compiling", "is_dynamo_compiling", "is_exporting"}) {
     compiler.SetAttr(name, AlwaysFalse(in, compiler_globals, name));
   }
-  dynamo.SetAttr("is_compiling", AlwaysFalse(in, apis::LibGlobals(in, "torch._dynamo.external_utils"), "is_compiling"));
-  modules[ModuleId::kTorchUtils]->SetAttr("is_compiling",
-                                          AlwaysFalse(in, apis::LibGlobals(in, "torch._utils"), "is_compiling"));
-  modules[ModuleId::kTorchJit]->SetAttr("is_scripting",
-                                        AlwaysFalse(in, apis::LibGlobals(in, "torch._jit_internal"), "is_scripting"));
+  dynamo.SetAttr(
+      "is_compiling",
+      AlwaysFalse(in, apis::LibGlobals(in, "torch._dynamo.external_utils"), "is_compiling"));
+  modules[ModuleId::kTorchUtils]->SetAttr(
+      "is_compiling", AlwaysFalse(in, apis::LibGlobals(in, "torch._utils"), "is_compiling"));
+  modules[ModuleId::kTorchJit]->SetAttr(
+      "is_scripting", AlwaysFalse(in, apis::LibGlobals(in, "torch._jit_internal"), "is_scripting"));
 }
 
 }  // namespace tdc::runtime

@@ -16,7 +16,8 @@ Ref<PyFunction> MakeDeregister(Interpreter& in, const Value& globals, std::strin
                                const Ref<PyCell>& id_cell) {
   Ref<PyTuple> closure = in.heap().NewTuple({id_cell});
   return apis::MakeLibFunction(
-      in, globals, qualname, [&in](PyFunction&, CallArgs&) -> Value { return in.heap().None(); }, closure);
+      in, globals, qualname, [&in](PyFunction&, CallArgs&) -> Value { return in.heap().None(); },
+      closure);
 }
 
 Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
@@ -26,7 +27,8 @@ Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
     for (const Value& item : in.Iterate(fn)) out.push_back(AllowInGraph(in, globals, item));
     return h.NewList(std::move(out));
   }
-  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "allow_in_graph expects a callable");
+  if (!apis::IsCallable(in, fn))
+    Raise(h, ExcType::kAssertionError, "allow_in_graph expects a callable");
   DynamoRegistries& reg = in.process().registries;
   const ObjectId id = fn->id();
   // trace_rules.lookup_callable(fn) is TorchInGraphFunctionVariable only for an id in the
@@ -35,7 +37,8 @@ Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
   reg.disallowed.erase(id);
   reg.allowed.insert(id);
   Ref<PyCell> id_cell = h.NewCell(h.Int(static_cast<int64_t>(id)));
-  Ref<PyFunction> deregister = MakeDeregister(in, globals, "allow_in_graph.<locals>.deregister", id_cell);
+  Ref<PyFunction> deregister =
+      MakeDeregister(in, globals, "allow_in_graph.<locals>.deregister", id_cell);
   id_cell.Reset();
   Process* process = &in.process();
   h.AddFinalizer(fn, [process, id, deregister]() mutable {
@@ -52,13 +55,15 @@ Value DisallowInGraph(Interpreter& in, const Value& fn, bool throw_if_not_allowe
     for (const Value& item : in.Iterate(fn)) out.push_back(DisallowInGraph(in, item, true));
     return h.NewList(std::move(out));
   }
-  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "disallow_in_graph expects a callable");
+  if (!apis::IsCallable(in, fn))
+    Raise(h, ExcType::kAssertionError, "disallow_in_graph expects a callable");
   DynamoRegistries& reg = in.process().registries;
   const ObjectId id = fn->id();
   bool allowed = reg.allowed.count(id) != 0 && reg.disallowed.count(id) == 0;
   if (throw_if_not_allowed && !allowed && !apis::IsTorchInGraphByName(fn)) {
     Raise(h, ExcType::kRuntimeError,
-          "disallow_in_graph is expected to be used on an already allowed callable (like torch.* ops). "
+          "disallow_in_graph is expected to be used on an already allowed callable (like torch.* "
+          "ops). "
           "Allowed callables means callables that TorchDynamo puts as-is in the extracted graph.");
   }
   reg.allowed.erase(id);
@@ -74,14 +79,16 @@ Value ForbidInGraph(Interpreter& in, const Value& fn) {
     for (const Value& item : in.Iterate(fn)) out.push_back(ForbidInGraph(in, item));
     return h.NewList(std::move(out));
   }
-  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "forbid_in_graph applies only to callables");
+  if (!apis::IsCallable(in, fn))
+    Raise(h, ExcType::kAssertionError, "forbid_in_graph applies only to callables");
   in.SetAttr(fn, "_dynamo_forbidden", h.True());
   return fn;
 }
 
 Value NonstrictTrace(Interpreter& in, const Value& globals, const Value& fn) {
   Heap& h = in.heap();
-  if (!apis::IsCallable(in, fn)) Raise(h, ExcType::kAssertionError, "nonstrict_trace expects a callable");
+  if (!apis::IsCallable(in, fn))
+    Raise(h, ExcType::kAssertionError, "nonstrict_trace expects a callable");
   // nonstrict_trace's frame makes its cells first: traceable_fn, then wrapped_id.
   Ref<PyCell> fn_cell = h.NewCell(fn);
   Ref<PyCell> id_cell = h.NewCell();
@@ -99,7 +106,8 @@ Value NonstrictTrace(Interpreter& in, const Value& globals, const Value& fn) {
   DynamoRegistries& reg = in.process().registries;
   reg.allowed.insert(id);
   reg.nonstrict_trace.insert(id);
-  Ref<PyFunction> deregister = MakeDeregister(in, globals, "nonstrict_trace.<locals>.deregister", id_cell);
+  Ref<PyFunction> deregister =
+      MakeDeregister(in, globals, "nonstrict_trace.<locals>.deregister", id_cell);
   id_cell.Reset();
   fn_cell.Reset();
   Process* process = &in.process();
@@ -126,27 +134,36 @@ void InstallRegistryApis(Interpreter& in) {
   dynamo.SetAttr("allow_in_graph",
                  apis::MakeLibFunction(in, decorators, "allow_in_graph",
                                        [&in, decorators](PyFunction&, CallArgs& args) -> Value {
-                                         return AllowInGraph(in, decorators, OneArg(in, "allow_in_graph", "fn", args));
+                                         return AllowInGraph(
+                                             in, decorators,
+                                             OneArg(in, "allow_in_graph", "fn", args));
                                        }));
   // torch.compiler.allow_in_graph is its own function calling torch._dynamo's.
-  compiler.SetAttr("allow_in_graph",
-                   apis::MakeLibFunction(in, apis::LibGlobals(in, "torch.compiler"), "allow_in_graph",
-                                         [&in, decorators](PyFunction&, CallArgs& args) -> Value {
-                                           return AllowInGraph(in, decorators, OneArg(in, "allow_in_graph", "fn", args));
-                                         }));
+  compiler.SetAttr(
+      "allow_in_graph",
+      apis::MakeLibFunction(in, apis::LibGlobals(in, "torch.compiler"), "allow_in_graph",
+                            [&in, decorators](PyFunction&, CallArgs& args) -> Value {
+                              return AllowInGraph(in, decorators,
+                                                  OneArg(in, "allow_in_graph", "fn", args));
+                            }));
   dynamo.SetAttr("disallow_in_graph",
-                 apis::MakeLibFunction(in, decorators, "disallow_in_graph", [&in](PyFunction&, CallArgs& args) -> Value {
-                   return DisallowInGraph(in, OneArg(in, "disallow_in_graph", "fn", args), true);
-                 }));
+                 apis::MakeLibFunction(in, decorators, "disallow_in_graph",
+                                       [&in](PyFunction&, CallArgs& args) -> Value {
+                                         return DisallowInGraph(
+                                             in, OneArg(in, "disallow_in_graph", "fn", args), true);
+                                       }));
   dynamo.SetAttr("forbid_in_graph",
-                 apis::MakeLibFunction(in, decorators, "forbid_in_graph", [&in](PyFunction&, CallArgs& args) -> Value {
-                   return ForbidInGraph(in, OneArg(in, "forbid_in_graph", "fn", args));
-                 }));
+                 apis::MakeLibFunction(in, decorators, "forbid_in_graph",
+                                       [&in](PyFunction&, CallArgs& args) -> Value {
+                                         return ForbidInGraph(
+                                             in, OneArg(in, "forbid_in_graph", "fn", args));
+                                       }));
   dynamo.SetAttr("nonstrict_trace",
                  apis::MakeLibFunction(in, decorators, "nonstrict_trace",
                                        [&in, decorators](PyFunction&, CallArgs& args) -> Value {
-                                         return NonstrictTrace(in, decorators,
-                                                               OneArg(in, "nonstrict_trace", "traceable_fn", args));
+                                         return NonstrictTrace(
+                                             in, decorators,
+                                             OneArg(in, "nonstrict_trace", "traceable_fn", args));
                                        }));
 }
 

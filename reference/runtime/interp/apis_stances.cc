@@ -7,25 +7,28 @@
 #include <memory>
 
 #include "reference/runtime/interp/library.h"
-#include "reference/runtime/interp/run_program.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/run_program.h"
 #include "reference/runtime/interp/stdlib_modules_support.h"
 
 namespace tdc::runtime {
 namespace {
 
-[[noreturn]] void TooManyPositional(Interpreter& in, std::string_view name, size_t max, size_t given) {
+[[noreturn]] void TooManyPositional(Interpreter& in, std::string_view name, size_t max,
+                                    size_t given) {
   Raise(in.heap(), ExcType::kTypeError,
-        max == 0 ? fmt::format("{}() takes 0 positional arguments but {} {} given", name, given, given == 1 ? "was" : "were")
-                 : fmt::format("{}() takes from 0 to {} positional argument{} but {} {} given", name, max,
-                               max == 1 ? "" : "s", given, given == 1 ? "was" : "were"));
+        max == 0 ? fmt::format("{}() takes 0 positional arguments but {} {} given", name, given,
+                               given == 1 ? "was" : "were")
+                 : fmt::format("{}() takes from 0 to {} positional argument{} but {} {} given",
+                               name, max, max == 1 ? "" : "s", given, given == 1 ? "was" : "were"));
 }
 
 void RejectUnknownKeywords(Interpreter& in, std::string_view name, const CallArgs& args,
                            std::initializer_list<std::string_view> known) {
   for (const auto& [k, v] : args.keywords) {
     if (std::find(known.begin(), known.end(), k) == known.end()) {
-      Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() got an unexpected keyword argument '{}'", name, k));
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("{}() got an unexpected keyword argument '{}'", name, k));
     }
   }
 }
@@ -38,13 +41,15 @@ bool IsCallable(Interpreter& in, const Value& v) {
 
 // torch.utils._contextlib.context_decorator: a `decorate_context` function that runs
 // fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
-Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory, const Value& fn) {
+Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
+                       const Value& fn) {
   Value captured = fn;
-  Ref<PyFunction> wrapper = apis::MakeLibFunction(in, globals, "context_decorator.<locals>.decorate_context",
-      [&in, factory, captured](PyFunction&, CallArgs& args) {
-        Value manager = factory();
-        return CallWithin(in, manager, captured, std::move(args));
-      });
+  Ref<PyFunction> wrapper =
+      apis::MakeLibFunction(in, globals, "context_decorator.<locals>.decorate_context",
+                            [&in, factory, captured](PyFunction&, CallArgs& args) {
+                              Value manager = factory();
+                              return CallWithin(in, manager, captured, std::move(args));
+                            });
   apis::UpdateWrapper(in, wrapper, fn);
   return wrapper;
 }
@@ -58,20 +63,25 @@ void InstallSetGradEnabled(Interpreter& in) {
   type->construct = [&in, raw](CallArgs& args) {
     if (!args.keywords.empty() && (args.keywords.size() > 1 || args.keywords[0].first != "mode")) {
       Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("set_grad_enabled.__init__() got an unexpected keyword argument '{}'", args.keywords.back().first));
+            fmt::format("set_grad_enabled.__init__() got an unexpected keyword argument '{}'",
+                        args.keywords.back().first));
     }
     const size_t given = args.positional.size() + args.keywords.size();
     if (given == 0) {
-      Raise(in.heap(), ExcType::kTypeError, "set_grad_enabled.__init__() missing 1 required positional argument: 'mode'");
+      Raise(in.heap(), ExcType::kTypeError,
+            "set_grad_enabled.__init__() missing 1 required positional argument: 'mode'");
     }
     if (given > 1) {
-      Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("set_grad_enabled.__init__() takes 2 positional arguments but {} were given", given + 1));
+      Raise(
+          in.heap(), ExcType::kTypeError,
+          fmt::format("set_grad_enabled.__init__() takes 2 positional arguments but {} were given",
+                      given + 1));
     }
     Value mode = args.positional.empty() ? args.keywords[0].second : args.positional[0];
     if (!Is<PyBool>(mode)) {
       Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {}", TypeName(mode)));
+            fmt::format("set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {}",
+                        TypeName(mode)));
     }
     Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
     m->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
@@ -104,7 +114,8 @@ void InstallGradMode(Interpreter& in) {
     Ref<PyType> type = LibraryClass(in, mode.name, "torch.autograd.grad_mode");
     bool enabled = mode.enabled;
     AddMethod(in, type, "__enter__", [&in, enabled](CallArgs& args) {
-      DynCast<PyInstance>(args.positional[0])->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
+      DynCast<PyInstance>(args.positional[0])
+          ->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
       in.SetGradEnabled(enabled);
       return in.heap().None();
     });
@@ -120,7 +131,8 @@ void InstallGradMode(Interpreter& in) {
     };
     AddMethod(in, type, "__call__", [&in, make, contextlib_globals](CallArgs& args) {
       if (args.positional.size() != 2) {
-        Raise(in.heap(), ExcType::kTypeError, "_DecoratorContextManager.__call__() takes 2 positional arguments");
+        Raise(in.heap(), ExcType::kTypeError,
+              "_DecoratorContextManager.__call__() takes 2 positional arguments");
       }
       return ContextDecorator(in, contextlib_globals, make, args.positional[1]);
     });
@@ -130,13 +142,16 @@ void InstallGradMode(Interpreter& in) {
     // decorates directly.
     type->construct = [&in, make, name, contextlib_globals](CallArgs& args) {
       if (!args.keywords.empty()) {
-        Raise(in.heap(), ExcType::kTypeError,
-              fmt::format("_NoParamDecoratorContextManager.__new__() got an unexpected keyword argument '{}'",
-                          args.keywords[0].first));
+        Raise(
+            in.heap(), ExcType::kTypeError,
+            fmt::format(
+                "_NoParamDecoratorContextManager.__new__() got an unexpected keyword argument '{}'",
+                args.keywords[0].first));
       }
       if (args.positional.size() > 1) {
         Raise(in.heap(), ExcType::kTypeError,
-              fmt::format("_NoParamDecoratorContextManager.__new__() takes from 1 to 2 positional arguments but {} were given",
+              fmt::format("_NoParamDecoratorContextManager.__new__() takes from 1 to 2 positional "
+                          "arguments but {} were given",
                           args.positional.size() + 1));
       }
       if (args.positional.empty() || Is<PyNone>(args.positional[0])) return make();
@@ -146,11 +161,11 @@ void InstallGradMode(Interpreter& in) {
   }
   InstallSetGradEnabled(in);
   torch.SetAttr("is_grad_enabled", MakeBuiltin(in, "is_grad_enabled", [&in](CallArgs& args) {
-    if (!args.positional.empty() || !args.keywords.empty()) {
-      Raise(in.heap(), ExcType::kTypeError, "is_grad_enabled() takes no arguments");
-    }
-    return in.heap().Bool(in.process().grad_enabled);
-  }));
+                  if (!args.positional.empty() || !args.keywords.empty()) {
+                    Raise(in.heap(), ExcType::kTypeError, "is_grad_enabled() takes no arguments");
+                  }
+                  return in.heap().Bool(in.process().grad_enabled);
+                }));
 }
 
 // torch._dynamo.decorators.set_stance and torch.compiler.set_stance.
@@ -175,11 +190,13 @@ void InstallSetStance(Interpreter& in) {
   // set_stance.__init__: sets the stance now and remembers the previous one.
   auto make = [&in, raw, current, set_current](CallArgs& args) {
     if (args.positional.size() > 1) TooManyPositional(in, "set_stance", 1, args.positional.size());
-    RejectUnknownKeywords(in, "set_stance", args, {"stance", "skip_guard_eval_unsafe", "force_backend"});
+    RejectUnknownKeywords(in, "set_stance", args,
+                          {"stance", "skip_guard_eval_unsafe", "force_backend"});
     Value stance = ArgOrKeyword(args, 0, "stance");
     if (!stance) stance = in.heap().Intern("default");
     Value force_backend = ArgOrKeyword(args, 99, "force_backend");
-    if (force_backend && !Is<PyNone>(force_backend) && !PyEquals(stance, in.heap().Intern("default"))) {
+    if (force_backend && !Is<PyNone>(force_backend) &&
+        !PyEquals(stance, in.heap().Intern("default"))) {
       Raise(in.heap(), ExcType::kRuntimeError, "non-default stance cannot have force_backend set");
     }
     Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
@@ -204,21 +221,26 @@ void InstallSetStance(Interpreter& in) {
   AddMethod(in, type, "__call__", [&in, make, set_current, contextlib_globals](CallArgs& args) {
     if (args.positional.size() != 2) {
       Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("set_stance.__call__() takes 2 positional arguments but {} were given", args.positional.size()));
+            fmt::format("set_stance.__call__() takes 2 positional arguments but {} were given",
+                        args.positional.size()));
     }
     Value self = args.positional[0];
     set_current(DynCast<PyInstance>(self)->attrs->GetStr("prev"));
     Value stance = DynCast<PyInstance>(self)->attrs->GetStr("stance");
-    Value wrapper = ContextDecorator(in, contextlib_globals, [make, stance]() {
-      CallArgs again{{stance}, {}};
-      return make(again);
-    }, args.positional[1]);
+    Value wrapper = ContextDecorator(
+        in, contextlib_globals,
+        [make, stance]() {
+          CallArgs again{{stance}, {}};
+          return make(again);
+        },
+        args.positional[1]);
     in.SetAttr(wrapper, "_dynamo_forbidden", in.heap().True());
     return wrapper;
   });
   modules[ModuleId::kTorchDynamo]->SetAttr("set_stance", type);
   Value cls = type;
-  Ref<PyFunction> compiler_set_stance = apis::MakeLibFunction(in, compiler_globals, "set_stance",
+  Ref<PyFunction> compiler_set_stance = apis::MakeLibFunction(
+      in, compiler_globals, "set_stance",
       [&in, cls](PyFunction&, CallArgs& args) { return in.Call(cls, std::move(args)); });
   // torch.compiler.set_stance is forbidden itself: tracing it names the function (S31).
   compiler_set_stance->SetAttr("_dynamo_forbidden", in.heap().True());
@@ -247,11 +269,13 @@ void AddWrapDunderCall(Interpreter& in, const Ref<PyType>& type) {
   AddMethod(in, type, "__call__", [&in, wrap](CallArgs& args) {
     if (args.positional.size() != 2 || !args.keywords.empty()) {
       Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("wrap_dunder_call_ctx_manager() takes 2 positional arguments but {} were given",
-                        args.positional.size()));
+            fmt::format(
+                "wrap_dunder_call_ctx_manager() takes 2 positional arguments but {} were given",
+                args.positional.size()));
     }
-    if (!*wrap) *wrap = RunLibrarySource(in, WrapDunderCallSource(), "<torch>/_dynamo/external_utils.py",
-                                         "torch._dynamo.external_utils", "wrap_dunder_call_ctx_manager");
+    if (!*wrap)
+      *wrap = RunLibrarySource(in, WrapDunderCallSource(), "<torch>/_dynamo/external_utils.py",
+                               "torch._dynamo.external_utils", "wrap_dunder_call_ctx_manager");
     return in.Call(*wrap, std::move(args));
   });
 }
@@ -280,27 +304,31 @@ void InstallDisableNestedGraphBreaks(Interpreter& in) {
   });
   AddWrapDunderCall(in, type);
   Ref<PyType> cls = type;
-  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("disable_nested_graph_breaks",
-      apis::MakeLibFunction(in, decorators, "disable_nested_graph_breaks", [&in, cls](PyFunction&, CallArgs& args) {
-        RejectUnknownKeywords(in, "disable_nested_graph_breaks", args, {"fn"});
-        if (args.positional.size() > 1) {
-          Raise(in.heap(), ExcType::kTypeError,
-                fmt::format("disable_nested_graph_breaks() takes from 0 to 1 positional arguments but {} were given",
-                            args.positional.size()));
-        }
-        Ref<PyInstance> proxy = in.heap().NewInstance(cls);
-        proxy->attrs->SetStr("saved", in.heap().NewList());
-        Value fn = ArgOrKeyword(args, 0, "fn");
-        if (!fn || !IsTruthy(fn)) return Value(proxy);
-        return in.Call(proxy, CallArgs{{fn}, {}});
-      }));
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr(
+      "disable_nested_graph_breaks",
+      apis::MakeLibFunction(
+          in, decorators, "disable_nested_graph_breaks", [&in, cls](PyFunction&, CallArgs& args) {
+            RejectUnknownKeywords(in, "disable_nested_graph_breaks", args, {"fn"});
+            if (args.positional.size() > 1) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    fmt::format("disable_nested_graph_breaks() takes from 0 to 1 positional "
+                                "arguments but {} were given",
+                                args.positional.size()));
+            }
+            Ref<PyInstance> proxy = in.heap().NewInstance(cls);
+            proxy->attrs->SetStr("saved", in.heap().NewList());
+            Value fn = ArgOrKeyword(args, 0, "fn");
+            if (!fn || !IsTruthy(fn)) return Value(proxy);
+            return in.Call(proxy, CallArgs{{fn}, {}});
+          }));
 }
 
 void InstallErrorOnGraphBreak(Interpreter& in) {
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
   // The C-level error_on_graph_break flag (None until first set: `_get_error_on_graph_break`).
   auto flag = std::make_shared<Value>(in.heap().False());
-  Ref<PyType> type = LibraryClass(in, "ErrorOnGraphBreakDecoratorContextManager", "torch._dynamo.decorators");
+  Ref<PyType> type =
+      LibraryClass(in, "ErrorOnGraphBreakDecoratorContextManager", "torch._dynamo.decorators");
   AddMethod(in, type, "__enter__", [&in, flag](CallArgs& args) {
     const auto* self = DynCast<PyInstance>(args.positional[0]);
     Value wanted = self->attrs->GetStr("error_on_graph_break");
@@ -326,23 +354,28 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
   });
   AddWrapDunderCall(in, type);
   Ref<PyType> cls = type;
-  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("error_on_graph_break",
-      apis::MakeLibFunction(in, decorators, "error_on_graph_break", [&in, cls](PyFunction&, CallArgs& args) {
-        RejectUnknownKeywords(in, "error_on_graph_break", args, {"error_on_graph_break"});
-        if (args.positional.size() > 1) {
-          Raise(in.heap(), ExcType::kTypeError,
-                fmt::format("error_on_graph_break() takes 1 positional argument but {} were given", args.positional.size()));
-        }
-        Value value = ArgOrKeyword(args, 0, "error_on_graph_break");
-        if (!value) {
-          Raise(in.heap(), ExcType::kTypeError,
-                "error_on_graph_break() missing 1 required positional argument: 'error_on_graph_break'");
-        }
-        Ref<PyInstance> m = in.heap().NewInstance(cls);
-        m->attrs->SetStr("error_on_graph_break", value);
-        m->attrs->SetStr("prev_error_on_graph_break", in.heap().NewList());
-        return Value(m);
-      }));
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr(
+      "error_on_graph_break",
+      apis::MakeLibFunction(
+          in, decorators, "error_on_graph_break", [&in, cls](PyFunction&, CallArgs& args) {
+            RejectUnknownKeywords(in, "error_on_graph_break", args, {"error_on_graph_break"});
+            if (args.positional.size() > 1) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    fmt::format(
+                        "error_on_graph_break() takes 1 positional argument but {} were given",
+                        args.positional.size()));
+            }
+            Value value = ArgOrKeyword(args, 0, "error_on_graph_break");
+            if (!value) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    "error_on_graph_break() missing 1 required positional argument: "
+                    "'error_on_graph_break'");
+            }
+            Ref<PyInstance> m = in.heap().NewInstance(cls);
+            m->attrs->SetStr("error_on_graph_break", value);
+            m->attrs->SetStr("prev_error_on_graph_break", in.heap().NewList());
+            return Value(m);
+          }));
 }
 
 // innermost_fn: follows _torchdynamo_orig_callable while _torchdynamo_wrapper_id == id(fn).
@@ -356,7 +389,8 @@ Value InnermostFn(Interpreter& in, Value fn) {
     if (!orig || id == nullptr || id->value() != static_cast<int64_t>(fn->id())) return fn;
     if (!IsCallable(in, orig)) {
       Raise(in.heap(), ExcType::kAssertionError,
-            fmt::format("A callable function is expected, but {} is provided.", Repr(TypeOf(in, orig))));
+            fmt::format("A callable function is expected, but {} is provided.",
+                        Repr(TypeOf(in, orig))));
     }
     fn = orig;
   }
@@ -370,43 +404,55 @@ void InstallRun(Interpreter& in) {
     fn = InnermostFn(in, fn);
     Value inner = fn;
     // RunOnlyContext's callback is False for the call's extent: cached code only.
-    auto run_only = std::make_shared<const CompileCallback>(CompileCallback{in.heap().None(), false, true, false});
-    Ref<PyFunction> wrapper = apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>._fn",
-        [&in, inner, run_only](PyFunction&, CallArgs& args) {
-          EvalFrameCallbackScope cached_only(in.process(), run_only);
-          return in.Call(inner, std::move(args));
-        });
+    auto run_only = std::make_shared<const CompileCallback>(
+        CompileCallback{in.heap().None(), false, true, false});
+    Ref<PyFunction> wrapper =
+        apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>._fn",
+                              [&in, inner, run_only](PyFunction&, CallArgs& args) {
+                                EvalFrameCallbackScope cached_only(in.process(), run_only);
+                                return in.Call(inner, std::move(args));
+                              });
     apis::UpdateWrapper(in, wrapper, fn);
     wrapper->SetAttr("_torchdynamo_inline", fn);
     wrapper->SetAttr("_torchdynamo_orig_callable", fn);
     wrapper->SetAttr("_torchdynamo_wrapper_id", in.heap().Int(static_cast<int64_t>(wrapper->id())));
     wrapper->SetAttr("_isolate_recompiles_id", in.heap().Int(-1));
-    wrapper->SetAttr("get_compiler_config", apis::MakeLibFunction(in, eval_frame,
-        "_TorchDynamoContext.__call__.<locals>.get_compiler_config",
-        [&in](PyFunction&, CallArgs&) { return in.heap().None(); }));
-    wrapper->SetAttr("aot_compile", apis::MakeLibFunction(in, eval_frame,
-        "_TorchDynamoContext.__call__.<locals>.aot_compile", [&in](PyFunction&, CallArgs&) -> Value {
-          Raise(in.heap(), ExcType::kNotImplementedError, "aot_compile is outside the reference");
-        }));
+    wrapper->SetAttr(
+        "get_compiler_config",
+        apis::MakeLibFunction(in, eval_frame,
+                              "_TorchDynamoContext.__call__.<locals>.get_compiler_config",
+                              [&in](PyFunction&, CallArgs&) { return in.heap().None(); }));
+    wrapper->SetAttr(
+        "aot_compile",
+        apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>.aot_compile",
+                              [&in](PyFunction&, CallArgs&) -> Value {
+                                Raise(in.heap(), ExcType::kNotImplementedError,
+                                      "aot_compile is outside the reference");
+                              }));
     return Value(wrapper);
   };
   Ref<PyType> context = LibraryClass(in, "RunOnlyContext", "torch._dynamo.eval_frame");
   AddMethod(in, context, "__call__", [&in, wrap](CallArgs& args) {
-    if (args.positional.size() != 2) Raise(in.heap(), ExcType::kTypeError, "__call__() missing 1 required positional argument: 'fn'");
+    if (args.positional.size() != 2)
+      Raise(in.heap(), ExcType::kTypeError,
+            "__call__() missing 1 required positional argument: 'fn'");
     return wrap(args.positional[1]);
   });
-  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr("run", apis::MakeLibFunction(in, decorators, "run",
-      [&in, wrap, context](PyFunction&, CallArgs& args) {
-        RejectUnknownKeywords(in, "run", args, {"fn"});
-        if (args.positional.size() > 1) TooManyPositional(in, "run", 1, args.positional.size());
-        Value fn = ArgOrKeyword(args, 0, "fn");
-        if (fn && !Is<PyNone>(fn)) {
-          fn = InnermostFn(in, fn);
-          if (!IsCallable(in, fn)) Raise(in.heap(), ExcType::kAssertionError, "fn must be callable");
-          return wrap(fn);
-        }
-        return Value(in.heap().NewInstance(context));
-      }));
+  in.process().modules()[ModuleId::kTorchDynamo]->SetAttr(
+      "run", apis::MakeLibFunction(
+                 in, decorators, "run", [&in, wrap, context](PyFunction&, CallArgs& args) {
+                   RejectUnknownKeywords(in, "run", args, {"fn"});
+                   if (args.positional.size() > 1)
+                     TooManyPositional(in, "run", 1, args.positional.size());
+                   Value fn = ArgOrKeyword(args, 0, "fn");
+                   if (fn && !Is<PyNone>(fn)) {
+                     fn = InnermostFn(in, fn);
+                     if (!IsCallable(in, fn))
+                       Raise(in.heap(), ExcType::kAssertionError, "fn must be callable");
+                     return wrap(fn);
+                   }
+                   return Value(in.heap().NewInstance(context));
+                 }));
 }
 
 void InstallSmallApis(Interpreter& in) {
@@ -414,21 +460,25 @@ void InstallSmallApis(Interpreter& in) {
   PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
   Value dynamo_globals = apis::LibGlobals(in, "torch._dynamo");
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
-  dynamo.SetAttr("reset", apis::MakeLibFunction(in, dynamo_globals, "reset", [&in](PyFunction&, CallArgs& args) {
-    if (!args.positional.empty()) TooManyPositional(in, "reset", 0, args.positional.size());
-    RejectUnknownKeywords(in, "reset", args, {});
-    for (const auto& listener : in.process().reset_listeners) listener();
-    return in.heap().None();
-  }));
-  Value mark_dynamic = apis::MakeLibFunction(in, decorators, "mark_dynamic",
-      [&in](PyFunction&, CallArgs& args) {
-        RejectUnknownKeywords(in, "mark_dynamic", args, {"t", "index", "min", "max", "specialize_on"});
+  dynamo.SetAttr("reset", apis::MakeLibFunction(
+                              in, dynamo_globals, "reset", [&in](PyFunction&, CallArgs& args) {
+                                if (!args.positional.empty())
+                                  TooManyPositional(in, "reset", 0, args.positional.size());
+                                RejectUnknownKeywords(in, "reset", args, {});
+                                for (const auto& listener : in.process().reset_listeners)
+                                  listener();
+                                return in.heap().None();
+                              }));
+  Value mark_dynamic =
+      apis::MakeLibFunction(in, decorators, "mark_dynamic", [&in](PyFunction&, CallArgs& args) {
+        RejectUnknownKeywords(in, "mark_dynamic", args,
+                              {"t", "index", "min", "max", "specialize_on"});
         Value t = ArgOrKeyword(args, 0, "t");
         Value index = ArgOrKeyword(args, 1, "index");
         if (!t || !index) {
           Raise(in.heap(), ExcType::kTypeError,
-                fmt::format("mark_dynamic() missing {} required positional argument{}: {}", t ? 1 : 2, t ? "" : "s",
-                            t ? "'index'" : "'t' and 'index'"));
+                fmt::format("mark_dynamic() missing {} required positional argument{}: {}",
+                            t ? 1 : 2, t ? "" : "s", t ? "'index'" : "'t' and 'index'"));
         }
         // Eager mark_dynamic records the dims in attributes of the tensor; non-tensors
         // have no such attribute.
@@ -448,14 +498,15 @@ void InstallSmallApis(Interpreter& in) {
     const char* name;
     Value value;
   };
-  for (const Setting& s : {Setting{"disable", h.False()}, Setting{"suppress_errors", h.False()},
-                           Setting{"verbose", h.False()}, Setting{"cache_size_limit", h.Int(8)},
-                           Setting{"recompile_limit", h.Int(8)}, Setting{"accumulated_recompile_limit", h.Int(256)},
-                           Setting{"capture_scalar_outputs", h.False()},
-                           Setting{"capture_dynamic_output_shape_ops", h.False()},
-                           Setting{"error_on_recompile", h.False()}, Setting{"automatic_dynamic_shapes", h.True()},
-                           Setting{"assume_static_by_default", h.True()}, Setting{"specialize_int", h.False()},
-                           Setting{"nested_graph_breaks", h.False()}}) {
+  for (const Setting& s :
+       {Setting{"disable", h.False()}, Setting{"suppress_errors", h.False()},
+        Setting{"verbose", h.False()}, Setting{"cache_size_limit", h.Int(8)},
+        Setting{"recompile_limit", h.Int(8)}, Setting{"accumulated_recompile_limit", h.Int(256)},
+        Setting{"capture_scalar_outputs", h.False()},
+        Setting{"capture_dynamic_output_shape_ops", h.False()},
+        Setting{"error_on_recompile", h.False()}, Setting{"automatic_dynamic_shapes", h.True()},
+        Setting{"assume_static_by_default", h.True()}, Setting{"specialize_int", h.False()},
+        Setting{"nested_graph_breaks", h.False()}}) {
     config.SetAttr(s.name, s.value);
   }
 }

@@ -63,10 +63,13 @@ inline Value LibGlobals(Interpreter& in, std::string_view module_name) {
 }
 
 // A torch function written in Python (type 'function'): `qualname`'s last part is its name.
-inline Ref<PyFunction> MakeLibFunction(Interpreter& in, const Value& globals, std::string_view qualname,
-                                       NativeCode code, Value closure = nullptr) {
-  std::string_view name = qualname.substr(qualname.rfind('.') == std::string_view::npos ? 0 : qualname.rfind('.') + 1);
-  Ref<PyFunction> fn = in.heap().NewFunction(std::move(code), in.heap().Intern(name), in.heap().Intern(qualname), globals);
+inline Ref<PyFunction> MakeLibFunction(Interpreter& in, const Value& globals,
+                                       std::string_view qualname, NativeCode code,
+                                       Value closure = nullptr) {
+  std::string_view name =
+      qualname.substr(qualname.rfind('.') == std::string_view::npos ? 0 : qualname.rfind('.') + 1);
+  Ref<PyFunction> fn = in.heap().NewFunction(std::move(code), in.heap().Intern(name),
+                                             in.heap().Intern(qualname), globals);
   fn->closure = std::move(closure);
   return fn;
 }
@@ -101,7 +104,8 @@ inline void UpdateWrapper(Interpreter& in, const Value& wrapper, const Value& wr
     if (!v && attr == "__module__") {
       // Builtins: torch's C functions live in torch, the others in builtins.
       if (const auto* b = DynCast<PyBuiltin>(wrapped)) {
-        v = in.heap().Intern(b->name().rfind("_VariableFunctionsClass.", 0) == 0 ? "torch" : "builtins");
+        v = in.heap().Intern(b->name().rfind("_VariableFunctionsClass.", 0) == 0 ? "torch"
+                                                                                 : "builtins");
       }
     }
     if (v) in.SetAttr(wrapper, attr, v);
@@ -139,10 +143,12 @@ inline bool IsTorchInGraphByName(const Value& fn) {
   if (const auto* i = DynCast<PyInstance>(fn)) {
     // torch.ops' OpOverloadPacket and OpOverload, aten's and custom ops' alike (probed: a
     // custom op's packet can be disallowed, its CustomOpDef cannot).
-    return i->type->module == "torch._ops" && (i->type->name == "OpOverloadPacket" || i->type->name == "OpOverload");
+    return i->type->module == "torch._ops" &&
+           (i->type->name == "OpOverloadPacket" || i->type->name == "OpOverload");
   }
   const auto* b = DynCast<PyBuiltin>(fn);
-  return b != nullptr && (b->name().rfind("_VariableFunctionsClass.", 0) == 0 || b->name().rfind("Tensor.", 0) == 0);
+  return b != nullptr && (b->name().rfind("_VariableFunctionsClass.", 0) == 0 ||
+                          b->name().rfind("Tensor.", 0) == 0);
 }
 
 }  // namespace tdc::runtime::apis

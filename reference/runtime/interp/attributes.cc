@@ -12,10 +12,12 @@ namespace {
 
 [[noreturn]] void NoAttribute(Interpreter& in, const Value& object, std::string_view name) {
   if (const auto* m = DynCast<PyModule>(object)) {
-    Raise(in.heap(), ExcType::kAttributeError, fmt::format("module '{}' has no attribute '{}'", m->name(), name));
+    Raise(in.heap(), ExcType::kAttributeError,
+          fmt::format("module '{}' has no attribute '{}'", m->name(), name));
   }
   if (const auto* t = DynCast<PyType>(object)) {
-    Raise(in.heap(), ExcType::kAttributeError, fmt::format("type object '{}' has no attribute '{}'", t->name, name));
+    Raise(in.heap(), ExcType::kAttributeError,
+          fmt::format("type object '{}' has no attribute '{}'", t->name, name));
   }
   Raise(in.heap(), ExcType::kAttributeError,
         fmt::format("'{}' object has no attribute '{}'", TypeName(object), name));
@@ -43,12 +45,14 @@ std::optional<Value> TensorProperty(Interpreter& in, const Value& object, std::s
     Shape dims;
     for (int64_t d = tensor.dim() - 1; d >= 0; --d) dims.push_back(d);
     Tensor view = tensor.dim() < 2 ? tensor : Permute(tensor, dims);
-    return h.NewTensor(std::move(view), t->base() ? t->base() : Ref<PyTensor>(DynCast<PyTensor>(object)));
+    return h.NewTensor(std::move(view),
+                       t->base() ? t->base() : Ref<PyTensor>(DynCast<PyTensor>(object)));
   }
   return std::nullopt;
 }
 
-std::optional<Value> FunctionAttribute(Interpreter& in, const PyFunction& f, std::string_view name) {
+std::optional<Value> FunctionAttribute(Interpreter& in, const PyFunction& f,
+                                       std::string_view name) {
   Heap& h = in.heap();
   if (name == "__name__") return f.name;
   if (name == "__qualname__") return f.qualname;
@@ -71,7 +75,8 @@ Value BindIfFunction(Interpreter& in, const Value& attr, const Value& self) {
 
 std::optional<Value> LookupMethod(Interpreter& in, const Value& object, std::string_view name) {
   if (Is<PyModule>(object) || Is<PyType>(object) || Is<PyFunction>(object)) return std::nullopt;
-  if (const auto* i = DynCast<PyInstance>(object); i != nullptr && i->attrs->GetStr(name)) return std::nullopt;
+  if (const auto* i = DynCast<PyInstance>(object); i != nullptr && i->attrs->GetStr(name))
+    return std::nullopt;
   const Ref<PyType>& type = in.process().types().Of(object);
   for (const PyType* t = type.get(); t != nullptr; t = t->base.get()) {
     Value attr = t->dict->GetStr(name);
@@ -122,7 +127,8 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
       if (name == "__func__") return m->function;
       return GetAttr(m->function, name);
     }
-    default: break;
+    default:
+      break;
   }
   // Class attributes, through the class's bases.
   const Ref<PyType>& type = process_.types().Of(object);
@@ -131,18 +137,24 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
   }
   // A class's __getattr__ is the fallback (torch.ops namespaces make ops on demand).
   for (const PyType* t = type.get(); t != nullptr; t = t->base.get()) {
-    if (Value hook = t->dict->GetStr("__getattr__")) return Call(hook, CallArgs{{object, heap().Str(std::string(name))}, {}});
+    if (Value hook = t->dict->GetStr("__getattr__"))
+      return Call(hook, CallArgs{{object, heap().Str(std::string(name))}, {}});
   }
   NoAttribute(*this, object, name);
 }
 
 void Interpreter::SetAttr(const Value& object, std::string_view name, Value value) {
   if (auto* f = DynCast<PyFunction>(object)) {
-    if (name == "__name__") f->name = std::move(value);
-    else if (name == "__qualname__") f->qualname = std::move(value);
-    else if (name == "__module__") f->module = std::move(value);
-    else if (name == "__doc__") f->doc = std::move(value);
-    else f->SetAttr(name, std::move(value));
+    if (name == "__name__")
+      f->name = std::move(value);
+    else if (name == "__qualname__")
+      f->qualname = std::move(value);
+    else if (name == "__module__")
+      f->module = std::move(value);
+    else if (name == "__doc__")
+      f->doc = std::move(value);
+    else
+      f->SetAttr(name, std::move(value));
     return;
   }
   if (auto* m = DynCast<PyModule>(object)) return m->SetAttr(name, std::move(value));
@@ -169,12 +181,14 @@ Value CallOther(Interpreter& in, const Value& callee, CallArgs args) {
     if (t->exception) {
       // BaseException.__init__ takes positional args only.
       if (!args.keywords.empty()) {
-        Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", t->name));
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("{}() takes no keyword arguments", t->name));
       }
       return in.heap().NewException(*t->exception, in.heap().NewTuple(std::move(args.positional)));
     }
     if (t->construct) return t->construct(args);
-    Raise(in.heap(), ExcType::kTypeError, fmt::format("cannot create '{}' instances", t->QualifiedName()));
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("cannot create '{}' instances", t->QualifiedName()));
   }
   if (Is<PyInstance>(callee)) {
     if (std::optional<Value> call = LookupMethod(in, callee, "__call__")) {
@@ -182,14 +196,17 @@ Value CallOther(Interpreter& in, const Value& callee, CallArgs args) {
       return in.Call(*call, std::move(args));
     }
   }
-  Raise(in.heap(), ExcType::kTypeError, fmt::format("'{}' object is not callable", TypeName(callee)));
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("'{}' object is not callable", TypeName(callee)));
 }
 
 std::vector<Value> Interpreter::Iterate(const Value& iterable) {
   Use(iterable);
   switch (iterable->kind()) {
-    case ObjectKind::kList: return DynCast<PyList>(iterable)->items();
-    case ObjectKind::kTuple: return DynCast<PyTuple>(iterable)->items();
+    case ObjectKind::kList:
+      return DynCast<PyList>(iterable)->items();
+    case ObjectKind::kTuple:
+      return DynCast<PyTuple>(iterable)->items();
     case ObjectKind::kDict: {
       std::vector<Value> keys;
       for (auto& [k, v] : DynCast<PyDict>(iterable)->Items()) keys.push_back(k);
@@ -201,7 +218,12 @@ std::vector<Value> Interpreter::Iterate(const Value& iterable) {
       for (size_t i = 0; i < s.size();) {
         size_t n = 1;
         auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0xf0) n = 4; else if (c >= 0xe0) n = 3; else if (c >= 0xc0) n = 2;
+        if (c >= 0xf0)
+          n = 4;
+        else if (c >= 0xe0)
+          n = 3;
+        else if (c >= 0xc0)
+          n = 2;
         chars.push_back(heap().Str(s.substr(i, n)));
         i += n;
       }
@@ -210,15 +232,18 @@ std::vector<Value> Interpreter::Iterate(const Value& iterable) {
     case ObjectKind::kTensor: {
       const Tensor& t = TensorOf(iterable);
       if (t.dim() == 0) Raise(heap(), ExcType::kTypeError, "iteration over a 0-d tensor");
-      Raise(heap(), ExcType::kNotImplementedError, "iterating over a tensor is outside the reference");
+      Raise(heap(), ExcType::kNotImplementedError,
+            "iterating over a tensor is outside the reference");
     }
-    default: break;
+    default:
+      break;
   }
   if (std::optional<Value> items = LookupMethod(*this, iterable, "__iter_items__")) {
     Value list = Call(*items, {{iterable}, {}});
     return DynCast<PyList>(list)->items();
   }
-  Raise(heap(), ExcType::kTypeError, fmt::format("'{}' object is not iterable", TypeName(iterable)));
+  Raise(heap(), ExcType::kTypeError,
+        fmt::format("'{}' object is not iterable", TypeName(iterable)));
 }
 
 }  // namespace tdc::runtime

@@ -39,11 +39,13 @@ BuiltinTypes::BuiltinTypes(Heap& heap) {
     type->base = k.kind == ObjectKind::kBool ? by_kind_.at(ObjectKind::kInt) : object_;
     by_kind_.emplace(k.kind, std::move(type));
   }
-for (size_t i = 0; i < kExcTypeCount; ++i) {  // exceptions.def order: bases come first
+  for (size_t i = 0; i < kExcTypeCount; ++i) {  // exceptions.def order: bases come first
     auto type = static_cast<ExcType>(i);
-    Ref<PyType> cls = heap.NewType(std::string(ExcTypeName(type)), std::string(ExcTypeModule(type)));
+    Ref<PyType> cls =
+        heap.NewType(std::string(ExcTypeName(type)), std::string(ExcTypeModule(type)));
     cls->exception = type;
-    cls->base = ExcBase(type) == type ? object_ : exceptions_.at(static_cast<size_t>(ExcBase(type)));
+    cls->base =
+        ExcBase(type) == type ? object_ : exceptions_.at(static_cast<size_t>(ExcBase(type)));
     exceptions_.push_back(std::move(cls));
   }
 }

@@ -19,7 +19,8 @@ Value IntOf(Interpreter& in, const Value& v) {
   if (const auto* f = DynCast<PyFloat>(v)) {
     if (!std::isfinite(f->value())) {
       Raise(in.heap(), std::isnan(f->value()) ? ExcType::kValueError : ExcType::kOverflowError,
-            std::isnan(f->value()) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
+            std::isnan(f->value()) ? "cannot convert float NaN to integer"
+                                   : "cannot convert float infinity to integer");
     }
     return in.heap().Int(static_cast<int64_t>(std::trunc(f->value())));
   }
@@ -34,8 +35,10 @@ Value IntOf(Interpreter& in, const Value& v) {
     Raise(in.heap(), ExcType::kValueError,
           fmt::format("invalid literal for int() with base 10: {}", Repr(v)));
   }
-  Raise(in.heap(), ExcType::kTypeError,
-        fmt::format("int() argument must be a string, a bytes-like object or a real number, not '{}'", TypeName(v)));
+  Raise(
+      in.heap(), ExcType::kTypeError,
+      fmt::format("int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                  TypeName(v)));
 }
 
 Value FloatOf(Interpreter& in, const Value& v) {
@@ -64,7 +67,9 @@ PyList& SelfList(const CallArgs& args) { return *DynCast<PyList>(args.positional
 PyDict& SelfDict(const CallArgs& args) { return *DynCast<PyDict>(args.positional[0]); }
 
 void InstallListMethods(Interpreter& in) {
-  auto def = [&](std::string_view name, BuiltinCode code) { SetMethod(in, ObjectKind::kList, "list", name, std::move(code)); };
+  auto def = [&](std::string_view name, BuiltinCode code) {
+    SetMethod(in, ObjectKind::kList, "list", name, std::move(code));
+  };
   def("append", [&in](CallArgs& a) {
     SelfList(a).items().push_back(a.positional.at(1));
     return in.heap().None();
@@ -100,19 +105,24 @@ void InstallListMethods(Interpreter& in) {
   def("index", [&in](CallArgs& a) {
     const auto& items = SelfList(a).items();
     for (size_t i = 0; i < items.size(); ++i) {
-      if (items[i] == a.positional.at(1) || PyEquals(items[i], a.positional.at(1))) return in.heap().Int(static_cast<int64_t>(i));
+      if (items[i] == a.positional.at(1) || PyEquals(items[i], a.positional.at(1)))
+        return in.heap().Int(static_cast<int64_t>(i));
     }
-    Raise(in.heap(), ExcType::kValueError, fmt::format("{} is not in list", Repr(a.positional.at(1))));
+    Raise(in.heap(), ExcType::kValueError,
+          fmt::format("{} is not in list", Repr(a.positional.at(1))));
   });
   def("count", [&in](CallArgs& a) {
     int64_t n = 0;
-    for (const Value& v : SelfList(a).items()) n += (v == a.positional.at(1) || PyEquals(v, a.positional.at(1))) ? 1 : 0;
+    for (const Value& v : SelfList(a).items())
+      n += (v == a.positional.at(1) || PyEquals(v, a.positional.at(1))) ? 1 : 0;
     return in.heap().Int(n);
   });
 }
 
 void InstallDictMethods(Interpreter& in) {
-  auto def = [&](std::string_view name, BuiltinCode code) { SetMethod(in, ObjectKind::kDict, "dict", name, std::move(code)); };
+  auto def = [&](std::string_view name, BuiltinCode code) {
+    SetMethod(in, ObjectKind::kDict, "dict", name, std::move(code));
+  };
   def("get", [&in](CallArgs& a) {
     Value v = SelfDict(a).Get(a.positional.at(1));
     return v ? v : (a.positional.size() > 2 ? a.positional[2] : in.heap().None());
@@ -132,7 +142,8 @@ void InstallDictMethods(Interpreter& in) {
     Value v = SelfDict(a).Get(a.positional.at(1));
     if (!v) {
       if (a.positional.size() > 2) return a.positional[2];
-      throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({a.positional[1]})));
+      throw PyError(
+          in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({a.positional[1]})));
     }
     SelfDict(a).Erase(a.positional[1]);
     return v;
@@ -171,11 +182,13 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
     return a.positional.empty() ? in.heap().Intern("") : in.heap().Str(Str(a.positional[0]));
   };
   types.ForKind(ObjectKind::kList)->construct = [&in](CallArgs& a) {
-    return Value(in.heap().NewList(a.positional.empty() ? std::vector<Value>{} : in.Iterate(a.positional[0])));
+    return Value(in.heap().NewList(a.positional.empty() ? std::vector<Value>{}
+                                                        : in.Iterate(a.positional[0])));
   };
   types.ForKind(ObjectKind::kTuple)->construct = [&in](CallArgs& a) {
     if (!a.positional.empty() && Is<PyTuple>(a.positional[0])) return a.positional[0];
-    return Value(in.heap().NewTuple(a.positional.empty() ? std::vector<Value>{} : in.Iterate(a.positional[0])));
+    return Value(in.heap().NewTuple(a.positional.empty() ? std::vector<Value>{}
+                                                         : in.Iterate(a.positional[0])));
   };
   types.ForKind(ObjectKind::kDict)->construct = [&in](CallArgs& a) {
     Ref<PyDict> d = in.heap().NewDict();
@@ -193,7 +206,8 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
     return Value(d);
   };
   types.ForKind(ObjectKind::kType)->construct = [&in](CallArgs& a) {
-    if (a.positional.size() != 1) Raise(in.heap(), ExcType::kTypeError, "type() takes 1 or 3 arguments");
+    if (a.positional.size() != 1)
+      Raise(in.heap(), ExcType::kTypeError, "type() takes 1 or 3 arguments");
     return TypeOf(in, a.positional[0]);
   };
   // range(stop) / range(start, stop[, step]): an object iterating its ints.
@@ -201,8 +215,9 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
   range->construct = [&in, range](CallArgs& a) {
     if (a.positional.empty() || a.positional.size() > 3) {
       Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("range expected at {} 1 argument{}, got {}", a.positional.empty() ? "least" : "most",
-                        a.positional.empty() ? "" : "s", a.positional.size()));
+            fmt::format("range expected at {} 1 argument{}, got {}",
+                        a.positional.empty() ? "least" : "most", a.positional.empty() ? "" : "s",
+                        a.positional.size()));
     }
     int64_t start = 0, stop = 0, step = 1;
     if (a.positional.size() == 1) {
@@ -215,13 +230,14 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
     if (step == 0) Raise(in.heap(), ExcType::kValueError, "range() arg 3 must not be zero");
     Ref<PyInstance> r = in.heap().NewInstance(range);
     std::vector<Value> items;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) items.push_back(in.heap().Int(i));
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+      items.push_back(in.heap().Int(i));
     r->attrs->SetStr("__items__", in.heap().NewList(std::move(items)));
     return Value(r);
   };
   range->dict->SetStr("__iter_items__", MakeBuiltin(in, "range.__iter_items__", [](CallArgs& a) {
-    return DynCast<PyInstance>(a.positional[0])->attrs->GetStr("__items__");
-  }));
+                        return DynCast<PyInstance>(a.positional[0])->attrs->GetStr("__items__");
+                      }));
   in.process().builtins()->SetAttr("range", range);
   InstallListMethods(in);
   InstallDictMethods(in);

@@ -12,7 +12,8 @@
 namespace tdc::runtime {
 namespace {
 
-void ExpectArgs(Interpreter& in, std::string_view name, const CallArgs& args, size_t min, size_t max) {
+void ExpectArgs(Interpreter& in, std::string_view name, const CallArgs& args, size_t min,
+                size_t max) {
   size_t n = args.positional.size();
   if (!args.keywords.empty()) {
     Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", name));
@@ -24,7 +25,8 @@ void ExpectArgs(Interpreter& in, std::string_view name, const CallArgs& args, si
                      : fmt::format("{} expected {} arguments, got {}", name, min, n));
     }
     Raise(in.heap(), ExcType::kTypeError,
-          n < min ? fmt::format("{} expected at least {} argument{}, got {}", name, min, min == 1 ? "" : "s", n)
+          n < min ? fmt::format("{} expected at least {} argument{}, got {}", name, min,
+                                min == 1 ? "" : "s", n)
                   : fmt::format("{} expected at most {} arguments, got {}", name, max, n));
   }
 }
@@ -50,8 +52,10 @@ bool HasAttr(Interpreter& in, const Value& object, const std::string& name) {
 
 // min() / max() over one iterable or several arguments.
 Value Extreme(Interpreter& in, std::string_view name, CallArgs& args, lang::CompareOp better) {
-  std::vector<Value> items = args.positional.size() == 1 ? in.Iterate(args.positional[0]) : args.positional;
-  if (items.empty()) Raise(in.heap(), ExcType::kValueError, fmt::format("{}() arg is an empty sequence", name));
+  std::vector<Value> items =
+      args.positional.size() == 1 ? in.Iterate(args.positional[0]) : args.positional;
+  if (items.empty())
+    Raise(in.heap(), ExcType::kValueError, fmt::format("{}() arg is an empty sequence", name));
   Value best = items[0];
   for (size_t i = 1; i < items.size(); ++i) {
     if (Truth(in, CompareOperation(in, better, items[i], best))) best = items[i];
@@ -64,13 +68,16 @@ Value Extreme(Interpreter& in, std::string_view name, CallArgs& args, lang::Comp
 void InstallBuiltins(Interpreter& in) {
   PyModule& module = *in.process().builtins();
   const BuiltinTypes& types = in.process().types();
-  auto def = [&](std::string_view name, BuiltinCode code) { module.SetAttr(name, MakeBuiltin(in, name, std::move(code))); };
+  auto def = [&](std::string_view name, BuiltinCode code) {
+    module.SetAttr(name, MakeBuiltin(in, name, std::move(code)));
+  };
 
   for (const Ref<PyType>& exc : types.exceptions()) {
     if (exc->module == "builtins") module.SetAttr(exc->name, exc);
   }
-  for (ObjectKind kind : {ObjectKind::kInt, ObjectKind::kFloat, ObjectKind::kStr, ObjectKind::kBool,
-                          ObjectKind::kList, ObjectKind::kTuple, ObjectKind::kDict, ObjectKind::kType}) {
+  for (ObjectKind kind :
+       {ObjectKind::kInt, ObjectKind::kFloat, ObjectKind::kStr, ObjectKind::kBool,
+        ObjectKind::kList, ObjectKind::kTuple, ObjectKind::kDict, ObjectKind::kType}) {
     module.SetAttr(types.ForKind(kind)->name, types.ForKind(kind));
   }
   module.SetAttr("object", types.object());
@@ -78,14 +85,16 @@ void InstallBuiltins(Interpreter& in) {
   def("print", [&in](CallArgs& args) {
     // Printed text is not part of an outcome (SCHEMA §5); it goes to stderr for humans.
     std::string line;
-    for (size_t i = 0; i < args.positional.size(); ++i) line += (i ? " " : "") + Str(args.positional[i]);
+    for (size_t i = 0; i < args.positional.size(); ++i)
+      line += (i ? " " : "") + Str(args.positional[i]);
     std::cerr << line << "\n";
     return in.heap().None();
   });
   def("len", [&in](CallArgs& args) {
     ExpectArgs(in, "len", args, 1, 1);
     const Value& v = args.positional[0];
-    if (const auto* l = DynCast<PyList>(v)) return in.heap().Int(static_cast<int64_t>(l->items().size()));
+    if (const auto* l = DynCast<PyList>(v))
+      return in.heap().Int(static_cast<int64_t>(l->items().size()));
     if (const auto* t = DynCast<PyTuple>(v)) return in.heap().Int(static_cast<int64_t>(t->size()));
     if (const auto* d = DynCast<PyDict>(v)) return in.heap().Int(static_cast<int64_t>(d->size()));
     if (Is<PyStr>(v)) return in.heap().Int(static_cast<int64_t>(in.Iterate(v).size()));
@@ -93,7 +102,8 @@ void InstallBuiltins(Interpreter& in) {
       if (t->tensor().dim() == 0) Raise(in.heap(), ExcType::kTypeError, "len() of a 0-d tensor");
       return in.heap().Int(t->tensor().sizes[0]);
     }
-    Raise(in.heap(), ExcType::kTypeError, fmt::format("object of type '{}' has no len()", TypeName(v)));
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("object of type '{}' has no len()", TypeName(v)));
   });
   def("id", [&in](CallArgs& args) {
     ExpectArgs(in, "id", args, 1, 1);
@@ -110,7 +120,8 @@ void InstallBuiltins(Interpreter& in) {
       return in.heap().False();
     }
     if (!Is<PyType>(cls)) {
-      Raise(in.heap(), ExcType::kTypeError, "isinstance() arg 2 must be a type, a tuple of types, or a union");
+      Raise(in.heap(), ExcType::kTypeError,
+            "isinstance() arg 2 must be a type, a tuple of types, or a union");
     }
     return in.heap().Bool(IsInstance(in, args.positional[0], cls));
   });
@@ -160,7 +171,8 @@ void InstallBuiltins(Interpreter& in) {
   def("sum", [&in](CallArgs& args) {
     ExpectArgs(in, "sum", args, 1, 2);
     Value total = args.positional.size() == 2 ? args.positional[1] : in.heap().Int(0);
-    for (const Value& v : in.Iterate(args.positional[0])) total = BinaryOperation(in, lang::BinaryOp::kAdd, total, v);
+    for (const Value& v : in.Iterate(args.positional[0]))
+      total = BinaryOperation(in, lang::BinaryOp::kAdd, total, v);
     return total;
   });
   def("any", [&in](CallArgs& args) {
@@ -189,7 +201,8 @@ void InstallBuiltins(Interpreter& in) {
     ExpectArgs(in, "enumerate", args, 1, 2);
     int64_t start = args.positional.size() == 2 ? DynCast<PyInt>(args.positional[1])->value() : 0;
     std::vector<Value> pairs;
-    for (Value& v : in.Iterate(args.positional[0])) pairs.push_back(in.heap().NewTuple({in.heap().Int(start++), v}));
+    for (Value& v : in.Iterate(args.positional[0]))
+      pairs.push_back(in.heap().NewTuple({in.heap().Int(start++), v}));
     return Value(in.heap().NewList(std::move(pairs)));  // an iterator in CPython
   });
   def("zip", [&in](CallArgs& args) {

@@ -2,8 +2,8 @@
 // parameters with CPython 3.11's TypeError texts, and reading and writing names by scope.
 #include <fmt/format.h>
 
-#include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/attributes.h"
+#include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_binding.h"
 #include "reference/runtime/interp/py_ops.h"
 
@@ -101,14 +101,16 @@ void Interpreter::BindArguments(Frame& frame, const PyFunction& function, const 
   const auto* kwdefaults = DynCast<PyDict>(function.kwdefaults);
   for (const auto& a : params.kwonlyargs) {
     spec.keyword_only.push_back(a->arg);
-    spec.keyword_only_has_default.push_back(kwdefaults != nullptr && kwdefaults->Contains(heap().Intern(a->arg)));
+    spec.keyword_only_has_default.push_back(kwdefaults != nullptr &&
+                                            kwdefaults->Contains(heap().Intern(a->arg)));
   }
   spec.varargs = params.vararg != nullptr;
   spec.varkw = params.kwarg != nullptr;
   BoundCall bound = BindCall(heap(), function.qualname_text(), spec, args);
   size_t n_positional = spec.positional.size();
   for (size_t i = 0; i < n_positional; ++i) {
-    if (!bound.params[i]) bound.params[i] = defaults->items()[i - (n_positional - spec.positional_defaults)];
+    if (!bound.params[i])
+      bound.params[i] = defaults->items()[i - (n_positional - spec.positional_defaults)];
   }
   for (size_t i = 0; i < spec.keyword_only.size(); ++i) {
     Value& slot = bound.params[n_positional + i];
@@ -141,8 +143,10 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
     case NameKind::kLocal: {
       const Value& v = f.fast[f.scope->local_slot.at(name)];
       if (!v) {
-        Raise(heap(), ExcType::kUnboundLocalError,
-              fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
+        Raise(
+            heap(), ExcType::kUnboundLocalError,
+            fmt::format("cannot access local variable '{}' where it is not associated with a value",
+                        name));
       }
       if (hook_ != nullptr) hook_->OnLoadLocal(f, name);
       return v;
@@ -153,15 +157,20 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
       const Value& v = cell->contents;
       if (!v) {
         bool free = f.scope->KindOf(name) == NameKind::kFree;
-        Raise(heap(), free ? ExcType::kNameError : ExcType::kUnboundLocalError,
-              free ? fmt::format("cannot access free variable '{}' where it is not associated with a "
-                                 "value in enclosing scope", name)
-                   : fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
+        Raise(
+            heap(), free ? ExcType::kNameError : ExcType::kUnboundLocalError,
+            free ? fmt::format("cannot access free variable '{}' where it is not associated with a "
+                               "value in enclosing scope",
+                               name)
+                 : fmt::format(
+                       "cannot access local variable '{}' where it is not associated with a value",
+                       name));
       }
       if (hook_ != nullptr) hook_->OnLoadCell(f, name, *cell);
       return v;
     }
-    case NameKind::kGlobal: break;
+    case NameKind::kGlobal:
+      break;
   }
   if (Value v = f.globals->GetStr(name)) {
     if (hook_ != nullptr) hook_->OnLoadGlobal(*f.globals, name, v);
@@ -173,10 +182,16 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
 
 void Interpreter::StoreName(Frame& f, const std::string& name, Value value) {
   switch (f.scope->KindOf(name)) {
-    case NameKind::kLocal: f.fast[f.scope->local_slot.at(name)] = std::move(value); return;
+    case NameKind::kLocal:
+      f.fast[f.scope->local_slot.at(name)] = std::move(value);
+      return;
     case NameKind::kCell:
-    case NameKind::kFree: f.cells.at(f.scope->cell_slot.at(name))->contents = std::move(value); return;
-    case NameKind::kGlobal: f.globals->SetStr(name, std::move(value)); return;
+    case NameKind::kFree:
+      f.cells.at(f.scope->cell_slot.at(name))->contents = std::move(value);
+      return;
+    case NameKind::kGlobal:
+      f.globals->SetStr(name, std::move(value));
+      return;
   }
 }
 
@@ -185,14 +200,18 @@ void Interpreter::DeleteName(Frame& f, const std::string& name) {
     case NameKind::kLocal: {
       Value& slot = f.fast[f.scope->local_slot.at(name)];
       if (!slot) {
-        Raise(heap(), ExcType::kUnboundLocalError,
-              fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
+        Raise(
+            heap(), ExcType::kUnboundLocalError,
+            fmt::format("cannot access local variable '{}' where it is not associated with a value",
+                        name));
       }
       slot.Reset();
       return;
     }
     case NameKind::kCell:
-    case NameKind::kFree: f.cells.at(f.scope->cell_slot.at(name))->contents.Reset(); return;
+    case NameKind::kFree:
+      f.cells.at(f.scope->cell_slot.at(name))->contents.Reset();
+      return;
     case NameKind::kGlobal:
       if (!f.globals->EraseStr(name)) {
         Raise(heap(), ExcType::kNameError, fmt::format("name '{}' is not defined", name));
@@ -203,10 +222,16 @@ void Interpreter::DeleteName(Frame& f, const std::string& name) {
 
 void Interpreter::ClearName(Frame& f, const std::string& name) {
   switch (f.scope->KindOf(name)) {
-    case NameKind::kLocal: f.fast[f.scope->local_slot.at(name)].Reset(); return;
+    case NameKind::kLocal:
+      f.fast[f.scope->local_slot.at(name)].Reset();
+      return;
     case NameKind::kCell:
-    case NameKind::kFree: f.cells.at(f.scope->cell_slot.at(name))->contents.Reset(); return;
-    case NameKind::kGlobal: f.globals->EraseStr(name); return;
+    case NameKind::kFree:
+      f.cells.at(f.scope->cell_slot.at(name))->contents.Reset();
+      return;
+    case NameKind::kGlobal:
+      f.globals->EraseStr(name);
+      return;
   }
 }
 

@@ -26,7 +26,8 @@ bool IsFoldedNegative(const Expr& e) {
 bool IsConstantTuple(const Expr& e) {
   if (e.kind != NodeKind::kTuple) return false;
   for (const auto& elt : As<lang::Tuple>(e).elts) {
-    bool constant = elt->kind == NodeKind::kConstant || IsFoldedNegative(*elt) || IsConstantTuple(*elt);
+    bool constant =
+        elt->kind == NodeKind::kConstant || IsFoldedNegative(*elt) || IsConstantTuple(*elt);
     if (!constant) return false;
   }
   return !As<lang::Tuple>(e).elts.empty();
@@ -69,21 +70,31 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
   Value v;
   const ConstantValue& cv = c.value;
   switch (cv.kind) {
-    case ConstantValue::Kind::kNone: v = heap().None(); break;
-    case ConstantValue::Kind::kBool: v = heap().Bool(cv.boolean); break;
+    case ConstantValue::Kind::kNone:
+      v = heap().None();
+      break;
+    case ConstantValue::Kind::kBool:
+      v = heap().Bool(cv.boolean);
+      break;
     case ConstantValue::Kind::kInt: {
       int64_t parsed = 0;
-      auto [end, err] = std::from_chars(cv.integer.data(), cv.integer.data() + cv.integer.size(), parsed);
+      auto [end, err] =
+          std::from_chars(cv.integer.data(), cv.integer.data() + cv.integer.size(), parsed);
       if (err != std::errc() || end != cv.integer.data() + cv.integer.size()) {
         Raise(heap(), ExcType::kOverflowError, "int literal outside the reference's int64 range");
       }
       v = heap().ConstantInt(parsed);
       break;
     }
-    case ConstantValue::Kind::kFloat: v = heap().ConstantFloat(cv.real); break;
-    case ConstantValue::Kind::kStr: v = heap().Intern(cv.text); break;
+    case ConstantValue::Kind::kFloat:
+      v = heap().ConstantFloat(cv.real);
+      break;
+    case ConstantValue::Kind::kStr:
+      v = heap().Intern(cv.text);
+      break;
     default:
-      Raise(heap(), ExcType::kNotImplementedError, "bytes, complex and Ellipsis constants are outside the reference");
+      Raise(heap(), ExcType::kNotImplementedError,
+            "bytes, complex and Ellipsis constants are outside the reference");
   }
   constants_.emplace(&c, v);
   return v;
@@ -91,13 +102,16 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
 
 Value Interpreter::Eval(Frame& f, const Expr& e) {
   switch (e.kind) {
-    case NodeKind::kConstant: return Constant(f, As<lang::Constant>(e));
-    case NodeKind::kName: return LoadName(f, As<Name>(e).id);
+    case NodeKind::kConstant:
+      return Constant(f, As<lang::Constant>(e));
+    case NodeKind::kName:
+      return LoadName(f, As<Name>(e).id);
     case NodeKind::kAttribute: {
       const auto& a = As<Attribute>(e);
       return GetAttr(Eval(f, *a.value), a.attr);
     }
-    case NodeKind::kCall: return EvalCall(f, As<lang::Call>(e));
+    case NodeKind::kCall:
+      return EvalCall(f, As<lang::Call>(e));
     case NodeKind::kBinOp: {
       const auto& b = As<BinOp>(e);
       Value left = Eval(f, *b.left);
@@ -147,8 +161,10 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
       const auto& i = As<IfExp>(e);
       return Eval(f, Truth(*this, Eval(f, *i.test)) ? *i.body : *i.orelse);
     }
-    case NodeKind::kLambda: return MakeFunction(f, e, "<lambda>", As<Lambda>(e).args.get());
-    case NodeKind::kListComp: return EvalListComp(f, As<ListComp>(e));
+    case NodeKind::kLambda:
+      return MakeFunction(f, e, "<lambda>", As<Lambda>(e).args.get());
+    case NodeKind::kListComp:
+      return EvalListComp(f, As<ListComp>(e));
     case NodeKind::kList:
     case NodeKind::kTuple: {
       if (IsConstantTuple(e)) {
@@ -160,7 +176,8 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
         constants_.emplace(&e, folded);
         return folded;
       }
-      const ExprList& elts = e.kind == NodeKind::kList ? As<lang::List>(e).elts : As<lang::Tuple>(e).elts;
+      const ExprList& elts =
+          e.kind == NodeKind::kList ? As<lang::List>(e).elts : As<lang::Tuple>(e).elts;
       std::vector<Value> items;
       for (const auto& elt : elts) {
         if (elt->kind == NodeKind::kStarred) {
@@ -267,7 +284,8 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
     (void)name;
     inner.cells.push_back(heap().NewCell());
   }
-  for (const std::string& name : scope.freevars) inner.cells.push_back(f.cells.at(f.scope->cell_slot.at(name)));
+  for (const std::string& name : scope.freevars)
+    inner.cells.push_back(f.cells.at(f.scope->cell_slot.at(name)));
   std::vector<Value> first = Iterate(Eval(f, *comp.generators.front()->iter));
   Ref<PyList> result = heap().NewList();
   frames_.push_back(&inner);
@@ -276,7 +294,8 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
     ~Pop() { frames.pop_back(); }
   } pop{frames_};
   // Runs generator `level` over `items`, appending elt for every binding that passes.
-  std::function<void(size_t, std::vector<Value>)> run = [&](size_t level, std::vector<Value> items) {
+  std::function<void(size_t, std::vector<Value>)> run = [&](size_t level,
+                                                            std::vector<Value> items) {
     const Comprehension& gen = *comp.generators[level];
     for (Value& item : items) {
       Assign(inner, *gen.target, std::move(item));
@@ -316,7 +335,9 @@ Value Interpreter::MakeFunction(Frame& f, const Node& def, const std::string& na
       kwdefaults->SetStr(params->kwonlyargs[i]->arg, Eval(f, *params->kw_defaults[i]));
     }
     // Annotations are evaluated when the def runs (no `from __future__ import annotations`).
-    auto annotate = [&](const ArgPtr& a) { if (a && a->annotation) Eval(f, *a->annotation); };
+    auto annotate = [&](const ArgPtr& a) {
+      if (a && a->annotation) Eval(f, *a->annotation);
+    };
     for (const auto& a : params->posonlyargs) annotate(a);
     for (const auto& a : params->args) annotate(a);
     annotate(params->vararg);
@@ -333,7 +354,8 @@ Value Interpreter::MakeFunction(Frame& f, const Node& def, const std::string& na
   if (kwdefaults) fn->kwdefaults = kwdefaults;
   if (!scope.freevars.empty()) {
     std::vector<Value> cells;
-    for (const std::string& free : scope.freevars) cells.push_back(f.cells.at(f.scope->cell_slot.at(free)));
+    for (const std::string& free : scope.freevars)
+      cells.push_back(f.cells.at(f.scope->cell_slot.at(free)));
     fn->closure = heap().NewTuple(std::move(cells));
   }
   Value result = fn;

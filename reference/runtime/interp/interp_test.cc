@@ -22,7 +22,8 @@ graph::Outcome RunSource(const std::string& source) {
 // The outs as one JSON text, `{"name": value, ...}` in name order.
 std::string Outs(const std::string& source) {
   graph::Outcome outcome = RunSource(source);
-  if (outcome.exception) return "exception " + outcome.exception->type + ": " + outcome.exception->message;
+  if (outcome.exception)
+    return "exception " + outcome.exception->type + ": " + outcome.exception->message;
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
   for (const auto& [name, value] : outcome.outs) j[name] = graph::ToJson(value);
   return j.dump();
@@ -40,7 +41,8 @@ TEST(InterpTest, ListItemsDieLastToFirstAndTheListLast) {
 
 TEST(InterpTest, DeletedFunctionsIdIsReusedByTheNextDef) {
   // SEMANTICS §6.3 def_del_def and lambda_del_lambda: True in every mode.
-  EXPECT_EQ(Outs("def f(x):\n    return x\nold = id(f)\ndel f\ndef g(x):\n    return x\nout = id(g) == old\n"),
+  EXPECT_EQ(Outs("def f(x):\n    return x\nold = id(f)\ndel f\ndef g(x):\n    return x\nout = "
+                 "id(g) == old\n"),
             R"({"out":{"bool":true}})");
   EXPECT_EQ(Outs("f = lambda x: x\nold = id(f)\ndel f\ng = lambda x: x\nout = id(g) == old\n"),
             R"({"out":{"bool":true}})");
@@ -76,35 +78,42 @@ TEST(InterpTest, ArgumentBindingErrorsHaveCPythonsText) {
 
 TEST(InterpTest, UnboundLocalAndExceptNameDeletion) {
   EXPECT_EQ(Outs("def u():\n    x = x + 1\nu()\n"),
-            "exception UnboundLocalError: cannot access local variable 'x' where it is not associated with a value");
+            "exception UnboundLocalError: cannot access local variable 'x' where it is not "
+            "associated with a value");
   // The `as` name is deleted when the handler ends.
-  EXPECT_EQ(Outs("try:\n    raise ValueError('boom')\nexcept ValueError as e:\n    out_msg = str(e)\ne\n"),
-            "exception NameError: name 'e' is not defined");
+  EXPECT_EQ(
+      Outs(
+          "try:\n    raise ValueError('boom')\nexcept ValueError as e:\n    out_msg = str(e)\ne\n"),
+      "exception NameError: name 'e' is not defined");
 }
 
 TEST(InterpTest, ComprehensionsBuiltinsAndArithmetic) {
   // CPython: [0, 0, 0, 2]; [1, 2, 3] 5 2 3.5; -4 -1 -4.0 0.5 0.25.
-  EXPECT_EQ(Outs("out1 = [i * j for i in range(3) for j in range(2) if i != j]\n"
-                 "out2 = (sorted([3, 1, 2]), max(1, 5, 3), min([4, 2]), sum([1, 2.5]))\n"
-                 "out3 = (7 // -2, 7 % -2, -7.5 // 2, 2 ** -1, 1 / 4)\n"),
-            R"({"out1":{"list":[{"int":0},{"int":0},{"int":0},{"int":2}]},)"
-            R"("out2":{"tuple":[{"list":[{"int":1},{"int":2},{"int":3}]},{"int":5},{"int":2},{"float":"0x1.c000000000000p+1"}]},)"
-            R"("out3":{"tuple":[{"int":-4},{"int":-1},{"float":"-0x1.0000000000000p+2"},{"float":"0x1.0000000000000p-1"},{"float":"0x1.0000000000000p-2"}]}})");
+  EXPECT_EQ(
+      Outs("out1 = [i * j for i in range(3) for j in range(2) if i != j]\n"
+           "out2 = (sorted([3, 1, 2]), max(1, 5, 3), min([4, 2]), sum([1, 2.5]))\n"
+           "out3 = (7 // -2, 7 % -2, -7.5 // 2, 2 ** -1, 1 / 4)\n"),
+      R"({"out1":{"list":[{"int":0},{"int":0},{"int":0},{"int":2}]},)"
+      R"("out2":{"tuple":[{"list":[{"int":1},{"int":2},{"int":3}]},{"int":5},{"int":2},{"float":"0x1.c000000000000p+1"}]},)"
+      R"("out3":{"tuple":[{"int":-4},{"int":-1},{"float":"-0x1.0000000000000p+2"},{"float":"0x1.0000000000000p-1"},{"float":"0x1.0000000000000p-2"}]}})");
 }
 
 TEST(InterpTest, SlicesOfListsTuplesAndStrs) {
   // CPython: ([4, 3, 2, 1], (2, 3), 'bc', [2, 3], [], [5, 3]).
-  EXPECT_EQ(Outs("out = ([1, 2, 3, 4][::-1], (1, 2, 3)[1:], 'abcd'[1:3], [1, 2, 3][-2:], [1, 2, 3][5:],"
-                 " [1, 2, 3, 4, 5][4:0:-2])\n"),
-            R"({"out":{"tuple":[{"list":[{"int":4},{"int":3},{"int":2},{"int":1}]},{"tuple":[{"int":2},{"int":3}]},)"
-            R"({"str":"bc"},{"list":[{"int":2},{"int":3}]},{"list":[]},{"list":[{"int":5},{"int":3}]}]}})");
+  EXPECT_EQ(
+      Outs("out = ([1, 2, 3, 4][::-1], (1, 2, 3)[1:], 'abcd'[1:3], [1, 2, 3][-2:], [1, 2, 3][5:],"
+           " [1, 2, 3, 4, 5][4:0:-2])\n"),
+      R"({"out":{"tuple":[{"list":[{"int":4},{"int":3},{"int":2},{"int":1}]},{"tuple":[{"int":2},{"int":3}]},)"
+      R"({"str":"bc"},{"list":[{"int":2},{"int":3}]},{"list":[]},{"list":[{"int":5},{"int":3}]}]}})");
 }
 
 TEST(InterpTest, FinallyRunsAndReturnInFinallyWins) {
-  EXPECT_EQ(Outs("log = []\ndef f():\n    try:\n        return 1\n    finally:\n        log.append(2)\n"
-                 "out = (f(), log)\n"),
-            R"({"out":{"tuple":[{"int":1},{"list":[{"int":2}]}]}})");
-  EXPECT_EQ(Outs("def f():\n    try:\n        raise ValueError()\n    finally:\n        return 3\nout = f()\n"),
+  EXPECT_EQ(
+      Outs("log = []\ndef f():\n    try:\n        return 1\n    finally:\n        log.append(2)\n"
+           "out = (f(), log)\n"),
+      R"({"out":{"tuple":[{"int":1},{"list":[{"int":2}]}]}})");
+  EXPECT_EQ(Outs("def f():\n    try:\n        raise ValueError()\n    finally:\n        return "
+                 "3\nout = f()\n"),
             R"({"out":{"int":3}})");
 }
 
@@ -112,8 +121,9 @@ TEST(InterpTest, TensorOperatorsReachTheOpTable) {
   // torch: (2 - linspace(0, 1, 3)).sum().item() is 4.5.
   EXPECT_EQ(Outs("import torch\nx = torch.linspace(0.0, 1.0, 3)\nout = (2 - x).sum().item()\n"),
             R"({"out":{"float":"0x1.2000000000000p+2"}})");
-  EXPECT_EQ(Outs("import torch\nx = torch.ones(2, 3)\nout = (x.shape, x.view(3, 2).shape, x.dtype)\n"),
-            R"({"out":{"tuple":[{"tuple":[{"int":2},{"int":3}]},{"tuple":[{"int":3},{"int":2}]},{"dtype":"float32"}]}})");
+  EXPECT_EQ(
+      Outs("import torch\nx = torch.ones(2, 3)\nout = (x.shape, x.view(3, 2).shape, x.dtype)\n"),
+      R"({"out":{"tuple":[{"tuple":[{"int":2},{"int":3}]},{"tuple":[{"int":3},{"int":2}]},{"dtype":"float32"}]}})");
 }
 
 TEST(InterpTest, UncaughtExceptionEndsTheProgramWithItsOutsSoFar) {
@@ -146,7 +156,8 @@ class RestartAtSecondMarker : public FrameHook {
   std::optional<Value> OnCall(const Value& callee, CallArgs& args) override {
     (void)args;
     const auto* function = DynCast<PyFunction>(callee);
-    if (function == nullptr || function->qualname_text() != "marker" || ++calls_ != 2) return std::nullopt;
+    if (function == nullptr || function->qualname_text() != "marker" || ++calls_ != 2)
+      return std::nullopt;
     const Frame& f = *in_.current_frame();
     const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(f.function->code).def);
     const auto& branch = lang::As<lang::If>(*def.body[1]);
@@ -154,7 +165,8 @@ class RestartAtSecondMarker : public FrameHook {
     std::vector<Value> fast = f.fast;
     fast[f.scope->local_slot.at("y")] = in_.heap().Int(100);
     fast[f.scope->local_slot.at("z")].Reset();
-    throw ResumeFrame{&f, &assign, &lang::As<lang::Call>(*assign.value), in_.heap().Int(5), std::move(fast)};
+    throw ResumeFrame{&f, &assign, &lang::As<lang::Call>(*assign.value), in_.heap().Int(5),
+                      std::move(fast)};
   }
   void OnReturn(const Frame& frame, const Value& result) override {
     (void)frame;
@@ -181,7 +193,8 @@ TEST(InterpTest, AResumedFrameRunsFromItsStatementWithTheGivenLocals) {
       "    return y\n"
       "out = (f(1), log)\n",
       "test.py");
-  ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const Program>>(parsed)) << std::get<std::string>(parsed);
+  ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const Program>>(parsed))
+      << std::get<std::string>(parsed);
   Process process;
   Interpreter in(process);
   Ref<PyDict> globals = PrepareFixture(in, "test.py");
@@ -193,8 +206,9 @@ TEST(InterpTest, AResumedFrameRunsFromItsStatementWithTheGivenLocals) {
   ASSERT_EQ(outcome.outs.size(), 1U);
   // The if test is not evaluated again and `z = marker()` does not call marker: y is
   // 100 + 5 + 1; the second marker() call, abandoned before it ran, runs after the restart.
-  EXPECT_EQ(graph::ToJson(outcome.outs[0].second).dump(),
-            R"({"tuple":[{"int":106},{"list":[{"str":"check"},{"str":"marker"},{"int":0},{"int":5},{"str":"marker"}]}]})");
+  EXPECT_EQ(
+      graph::ToJson(outcome.outs[0].second).dump(),
+      R"({"tuple":[{"int":106},{"list":[{"str":"check"},{"str":"marker"},{"int":0},{"int":5},{"str":"marker"}]}]})");
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // try/except/finally, with, import.
 #include "reference/runtime/interp/interpreter.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "reference/runtime/interp/py_ops.h"
 
@@ -55,10 +55,14 @@ const Stmt* Holding(const StmtList& body, const Stmt& stmt) {
 
 }  // namespace
 
-bool Interpreter::CanResumeAt(const StmtList& body, const Stmt& stmt) { return Holding(body, stmt) != nullptr; }
+bool Interpreter::CanResumeAt(const StmtList& body, const Stmt& stmt) {
+  return Holding(body, stmt) != nullptr;
+}
 
-Interpreter::Flow Interpreter::ExecFrom(Frame& f, const StmtList& body, const Stmt& stmt, Value& result) {
-  auto it = std::find_if(body.begin(), body.end(), [&](const auto& st) { return Holds(*st, stmt); });
+Interpreter::Flow Interpreter::ExecFrom(Frame& f, const StmtList& body, const Stmt& stmt,
+                                        Value& result) {
+  auto it =
+      std::find_if(body.begin(), body.end(), [&](const auto& st) { return Holds(*st, stmt); });
   Flow flow;
   if (it->get() == &stmt) {
     flow = Exec(f, stmt, result);
@@ -147,10 +151,15 @@ Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
       }
       return ExecBlock(f, w.orelse, result);
     }
-    case NodeKind::kFor: return ExecFor(f, As<For>(st), result);
-    case NodeKind::kTry: return ExecTry(f, As<Try>(st), result);
-    case NodeKind::kWith: return ExecWith(f, As<With>(st), 0, result);
-    case NodeKind::kRaise: ExecRaise(f, As<lang::Raise>(st)); return Flow::kNext;
+    case NodeKind::kFor:
+      return ExecFor(f, As<For>(st), result);
+    case NodeKind::kTry:
+      return ExecTry(f, As<Try>(st), result);
+    case NodeKind::kWith:
+      return ExecWith(f, As<With>(st), 0, result);
+    case NodeKind::kRaise:
+      ExecRaise(f, As<lang::Raise>(st));
+      return Flow::kNext;
     case NodeKind::kAssert: {
       const auto& a = As<Assert>(st);
       if (!Truth(*this, Eval(f, *a.test))) {
@@ -163,12 +172,17 @@ Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
       return Flow::kNext;
     }
     case NodeKind::kImport:
-    case NodeKind::kImportFrom: ExecImport(f, st); return Flow::kNext;
+    case NodeKind::kImportFrom:
+      ExecImport(f, st);
+      return Flow::kNext;
     case NodeKind::kGlobal:
     case NodeKind::kNonlocal:
-    case NodeKind::kPass: return Flow::kNext;
-    case NodeKind::kBreak: return Flow::kBreak;
-    case NodeKind::kContinue: return Flow::kContinue;
+    case NodeKind::kPass:
+      return Flow::kNext;
+    case NodeKind::kBreak:
+      return Flow::kBreak;
+    case NodeKind::kContinue:
+      return Flow::kContinue;
     default:
       Raise(heap(), ExcType::kNotImplementedError, "statement outside the tdconform subset");
   }
@@ -307,7 +321,9 @@ void Interpreter::ExecImport(Frame& f, const Stmt& st) {
 
 void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
   switch (target.kind) {
-    case NodeKind::kName: StoreName(f, As<Name>(target).id, std::move(value)); return;
+    case NodeKind::kName:
+      StoreName(f, As<Name>(target).id, std::move(value));
+      return;
     case NodeKind::kAttribute: {
       const auto& a = As<Attribute>(target);
       SetAttr(Eval(f, *a.value), a.attr, std::move(value));
@@ -322,7 +338,8 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
     }
     case NodeKind::kTuple:
     case NodeKind::kList: {
-      const ExprList& elts = target.kind == NodeKind::kTuple ? As<Tuple>(target).elts : As<List>(target).elts;
+      const ExprList& elts =
+          target.kind == NodeKind::kTuple ? As<Tuple>(target).elts : As<List>(target).elts;
       std::vector<Value> items = Iterate(value);
       value.Reset();
       if (items.size() != elts.size()) {
@@ -342,7 +359,9 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
 
 void Interpreter::Delete(Frame& f, const Expr& target) {
   switch (target.kind) {
-    case NodeKind::kName: DeleteName(f, As<Name>(target).id); return;
+    case NodeKind::kName:
+      DeleteName(f, As<Name>(target).id);
+      return;
     case NodeKind::kSubscript: {
       const auto& s = As<Subscript>(target);
       Value container = Eval(f, *s.value);

@@ -7,8 +7,8 @@
 
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "reference/lang/ast.h"
@@ -30,10 +30,10 @@ struct Frame {
   std::shared_ptr<const Program> program;
   const Scope* scope = nullptr;
   Ref<PyDict> globals;
-  Ref<PyFunction> function;       // null for the module body
-  std::vector<Value> fast;        // the scope's locals, in varnames order
-  std::vector<Ref<PyCell>> cells; // the scope's cellvars, then its freevars
-  int64_t line = 0;               // the statement being executed
+  Ref<PyFunction> function;          // null for the module body
+  std::vector<Value> fast;           // the scope's locals, in varnames order
+  std::vector<Ref<PyCell>> cells;    // the scope's cellvars, then its freevars
+  int64_t line = 0;                  // the statement being executed
   const lang::Stmt* stmt = nullptr;  // that statement
   const lang::Call* call = nullptr;  // the call being made, while its callee runs
   // Operands an enclosing expression has evaluated and not yet consumed (CPython's value

@@ -38,8 +38,8 @@ void InstallStanceApis(Interpreter& in);
 void InstallLibraryApis(Interpreter& in);
 // torch.ops.aten (torch_ops_aten.cc): __getattr__ of the op namespace and packet classes
 // that apis_library.cc defines, making ATen packets and overloads on first access.
-void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type, const Ref<PyType>& packet_type,
-                    const Ref<PyType>& overload_type);
+void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type,
+                    const Ref<PyType>& packet_type, const Ref<PyType>& overload_type);
 // functools, operator and weakref.finalize as fixtures use them (stdlib_modules.cc).
 void InstallStdlibModules(Interpreter& in);
 // torch.nn.functional, torch.special, torch.linalg, torch.fft and the torch functions

@@ -1,9 +1,9 @@
 #include "reference/runtime/interp/outcome.h"
 
-#include "reference/runtime/types.h"
-
 #include <algorithm>
 #include <regex>
+
+#include "reference/runtime/types.h"
 
 namespace tdc::runtime {
 
@@ -41,12 +41,18 @@ graph::Value ToGoldenValue(const Tensor& t) {
 
 graph::Value ToGoldenValue(const Value& v) {
   switch (v->kind()) {
-    case ObjectKind::kNone: return graph::Value::None();
-    case ObjectKind::kBool: return graph::Value::Bool(DynCast<PyBool>(v)->value());
-    case ObjectKind::kInt: return graph::Value::Int(DynCast<PyInt>(v)->value());
-    case ObjectKind::kFloat: return graph::Value::Float(DynCast<PyFloat>(v)->value());
-    case ObjectKind::kStr: return graph::Value::Str(DynCast<PyStr>(v)->value());
-    case ObjectKind::kTensor: return ToGoldenValue(DynCast<PyTensor>(v)->tensor());
+    case ObjectKind::kNone:
+      return graph::Value::None();
+    case ObjectKind::kBool:
+      return graph::Value::Bool(DynCast<PyBool>(v)->value());
+    case ObjectKind::kInt:
+      return graph::Value::Int(DynCast<PyInt>(v)->value());
+    case ObjectKind::kFloat:
+      return graph::Value::Float(DynCast<PyFloat>(v)->value());
+    case ObjectKind::kStr:
+      return graph::Value::Str(DynCast<PyStr>(v)->value());
+    case ObjectKind::kTensor:
+      return ToGoldenValue(DynCast<PyTensor>(v)->tensor());
     case ObjectKind::kTuple:
     case ObjectKind::kList: {
       const auto& items = v->kind() == ObjectKind::kTuple ? DynCast<PyTuple>(v)->items()
@@ -65,16 +71,20 @@ graph::Value ToGoldenValue(const Value& v) {
       }
       return out;
     }
-    case ObjectKind::kFunction: return Callable(std::string(DynCast<PyFunction>(v)->qualname_text()));
-    case ObjectKind::kBuiltin: return Callable(DynCast<PyBuiltin>(v)->name());
-    case ObjectKind::kMethod: return ToGoldenValue(DynCast<PyMethod>(v)->function);
+    case ObjectKind::kFunction:
+      return Callable(std::string(DynCast<PyFunction>(v)->qualname_text()));
+    case ObjectKind::kBuiltin:
+      return Callable(DynCast<PyBuiltin>(v)->name());
+    case ObjectKind::kMethod:
+      return ToGoldenValue(DynCast<PyMethod>(v)->function);
     case ObjectKind::kDType: {
       graph::Value out;
       out.kind = graph::ValueKind::kDtype;
       out.dtype = DynCast<PyDType>(v)->dtype();
       return out;
     }
-    default: break;
+    default:
+      break;
   }
   graph::Value out;
   out.kind = graph::ValueKind::kRepr;

@@ -40,7 +40,8 @@ struct OpCallSite {
 class OpObserver {
  public:
   virtual ~OpObserver() = default;
-  virtual void OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) = 0;
+  virtual void OnTensorOp(const OpCallSite& site, const CallArgs& as_called,
+                          const Value& result) = 0;
 };
 
 // The callback torch's eval-frame hook holds (torch/_dynamo/eval_frame.py): a compile

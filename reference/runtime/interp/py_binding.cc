@@ -17,8 +17,8 @@ std::string NameList(const std::vector<std::string>& names) {
   return out;
 }
 
-[[noreturn]] void Missing(Heap& heap, std::string_view qualname, const std::vector<std::string>& names,
-                          std::string_view kind) {
+[[noreturn]] void Missing(Heap& heap, std::string_view qualname,
+                          const std::vector<std::string>& names, std::string_view kind) {
   Raise(heap, ExcType::kTypeError,
         fmt::format("{}() missing {} required {} argument{}: {}", qualname, names.size(), kind,
                     names.size() == 1 ? "" : "s", NameList(names)));
@@ -26,7 +26,8 @@ std::string NameList(const std::vector<std::string>& names) {
 
 }  // namespace
 
-BoundCall BindCall(Heap& heap, std::string_view qualname, const ParamSpec& spec, const CallArgs& args) {
+BoundCall BindCall(Heap& heap, std::string_view qualname, const ParamSpec& spec,
+                   const CallArgs& args) {
   size_t n_positional = spec.positional.size();
   BoundCall bound;
   bound.params.resize(n_positional + spec.keyword_only.size());
@@ -48,23 +49,27 @@ BoundCall BindCall(Heap& heap, std::string_view qualname, const ParamSpec& spec,
     }
     if (index == bound.params.size()) {
       if (!spec.varkw) {
-        Raise(heap, ExcType::kTypeError, fmt::format("{}() got an unexpected keyword argument '{}'", qualname, name));
+        Raise(heap, ExcType::kTypeError,
+              fmt::format("{}() got an unexpected keyword argument '{}'", qualname, name));
       }
       bound.extra_keywords.emplace_back(name, value);
       continue;
     }
     if (bound.params[index]) {
-      Raise(heap, ExcType::kTypeError, fmt::format("{}() got multiple values for argument '{}'", qualname, name));
+      Raise(heap, ExcType::kTypeError,
+            fmt::format("{}() got multiple values for argument '{}'", qualname, name));
     }
     bound.params[index] = value;
   }
   if (given > n_positional && !spec.varargs) {
     size_t required = n_positional - spec.positional_defaults;
-    std::string takes = spec.positional_defaults == 0
-                            ? fmt::format("{} positional argument{}", n_positional, n_positional == 1 ? "" : "s")
-                            : fmt::format("from {} to {} positional arguments", required, n_positional);
+    std::string takes =
+        spec.positional_defaults == 0
+            ? fmt::format("{} positional argument{}", n_positional, n_positional == 1 ? "" : "s")
+            : fmt::format("from {} to {} positional arguments", required, n_positional);
     Raise(heap, ExcType::kTypeError,
-          fmt::format("{}() takes {} but {} {} given", qualname, takes, given, given == 1 ? "was" : "were"));
+          fmt::format("{}() takes {} but {} {} given", qualname, takes, given,
+                      given == 1 ? "was" : "were"));
   }
   std::vector<std::string> missing;
   for (size_t i = 0; i + spec.positional_defaults < n_positional; ++i) {
@@ -72,7 +77,8 @@ BoundCall BindCall(Heap& heap, std::string_view qualname, const ParamSpec& spec,
   }
   if (!missing.empty()) Missing(heap, qualname, missing, "positional");
   for (size_t i = 0; i < spec.keyword_only.size(); ++i) {
-    if (!bound.params[n_positional + i] && !spec.keyword_only_has_default[i]) missing.push_back(spec.keyword_only[i]);
+    if (!bound.params[n_positional + i] && !spec.keyword_only_has_default[i])
+      missing.push_back(spec.keyword_only[i]);
   }
   if (!missing.empty()) Missing(heap, qualname, missing, "keyword-only");
   return bound;

@@ -20,21 +20,22 @@ namespace tdc::runtime {
 struct ParamSpec {
   std::vector<std::string> positional;  // positional-only first, then the others
   size_t positional_only = 0;
-  size_t positional_defaults = 0;       // the last N positional parameters have defaults
+  size_t positional_defaults = 0;  // the last N positional parameters have defaults
   std::vector<std::string> keyword_only;
   std::vector<bool> keyword_only_has_default;
-  bool varargs = false;                 // *args
-  bool varkw = false;                   // **kwargs
+  bool varargs = false;  // *args
+  bool varkw = false;    // **kwargs
 };
 
 struct BoundCall {
   // One per parameter, positional then keyword-only; null where the default applies.
   std::vector<Value> params;
-  std::vector<Value> extra_positional;                       // for *args
+  std::vector<Value> extra_positional;                        // for *args
   std::vector<std::pair<std::string, Value>> extra_keywords;  // for **kwargs
 };
 
-BoundCall BindCall(Heap& heap, std::string_view qualname, const ParamSpec& spec, const CallArgs& args);
+BoundCall BindCall(Heap& heap, std::string_view qualname, const ParamSpec& spec,
+                   const CallArgs& args);
 
 }  // namespace tdc::runtime
 

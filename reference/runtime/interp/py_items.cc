@@ -61,8 +61,10 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key) {
   in.Use(container);
-  if (const auto* l = DynCast<PyList>(container)) return l->items()[Index(in, key, l->items().size(), "list")];
-  if (const auto* t = DynCast<PyTuple>(container)) return t->items()[Index(in, key, t->size(), "tuple")];
+  if (const auto* l = DynCast<PyList>(container))
+    return l->items()[Index(in, key, l->items().size(), "list")];
+  if (const auto* t = DynCast<PyTuple>(container))
+    return t->items()[Index(in, key, t->size(), "tuple")];
   if (const auto* d = DynCast<PyDict>(container)) {
     if (Value v = d->Get(key)) return v;
     throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({key})));
@@ -74,9 +76,9 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
   if (Is<PyTensor>(container)) {
     Raise(in.heap(), ExcType::kNotImplementedError, "tensor indexing is outside the reference");
   }
-  Raise(in.heap(), ExcType::kTypeError, fmt::format("'{}' object is not subscriptable", TypeName(container)));
+  Raise(in.heap(), ExcType::kTypeError,
+        fmt::format("'{}' object is not subscriptable", TypeName(container)));
 }
-
 
 Value GetSlice(Interpreter& in, const Value& container, const Value& lower, const Value& upper,
                const Value& step) {
@@ -96,7 +98,8 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
     if (Is<PyTensor>(container)) {
       Raise(in.heap(), ExcType::kNotImplementedError, "tensor slicing is outside the reference");
     }
-    Raise(in.heap(), ExcType::kTypeError, fmt::format("'{}' object is not subscriptable", TypeName(container)));
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("'{}' object is not subscriptable", TypeName(container)));
   }
   std::vector<Value> out;
   for (int64_t i : SliceIndices(in, static_cast<int64_t>(items->size()), lower, upper, step)) {
@@ -128,7 +131,8 @@ void DelItem(Interpreter& in, const Value& container, const Value& key) {
     return;
   }
   if (auto* d = DynCast<PyDict>(container)) {
-    if (!d->Erase(key)) throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({key})));
+    if (!d->Erase(key))
+      throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({key})));
     return;
   }
   Raise(in.heap(), ExcType::kTypeError,

@@ -36,19 +36,32 @@ std::optional<Num> NumberOf(const Value& v) {
 
 std::string_view OperatorSymbol(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMult: return "*";
-    case BinaryOp::kMatMult: return "@";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kMod: return "%";
-    case BinaryOp::kPow: return "** or pow()";
-    case BinaryOp::kLShift: return "<<";
-    case BinaryOp::kRShift: return ">>";
-    case BinaryOp::kBitOr: return "|";
-    case BinaryOp::kBitXor: return "^";
-    case BinaryOp::kBitAnd: return "&";
-    case BinaryOp::kFloorDiv: return "//";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMult:
+      return "*";
+    case BinaryOp::kMatMult:
+      return "@";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMod:
+      return "%";
+    case BinaryOp::kPow:
+      return "** or pow()";
+    case BinaryOp::kLShift:
+      return "<<";
+    case BinaryOp::kRShift:
+      return ">>";
+    case BinaryOp::kBitOr:
+      return "|";
+    case BinaryOp::kBitXor:
+      return "^";
+    case BinaryOp::kBitAnd:
+      return "&";
+    case BinaryOp::kFloorDiv:
+      return "//";
   }
   return "?";
 }
@@ -56,13 +69,20 @@ std::string_view OperatorSymbol(BinaryOp op) {
 // The `operator` function of ops.def that a tensor binary operator reaches.
 std::string_view TensorOperator(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "operator.add";
-    case BinaryOp::kSub: return "operator.sub";
-    case BinaryOp::kMult: return "operator.mul";
-    case BinaryOp::kDiv: return "operator.truediv";
-    case BinaryOp::kPow: return "operator.pow";
-    case BinaryOp::kMatMult: return "operator.matmul";
-    default: return "";
+    case BinaryOp::kAdd:
+      return "operator.add";
+    case BinaryOp::kSub:
+      return "operator.sub";
+    case BinaryOp::kMult:
+      return "operator.mul";
+    case BinaryOp::kDiv:
+      return "operator.truediv";
+    case BinaryOp::kPow:
+      return "operator.pow";
+    case BinaryOp::kMatMult:
+      return "operator.matmul";
+    default:
+      return "";
   }
 }
 
@@ -81,9 +101,12 @@ double FloorMod(double a, double b) {
 Value IntOperation(Interpreter& in, BinaryOp op, int64_t a, int64_t b) {
   Heap& h = in.heap();
   switch (op) {
-    case BinaryOp::kAdd: return IntAdd(h, a, b);
-    case BinaryOp::kSub: return IntSub(h, a, b);
-    case BinaryOp::kMult: return IntMul(h, a, b);
+    case BinaryOp::kAdd:
+      return IntAdd(h, a, b);
+    case BinaryOp::kSub:
+      return IntSub(h, a, b);
+    case BinaryOp::kMult:
+      return IntMul(h, a, b);
     case BinaryOp::kDiv:
       if (b == 0) Raise(h, ExcType::kZeroDivisionError, "division by zero");
       return h.Float(static_cast<double>(a) / static_cast<double>(b));
@@ -105,17 +128,22 @@ Value IntOperation(Interpreter& in, BinaryOp op, int64_t a, int64_t b) {
       for (int64_t k = 0; k < b; ++k) result = IntMul(h, DynCast<PyInt>(result)->value(), a);
       return result;
     }
-    case BinaryOp::kBitAnd: return h.Int(a & b);
-    case BinaryOp::kBitOr: return h.Int(a | b);
-    case BinaryOp::kBitXor: return h.Int(a ^ b);
+    case BinaryOp::kBitAnd:
+      return h.Int(a & b);
+    case BinaryOp::kBitOr:
+      return h.Int(a | b);
+    case BinaryOp::kBitXor:
+      return h.Int(a ^ b);
     case BinaryOp::kLShift:
       if (b < 0) Raise(h, ExcType::kValueError, "negative shift count");
-      if (b >= 63 || (a != 0 && (a << b) >> b != a)) Raise(h, ExcType::kOverflowError, "int outside the reference's int64 range");
+      if (b >= 63 || (a != 0 && (a << b) >> b != a))
+        Raise(h, ExcType::kOverflowError, "int outside the reference's int64 range");
       return h.Int(a << b);
     case BinaryOp::kRShift:
       if (b < 0) Raise(h, ExcType::kValueError, "negative shift count");
       return h.Int(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
-    case BinaryOp::kMatMult: break;
+    case BinaryOp::kMatMult:
+      break;
   }
   return nullptr;
 }
@@ -123,9 +151,12 @@ Value IntOperation(Interpreter& in, BinaryOp op, int64_t a, int64_t b) {
 Value FloatOperation(Interpreter& in, BinaryOp op, double a, double b) {
   Heap& h = in.heap();
   switch (op) {
-    case BinaryOp::kAdd: return h.Float(a + b);
-    case BinaryOp::kSub: return h.Float(a - b);
-    case BinaryOp::kMult: return h.Float(a * b);
+    case BinaryOp::kAdd:
+      return h.Float(a + b);
+    case BinaryOp::kSub:
+      return h.Float(a - b);
+    case BinaryOp::kMult:
+      return h.Float(a * b);
     case BinaryOp::kDiv:
       if (b == 0) Raise(h, ExcType::kZeroDivisionError, "float division by zero");
       return h.Float(a / b);
@@ -136,9 +167,11 @@ Value FloatOperation(Interpreter& in, BinaryOp op, double a, double b) {
       if (b == 0) Raise(h, ExcType::kZeroDivisionError, "float modulo");
       return h.Float(FloorMod(a, b));
     case BinaryOp::kPow:
-      if (a == 0 && b < 0) Raise(h, ExcType::kZeroDivisionError, "0.0 cannot be raised to a negative power");
+      if (a == 0 && b < 0)
+        Raise(h, ExcType::kZeroDivisionError, "0.0 cannot be raised to a negative power");
       return h.Float(std::pow(a, b));
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 
@@ -152,7 +185,8 @@ Value Repeat(Interpreter& in, const std::vector<Value>& items, int64_t times, bo
 Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Value& b) {
   Heap& h = in.heap();
   if (op == BinaryOp::kAdd) {
-    if (Is<PyStr>(a) && Is<PyStr>(b)) return h.Str(DynCast<PyStr>(a)->value() + DynCast<PyStr>(b)->value());
+    if (Is<PyStr>(a) && Is<PyStr>(b))
+      return h.Str(DynCast<PyStr>(a)->value() + DynCast<PyStr>(b)->value());
     if (Is<PyList>(a) && Is<PyList>(b)) {
       std::vector<Value> items = DynCast<PyList>(a)->items();
       for (const Value& v : DynCast<PyList>(b)->items()) items.push_back(v);
@@ -190,17 +224,21 @@ Value TensorOperation(Interpreter& in, BinaryOp op, const Value& a, const Value&
   // A Python number on the left: torch's reflected methods (torch/_tensor.py).
   switch (op) {
     case BinaryOp::kAdd:
-    case BinaryOp::kMult: return CallTensorOp(in, info, Surface::kFunction, {{b, a}, {}});
+    case BinaryOp::kMult:
+      return CallTensorOp(in, info, Surface::kFunction, {{b, a}, {}});
     case BinaryOp::kDiv: {  // __rtruediv__: self.reciprocal() * other
-      Value reciprocal = WrapTensor(in, Binary(runtime::BinaryOp::kDiv, Arg::Python(Scalar::Int(1)),
-                                               Arg::Of(TensorOf(b))));
+      Value reciprocal = WrapTensor(
+          in, Binary(runtime::BinaryOp::kDiv, Arg::Python(Scalar::Int(1)), Arg::Of(TensorOf(b))));
       return CallTensorOp(in, *FindOp("mul"), Surface::kFunction, {{reciprocal, a}, {}});
     }
     case BinaryOp::kSub:
-      return WrapTensor(in, Binary(runtime::BinaryOp::kSub, Arg::Python(ScalarOf(a)), Arg::Of(TensorOf(b))));
+      return WrapTensor(
+          in, Binary(runtime::BinaryOp::kSub, Arg::Python(ScalarOf(a)), Arg::Of(TensorOf(b))));
     case BinaryOp::kPow:
-      return WrapTensor(in, Binary(runtime::BinaryOp::kPow, Arg::Python(ScalarOf(a)), Arg::Of(TensorOf(b))));
-    default: Unsupported(in, op, a, b);
+      return WrapTensor(
+          in, Binary(runtime::BinaryOp::kPow, Arg::Python(ScalarOf(a)), Arg::Of(TensorOf(b))));
+    default:
+      Unsupported(in, op, a, b);
   }
 }
 
@@ -208,21 +246,31 @@ int Compare3(double a, double b) { return a < b ? -1 : (a > b ? 1 : 0); }
 
 bool OrderHolds(CompareOp op, int c) {
   switch (op) {
-    case CompareOp::kLt: return c < 0;
-    case CompareOp::kLtE: return c <= 0;
-    case CompareOp::kGt: return c > 0;
-    case CompareOp::kGtE: return c >= 0;
-    default: return false;
+    case CompareOp::kLt:
+      return c < 0;
+    case CompareOp::kLtE:
+      return c <= 0;
+    case CompareOp::kGt:
+      return c > 0;
+    case CompareOp::kGtE:
+      return c >= 0;
+    default:
+      return false;
   }
 }
 
 std::string_view CompareSymbol(CompareOp op) {
   switch (op) {
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLtE: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGtE: return ">=";
-    default: return "==";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLtE:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGtE:
+      return ">=";
+    default:
+      return "==";
   }
 }
 
@@ -241,8 +289,10 @@ std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, Compar
   }
   const std::vector<Value>* x = nullptr;
   const std::vector<Value>* y = nullptr;
-  if (Is<PyList>(a) && Is<PyList>(b)) x = &DynCast<PyList>(a)->items(), y = &DynCast<PyList>(b)->items();
-  if (Is<PyTuple>(a) && Is<PyTuple>(b)) x = &DynCast<PyTuple>(a)->items(), y = &DynCast<PyTuple>(b)->items();
+  if (Is<PyList>(a) && Is<PyList>(b))
+    x = &DynCast<PyList>(a)->items(), y = &DynCast<PyList>(b)->items();
+  if (Is<PyTuple>(a) && Is<PyTuple>(b))
+    x = &DynCast<PyTuple>(a)->items(), y = &DynCast<PyTuple>(b)->items();
   if (x != nullptr) {
     for (size_t i = 0; i < std::min(x->size(), y->size()); ++i) {
       if (PyEquals((*x)[i], (*y)[i])) continue;
@@ -287,13 +337,15 @@ Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const 
   in.Use(b);
   if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
     Value result = TensorOperation(in, op, a, b);
-    NotifyTensorOp(in, {false, TensorOperator(op), false, FindPythonOperator(TensorOperator(op))}, {{a, b}, {}}, result);
+    NotifyTensorOp(in, {false, TensorOperator(op), false, FindPythonOperator(TensorOperator(op))},
+                   {{a, b}, {}}, result);
     return result;
   }
   std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
   if (na && nb) {
-    Value v = (!na->is_float && !nb->is_float) ? IntOperation(in, op, na->i, nb->i)
-                                               : FloatOperation(in, op, na->AsDouble(), nb->AsDouble());
+    Value v = (!na->is_float && !nb->is_float)
+                  ? IntOperation(in, op, na->i, nb->i)
+                  : FloatOperation(in, op, na->AsDouble(), nb->AsDouble());
     if (v) return v;
   }
   if (Value v = SequenceOperation(in, op, a, b)) return v;
@@ -317,21 +369,28 @@ Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v) {
   Heap& h = in.heap();
   if (op == lang::UnaryOpKind::kNot) return h.Bool(!Truth(in, v));
   if (Is<PyTensor>(v)) {
-    if (op == lang::UnaryOpKind::kUSub) return CallTensorOpAt(in, {false, "operator.neg"}, *FindOp("neg"), Surface::kFunction, {{v}, {}});
+    if (op == lang::UnaryOpKind::kUSub)
+      return CallTensorOpAt(in, {false, "operator.neg"}, *FindOp("neg"), Surface::kFunction,
+                            {{v}, {}});
     if (op == lang::UnaryOpKind::kUAdd) return v;
   }
   std::optional<Num> n = NumberOf(v);
   if (n) {
     switch (op) {
-      case lang::UnaryOpKind::kUSub: return n->is_float ? h.Float(-n->f) : IntSub(h, 0, n->i);
-      case lang::UnaryOpKind::kUAdd: return n->is_float ? h.Float(n->f) : h.Int(n->i);
+      case lang::UnaryOpKind::kUSub:
+        return n->is_float ? h.Float(-n->f) : IntSub(h, 0, n->i);
+      case lang::UnaryOpKind::kUAdd:
+        return n->is_float ? h.Float(n->f) : h.Int(n->i);
       case lang::UnaryOpKind::kInvert:
         if (!n->is_float) return h.Int(~n->i);
         break;
-      case lang::UnaryOpKind::kNot: break;
+      case lang::UnaryOpKind::kNot:
+        break;
     }
   }
-  std::string_view symbol = op == lang::UnaryOpKind::kUSub ? "unary -" : op == lang::UnaryOpKind::kUAdd ? "unary +" : "unary ~";
+  std::string_view symbol = op == lang::UnaryOpKind::kUSub   ? "unary -"
+                            : op == lang::UnaryOpKind::kUAdd ? "unary +"
+                                                             : "unary ~";
   Raise(h, ExcType::kTypeError, fmt::format("bad operand type for {}: '{}'", symbol, TypeName(v)));
 }
 
@@ -340,32 +399,45 @@ Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, cons
   in.Use(b);
   Heap& h = in.heap();
   switch (op) {
-    case lang::CompareOp::kIs: return h.Bool(a == b);
-    case lang::CompareOp::kIsNot: return h.Bool(a != b);
-    case lang::CompareOp::kIn: return h.Bool(Contains(in, b, a));
-    case lang::CompareOp::kNotIn: return h.Bool(!Contains(in, b, a));
-    default: break;
+    case lang::CompareOp::kIs:
+      return h.Bool(a == b);
+    case lang::CompareOp::kIsNot:
+      return h.Bool(a != b);
+    case lang::CompareOp::kIn:
+      return h.Bool(Contains(in, b, a));
+    case lang::CompareOp::kNotIn:
+      return h.Bool(!Contains(in, b, a));
+    default:
+      break;
   }
   if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
     // A Python number on the left compares from the tensor's side, reflected.
     bool flip = !Is<PyTensor>(a);
     lang::CompareOp eff = op;
     if (flip) {
-      if (op == lang::CompareOp::kLt) eff = lang::CompareOp::kGt;
-      else if (op == lang::CompareOp::kGt) eff = lang::CompareOp::kLt;
-      else if (op == lang::CompareOp::kLtE) eff = lang::CompareOp::kGtE;
-      else if (op == lang::CompareOp::kGtE) eff = lang::CompareOp::kLtE;
+      if (op == lang::CompareOp::kLt)
+        eff = lang::CompareOp::kGt;
+      else if (op == lang::CompareOp::kGt)
+        eff = lang::CompareOp::kLt;
+      else if (op == lang::CompareOp::kLtE)
+        eff = lang::CompareOp::kGtE;
+      else if (op == lang::CompareOp::kGtE)
+        eff = lang::CompareOp::kLtE;
     }
-    const char* name = eff == lang::CompareOp::kEq ? "operator.eq" : eff == lang::CompareOp::kNotEq ? "operator.ne"
-                     : eff == lang::CompareOp::kLt ? "operator.lt" : eff == lang::CompareOp::kLtE ? "operator.le"
-                     : eff == lang::CompareOp::kGt ? "operator.gt" : "operator.ge";
+    const char* name = eff == lang::CompareOp::kEq      ? "operator.eq"
+                       : eff == lang::CompareOp::kNotEq ? "operator.ne"
+                       : eff == lang::CompareOp::kLt    ? "operator.lt"
+                       : eff == lang::CompareOp::kLtE   ? "operator.le"
+                       : eff == lang::CompareOp::kGt    ? "operator.gt"
+                                                        : "operator.ge";
     const Value& t = flip ? b : a;
     const Value& other = flip ? a : b;
     if (!Is<PyTensor>(other) && !NumberOf(other)) {
       if (op == lang::CompareOp::kEq) return h.False();
       if (op == lang::CompareOp::kNotEq) return h.True();
     }
-    Value result = CallTensorOp(in, *FindPythonOperator(name), Surface::kFunction, {{t, other}, {}});
+    Value result =
+        CallTensorOp(in, *FindPythonOperator(name), Surface::kFunction, {{t, other}, {}});
     NotifyTensorOp(in, {false, name, false, FindPythonOperator(name)}, {{a, b}, {}}, result);
     return result;
   }
@@ -413,7 +485,8 @@ Value MakeRaisable(Interpreter& in, const Value& raised) {
 Value ImportModule(Interpreter& in, const std::string& dotted_name) {
   std::optional<ModuleId> id = ModuleByName(dotted_name);
   if (!id) {
-    Raise(in.heap(), ExcType::kModuleNotFoundError, fmt::format("No module named '{}'", dotted_name));
+    Raise(in.heap(), ExcType::kModuleNotFoundError,
+          fmt::format("No module named '{}'", dotted_name));
   }
   return in.process().modules()[*id];
 }

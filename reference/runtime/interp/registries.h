@@ -1,8 +1,8 @@
 // Dynamo's callable registries (torch._dynamo.trace_rules' _allowed_callable_ids,
 // _disallowed_callable_ids, _nonstrict_trace_callable_ids): sets of object ids, one set
 // of each per Process, filled by allow_in_graph, disallow_in_graph and nonstrict_trace
-// (apis_registries.cc, apis_markers.cc) and read by Dynamo. An allow_in_graph'd function's id leaves the
-// allowed set when it dies (its weakref.finalize). forbid_in_graph marks the callable
+// (apis_registries.cc, apis_markers.cc) and read by Dynamo. An allow_in_graph'd function's id
+// leaves the allowed set when it dies (its weakref.finalize). forbid_in_graph marks the callable
 // itself (attribute `_dynamo_forbidden`), as torch does.
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_REGISTRIES_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_REGISTRIES_H_

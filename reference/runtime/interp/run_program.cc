@@ -13,11 +13,11 @@ namespace {
 Value MakeRecordingBackend(Interpreter& in) {
   Ref<PyType> type = in.heap().NewType("RecordingBackend", "conformance.oracle.backend");
   type->dict->SetStr("clear", MakeBuiltin(in, "RecordingBackend.clear", [&in](CallArgs& args) {
-    auto* self = DynCast<PyInstance>(args.positional.at(0));
-    self->attrs->SetStr("frame_count", in.heap().Int(0));
-    self->attrs->SetStr("op_count", in.heap().Int(0));
-    return in.heap().None();
-  }));
+                       auto* self = DynCast<PyInstance>(args.positional.at(0));
+                       self->attrs->SetStr("frame_count", in.heap().Int(0));
+                       self->attrs->SetStr("op_count", in.heap().Int(0));
+                       return in.heap().None();
+                     }));
   Ref<PyInstance> backend = in.heap().NewInstance(type);
   backend->attrs->SetStr("capture", in.heap().True());
   backend->attrs->SetStr("invocations", in.heap().NewList());
@@ -28,8 +28,8 @@ Value MakeRecordingBackend(Interpreter& in) {
 
 }  // namespace
 
-std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std::string& source,
-                                                                       const std::string& display_name) {
+std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(
+    const std::string& source, const std::string& display_name) {
   lang::ParseResult parsed = lang::ParseSubset(source, display_name);
   if (parsed.error) return FormatDiagnostic(*parsed.error);
   auto program = std::make_shared<Program>();
@@ -61,7 +61,8 @@ Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name) {
   return globals;
 }
 
-Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program, const Ref<PyDict>& globals) {
+Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program,
+                       const Ref<PyDict>& globals) {
   try {
     in.RunModule(program, globals);
   } catch (const PyError& error) {
@@ -72,8 +73,8 @@ Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& pr
 }
 
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
-                                                     const std::string& display_name,
-                                                     RunMode mode, ReuseFlip flip) {
+                                                     const std::string& display_name, RunMode mode,
+                                                     ReuseFlip flip) {
   (void)mode;  // the eager run; the compile mode is reference/dynamo's RunCompiled
   auto parsed = ParseProgram(source, display_name);
   if (auto* diagnostic = std::get_if<std::string>(&parsed)) return *diagnostic;

@@ -21,12 +21,12 @@ enum class RunMode { kEager };
 // code objects and messages show.
 // `flip` takes one allocation decision against the heap's model (allocator_divergence).
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
-                                                     const std::string& display_name,
-                                                     RunMode mode, ReuseFlip flip = {});
+                                                     const std::string& display_name, RunMode mode,
+                                                     ReuseFlip flip = {});
 
 // The parsed program with its scopes, or the diagnostic.
-std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(const std::string& source,
-                                                                       const std::string& display_name);
+std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(
+    const std::string& source, const std::string& display_name);
 
 // Runs the source of a module of torch's the runtime models as Python (external_utils'
 // wrappers: their frames are traced like user code, at their lines in `filename`) with
@@ -40,7 +40,8 @@ Value RunLibrarySource(Interpreter& in, const std::string& source, const std::st
 Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name);
 
 // Runs the module body; the exception that ended it, or null.
-Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program, const Ref<PyDict>& globals);
+Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program,
+                       const Ref<PyDict>& globals);
 
 }  // namespace tdc::runtime
 

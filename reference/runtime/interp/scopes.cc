@@ -52,7 +52,9 @@ class Collector {
     if (args != nullptr) {
       for (const auto& d : args->defaults) Expression(d.get(), s);
       for (const auto& d : args->kw_defaults) Expression(d.get(), s);
-      auto annotate = [&](const ArgPtr& a) { if (a) Expression(a->annotation.get(), s); };
+      auto annotate = [&](const ArgPtr& a) {
+        if (a) Expression(a->annotation.get(), s);
+      };
       for (const auto& a : args->posonlyargs) annotate(a);
       for (const auto& a : args->args) annotate(a);
       for (const auto& a : args->kwonlyargs) annotate(a);
@@ -62,7 +64,9 @@ class Collector {
     auto inner = Open(node, s.scope, Child(s, name));
     if (args != nullptr) {
       // CPython's co_varnames order: positional, keyword-only, *args, **kwargs.
-      auto bind = [&](const ArgPtr& a) { if (a) inner->Bind(a->arg); };
+      auto bind = [&](const ArgPtr& a) {
+        if (a) inner->Bind(a->arg);
+      };
       for (const auto& a : args->posonlyargs) bind(a);
       for (const auto& a : args->args) bind(a);
       for (const auto& a : args->kwonlyargs) bind(a);
@@ -77,11 +81,21 @@ class Collector {
   void Target(const Expr* e, RawScope& s) {
     if (e == nullptr) return;
     switch (e->kind) {
-      case NodeKind::kName: s.Bind(As<Name>(*e).id); break;
-      case NodeKind::kTuple: for (const auto& x : As<Tuple>(*e).elts) Target(x.get(), s); break;
-      case NodeKind::kList: for (const auto& x : As<List>(*e).elts) Target(x.get(), s); break;
-      case NodeKind::kStarred: Target(As<Starred>(*e).value.get(), s); break;
-      default: Expression(e, s); break;  // attribute or subscript: its parts are read
+      case NodeKind::kName:
+        s.Bind(As<Name>(*e).id);
+        break;
+      case NodeKind::kTuple:
+        for (const auto& x : As<Tuple>(*e).elts) Target(x.get(), s);
+        break;
+      case NodeKind::kList:
+        for (const auto& x : As<List>(*e).elts) Target(x.get(), s);
+        break;
+      case NodeKind::kStarred:
+        Target(As<Starred>(*e).value.get(), s);
+        break;
+      default:
+        Expression(e, s);
+        break;  // attribute or subscript: its parts are read
     }
   }
 
@@ -95,8 +109,12 @@ class Collector {
         s.Bind(f.name);
         break;
       }
-      case NodeKind::kReturn: Expression(As<Return>(st).value.get(), s); break;
-      case NodeKind::kDelete: for (const auto& t : As<Delete>(st).targets) Target(t.get(), s); break;
+      case NodeKind::kReturn:
+        Expression(As<Return>(st).value.get(), s);
+        break;
+      case NodeKind::kDelete:
+        for (const auto& t : As<Delete>(st).targets) Target(t.get(), s);
+        break;
       case NodeKind::kAssign: {
         const auto& a = As<Assign>(st);
         Expression(a.value.get(), s);
@@ -175,8 +193,11 @@ class Collector {
       case NodeKind::kNonlocal:
         for (const auto& n : As<Nonlocal>(st).names) s.declared_nonlocal.insert(n);
         break;
-      case NodeKind::kExprStmt: Expression(As<ExprStmt>(st).value.get(), s); break;
-      default: break;  // pass, break, continue
+      case NodeKind::kExprStmt:
+        Expression(As<ExprStmt>(st).value.get(), s);
+        break;
+      default:
+        break;  // pass, break, continue
     }
   }
 
@@ -189,18 +210,26 @@ class Collector {
     switch (e->kind) {
       case NodeKind::kName: {
         const auto& n = As<Name>(*e);
-        if (n.ctx == ExprContext::kLoad) s.used.insert(n.id); else s.Bind(n.id);
+        if (n.ctx == ExprContext::kLoad)
+          s.used.insert(n.id);
+        else
+          s.Bind(n.id);
         break;
       }
-      case NodeKind::kBoolOp: Expressions(As<BoolOp>(*e).values, s); break;
+      case NodeKind::kBoolOp:
+        Expressions(As<BoolOp>(*e).values, s);
+        break;
       case NodeKind::kBinOp:
         Expression(As<BinOp>(*e).left.get(), s);
         Expression(As<BinOp>(*e).right.get(), s);
         break;
-      case NodeKind::kUnaryOp: Expression(As<UnaryOp>(*e).operand.get(), s); break;
+      case NodeKind::kUnaryOp:
+        Expression(As<UnaryOp>(*e).operand.get(), s);
+        break;
       case NodeKind::kLambda: {
         const auto& l = As<Lambda>(*e);
-        Function(&l, l.args.get(), s, "<lambda>", [&](RawScope& inner) { Expression(l.body.get(), inner); });
+        Function(&l, l.args.get(), s, "<lambda>",
+                 [&](RawScope& inner) { Expression(l.body.get(), inner); });
         break;
       }
       case NodeKind::kIfExp:
@@ -240,20 +269,29 @@ class Collector {
         for (const auto& k : c.keywords) Expression(k->value.get(), s);
         break;
       }
-      case NodeKind::kAttribute: Expression(As<Attribute>(*e).value.get(), s); break;
+      case NodeKind::kAttribute:
+        Expression(As<Attribute>(*e).value.get(), s);
+        break;
       case NodeKind::kSubscript:
         Expression(As<Subscript>(*e).value.get(), s);
         Expression(As<Subscript>(*e).slice.get(), s);
         break;
-      case NodeKind::kStarred: Expression(As<Starred>(*e).value.get(), s); break;
-      case NodeKind::kList: Expressions(As<List>(*e).elts, s); break;
-      case NodeKind::kTuple: Expressions(As<Tuple>(*e).elts, s); break;
+      case NodeKind::kStarred:
+        Expression(As<Starred>(*e).value.get(), s);
+        break;
+      case NodeKind::kList:
+        Expressions(As<List>(*e).elts, s);
+        break;
+      case NodeKind::kTuple:
+        Expressions(As<Tuple>(*e).elts, s);
+        break;
       case NodeKind::kSlice:
         Expression(As<Slice>(*e).lower.get(), s);
         Expression(As<Slice>(*e).upper.get(), s);
         Expression(As<Slice>(*e).step.get(), s);
         break;
-      default: break;  // constants
+      default:
+        break;  // constants
     }
   }
 

@@ -30,7 +30,6 @@ Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name) {
   return nullptr;
 }
 
-
 Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArgs args) {
   Value exit = in.GetAttr(manager, "__exit__");
   in.Call(in.GetAttr(manager, "__enter__"), {});
@@ -64,14 +63,18 @@ void InstallFunctools(Interpreter& in) {
     const auto* self = DynCast<PyInstance>(args.positional[0]);
     CallArgs call;
     for (const Value& v : in.Iterate(self->attrs->GetStr("args"))) call.positional.push_back(v);
-    for (size_t i = 1; i < args.positional.size(); ++i) call.positional.push_back(args.positional[i]);
+    for (size_t i = 1; i < args.positional.size(); ++i)
+      call.positional.push_back(args.positional[i]);
     for (auto& [k, v] : DynCast<PyDict>(self->attrs->GetStr("keywords"))->Items()) {
       call.keywords.emplace_back(DynCast<PyStr>(k)->value(), v);
     }
     for (auto& kw : args.keywords) {
-      auto it = std::find_if(call.keywords.begin(), call.keywords.end(), [&](auto& p) { return p.first == kw.first; });
-      if (it != call.keywords.end()) it->second = kw.second;
-      else call.keywords.push_back(kw);
+      auto it = std::find_if(call.keywords.begin(), call.keywords.end(),
+                             [&](auto& p) { return p.first == kw.first; });
+      if (it != call.keywords.end())
+        it->second = kw.second;
+      else
+        call.keywords.push_back(kw);
     }
     return in.Call(self->attrs->GetStr("func"), std::move(call));
   });
@@ -86,38 +89,45 @@ void InstallFunctools(Interpreter& in) {
     return Value(p);
   };
   partial->construct = [&in, make_partial](CallArgs& args) {
-    if (args.positional.empty()) Raise(in.heap(), ExcType::kTypeError, "type 'partial' takes at least one argument");
+    if (args.positional.empty())
+      Raise(in.heap(), ExcType::kTypeError, "type 'partial' takes at least one argument");
     std::vector<Value> rest(args.positional.begin() + 1, args.positional.end());
     return make_partial(args.positional[0], std::move(rest), args.keywords);
   };
   functools.SetAttr("partial", partial);
 
-  Ref<PyFunction> update_wrapper = apis::MakeLibFunction(in, globals, "update_wrapper",
-      [&in](PyFunction&, CallArgs& args) {
+  Ref<PyFunction> update_wrapper =
+      apis::MakeLibFunction(in, globals, "update_wrapper", [&in](PyFunction&, CallArgs& args) {
         Value wrapper = ArgOrKeyword(args, 0, "wrapper");
         Value wrapped = ArgOrKeyword(args, 1, "wrapped");
         if (!wrapper || !wrapped) {
           Raise(in.heap(), ExcType::kTypeError,
-                fmt::format("update_wrapper() missing {} required positional argument{}: {}", wrapper ? 1 : 2,
-                            wrapper ? "" : "s", wrapper ? "'wrapped'" : "'wrapper' and 'wrapped'"));
+                fmt::format("update_wrapper() missing {} required positional argument{}: {}",
+                            wrapper ? 1 : 2, wrapper ? "" : "s",
+                            wrapper ? "'wrapped'" : "'wrapper' and 'wrapped'"));
         }
         apis::UpdateWrapper(in, wrapper, wrapped);
         return wrapper;
       });
   functools.SetAttr("update_wrapper", update_wrapper);
-  functools.SetAttr("wraps", apis::MakeLibFunction(in, globals, "wraps",
-      [&in, make_partial, update_wrapper](PyFunction&, CallArgs& args) {
-        Value wrapped = ArgOrKeyword(args, 0, "wrapped");
-        if (!wrapped) {
-          Raise(in.heap(), ExcType::kTypeError, "wraps() missing 1 required positional argument: 'wrapped'");
-        }
-        return make_partial(Value(update_wrapper), {},
-                            {{"wrapped", wrapped},
-                             {"assigned", in.heap().NewTuple({in.heap().Intern("__module__"), in.heap().Intern("__name__"),
-                                                              in.heap().Intern("__qualname__"), in.heap().Intern("__doc__"),
-                                                              in.heap().Intern("__annotations__")})},
-                             {"updated", in.heap().NewTuple({in.heap().Intern("__dict__")})}});
-      }));
+  functools.SetAttr(
+      "wraps",
+      apis::MakeLibFunction(
+          in, globals, "wraps", [&in, make_partial, update_wrapper](PyFunction&, CallArgs& args) {
+            Value wrapped = ArgOrKeyword(args, 0, "wrapped");
+            if (!wrapped) {
+              Raise(in.heap(), ExcType::kTypeError,
+                    "wraps() missing 1 required positional argument: 'wrapped'");
+            }
+            return make_partial(
+                Value(update_wrapper), {},
+                {{"wrapped", wrapped},
+                 {"assigned",
+                  in.heap().NewTuple({in.heap().Intern("__module__"), in.heap().Intern("__name__"),
+                                      in.heap().Intern("__qualname__"), in.heap().Intern("__doc__"),
+                                      in.heap().Intern("__annotations__")})},
+                 {"updated", in.heap().NewTuple({in.heap().Intern("__dict__")})}});
+          }));
 }
 
 void InstallOperator(Interpreter& in) {
@@ -125,10 +135,12 @@ void InstallOperator(Interpreter& in) {
   auto binary = [&](std::string_view name, lang::BinaryOp kind) {
     std::string n(name);
     op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
-      if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
-      if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
-      return BinaryOperation(in, kind, args.positional[0], args.positional[1]);
-    }));
+                 if (!args.keywords.empty())
+                   Raise(in.heap(), ExcType::kTypeError,
+                         fmt::format("{}() takes no keyword arguments", n));
+                 if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
+                 return BinaryOperation(in, kind, args.positional[0], args.positional[1]);
+               }));
   };
   binary("add", lang::BinaryOp::kAdd);
   binary("sub", lang::BinaryOp::kSub);
@@ -141,10 +153,12 @@ void InstallOperator(Interpreter& in) {
   auto compare = [&](std::string_view name, lang::CompareOp kind) {
     std::string n(name);
     op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
-      if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
-      if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
-      return CompareOperation(in, kind, args.positional[0], args.positional[1]);
-    }));
+                 if (!args.keywords.empty())
+                   Raise(in.heap(), ExcType::kTypeError,
+                         fmt::format("{}() takes no keyword arguments", n));
+                 if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
+                 return CompareOperation(in, kind, args.positional[0], args.positional[1]);
+               }));
   };
   compare("eq", lang::CompareOp::kEq);
   compare("ne", lang::CompareOp::kNotEq);
@@ -155,20 +169,23 @@ void InstallOperator(Interpreter& in) {
   auto unary = [&](std::string_view name, lang::UnaryOpKind kind) {
     std::string n(name);
     op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
-      if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
-      if (args.positional.size() != 1) ArgCount(in, n, 1, args.positional.size());
-      return UnaryOperation(in, kind, args.positional[0]);
-    }));
+                 if (!args.keywords.empty())
+                   Raise(in.heap(), ExcType::kTypeError,
+                         fmt::format("{}() takes no keyword arguments", n));
+                 if (args.positional.size() != 1) ArgCount(in, n, 1, args.positional.size());
+                 return UnaryOperation(in, kind, args.positional[0]);
+               }));
   };
   unary("neg", lang::UnaryOpKind::kUSub);
   unary("pos", lang::UnaryOpKind::kUAdd);
   unary("invert", lang::UnaryOpKind::kInvert);
   unary("not_", lang::UnaryOpKind::kNot);
   op.SetAttr("getitem", MakeBuiltin(in, "getitem", [&in](CallArgs& args) {
-    if (!args.keywords.empty()) Raise(in.heap(), ExcType::kTypeError, "getitem() takes no keyword arguments");
-    if (args.positional.size() != 2) ArgCount(in, "getitem", 2, args.positional.size());
-    return GetItem(in, args.positional[0], args.positional[1]);
-  }));
+               if (!args.keywords.empty())
+                 Raise(in.heap(), ExcType::kTypeError, "getitem() takes no keyword arguments");
+               if (args.positional.size() != 2) ArgCount(in, "getitem", 2, args.positional.size());
+               return GetItem(in, args.positional[0], args.positional[1]);
+             }));
 }
 
 }  // namespace

@@ -6,20 +6,27 @@ namespace tdc::runtime {
 
 OpValue ToOpValue(const Value& v) {
   switch (v->kind()) {
-    case ObjectKind::kNone: return OpValue::None();
+    case ObjectKind::kNone:
+      return OpValue::None();
     case ObjectKind::kBool:
     case ObjectKind::kInt:
-    case ObjectKind::kFloat: return OpValue::Of(ScalarOf(v));
-    case ObjectKind::kTensor: return OpValue::Of(TensorOf(v));
-    case ObjectKind::kDType: return OpValue::OfDType(DynCast<PyDType>(v)->dtype());
+    case ObjectKind::kFloat:
+      return OpValue::Of(ScalarOf(v));
+    case ObjectKind::kTensor:
+      return OpValue::Of(TensorOf(v));
+    case ObjectKind::kDType:
+      return OpValue::OfDType(DynCast<PyDType>(v)->dtype());
     case ObjectKind::kList:
     case ObjectKind::kTuple: {
       std::vector<OpValue> items;
-      const auto& source = v->kind() == ObjectKind::kList ? DynCast<PyList>(v)->items() : DynCast<PyTuple>(v)->items();
+      const auto& source = v->kind() == ObjectKind::kList ? DynCast<PyList>(v)->items()
+                                                          : DynCast<PyTuple>(v)->items();
       for (const Value& item : source) items.push_back(ToOpValue(item));
-      return v->kind() == ObjectKind::kList ? OpValue::List(std::move(items)) : OpValue::Tuple(std::move(items));
+      return v->kind() == ObjectKind::kList ? OpValue::List(std::move(items))
+                                            : OpValue::Tuple(std::move(items));
     }
-    default: break;
+    default:
+      break;
   }
   // Anything else (a str, a function, ...) is a type torch's parser rejects.
   throw TorchError("TypeError", std::string("argument of type '") + std::string(TypeName(v)) +
@@ -61,11 +68,14 @@ Value NumberValue(Interpreter& in, const Scalar& s) {
 
 Value WrapTensor(Interpreter& in, Tensor t) { return in.heap().NewTensor(std::move(t)); }
 
-void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called, const Value& result) {
-  if (OpObserver* observer = in.process().op_observer) observer->OnTensorOp(site, as_called, result);
+void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called,
+                    const Value& result) {
+  if (OpObserver* observer = in.process().op_observer)
+    observer->OnTensorOp(site, as_called, result);
 }
 
-Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface, CallArgs args) {
+Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface,
+                     CallArgs args) {
   if (in.process().op_observer == nullptr) return CallTensorOp(in, op, surface, std::move(args));
   CallArgs as_called = args;
   Value result = CallTensorOp(in, op, surface, std::move(args));
@@ -103,7 +113,8 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
       Ref<PyTensor> base = BaseFor(result.tensor, args.positional);
       return in.heap().NewTensor(std::move(result.tensor), std::move(base));
     }
-    case OpValue::Kind::kScalar: return NumberValue(in, result.scalar);
+    case OpValue::Kind::kScalar:
+      return NumberValue(in, result.scalar);
     case OpValue::Kind::kTuple: {
       std::vector<Value> items;
       for (OpValue& item : result.items) {
@@ -117,7 +128,8 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
       }
       return in.heap().NewTuple(std::move(items));
     }
-    default: return in.heap().None();
+    default:
+      return in.heap().None();
   }
 }
 

@@ -18,9 +18,11 @@ OpValue ToOpValue(const Value& v);
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args);
 // CallTensorOp for a call the program made through `site`: the op observer, when there is
 // one, is told of it with the arguments as passed.
-Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface, CallArgs args);
+Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface,
+                     CallArgs args);
 // Tells the op observer, when there is one, that `site(*as_called)` gave `result`.
-void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called, const Value& result);
+void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called,
+                    const Value& result);
 // A new tensor object for a tensor no input aliases.
 Value WrapTensor(Interpreter& in, Tensor t);
 const Tensor& TensorOf(const Value& v);

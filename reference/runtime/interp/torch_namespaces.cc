@@ -28,24 +28,31 @@ void InstallFunctional(Interpreter& in) {
   Value globals = apis::LibGlobals(in, "torch.nn.functional");
   const OpInfo* relu = &Op("relu");
   // def relu(input: Tensor, inplace: bool = False) -> Tensor
-  functional.SetAttr("relu", apis::MakeLibFunction(in, globals, "relu", [&in, relu](PyFunction&, CallArgs& args) {
-    for (const auto& [k, v] : args.keywords) {
-      if (k != "input" && k != "inplace") {
-        Raise(in.heap(), ExcType::kTypeError, fmt::format("relu() got an unexpected keyword argument '{}'", k));
-      }
-    }
-    if (args.positional.size() > 2) {
-      Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("relu() takes from 1 to 2 positional arguments but {} were given", args.positional.size()));
-    }
-    Value input = ArgOrKeyword(args, 0, "input");
-    Value inplace = ArgOrKeyword(args, 1, "inplace");
-    if (!input) Raise(in.heap(), ExcType::kTypeError, "relu() missing 1 required positional argument: 'input'");
-    if (inplace && Truth(in, inplace)) {
-      Raise(in.heap(), ExcType::kNotImplementedError, "F.relu(inplace=True) is outside the reference");
-    }
-    return CallTensorOpAt(in, {false, "torch.nn.functional.relu"}, *relu, Surface::kFunction, CallArgs{{input}, {}});
-  }));
+  functional.SetAttr(
+      "relu", apis::MakeLibFunction(in, globals, "relu", [&in, relu](PyFunction&, CallArgs& args) {
+        for (const auto& [k, v] : args.keywords) {
+          if (k != "input" && k != "inplace") {
+            Raise(in.heap(), ExcType::kTypeError,
+                  fmt::format("relu() got an unexpected keyword argument '{}'", k));
+          }
+        }
+        if (args.positional.size() > 2) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("relu() takes from 1 to 2 positional arguments but {} were given",
+                            args.positional.size()));
+        }
+        Value input = ArgOrKeyword(args, 0, "input");
+        Value inplace = ArgOrKeyword(args, 1, "inplace");
+        if (!input)
+          Raise(in.heap(), ExcType::kTypeError,
+                "relu() missing 1 required positional argument: 'input'");
+        if (inplace && Truth(in, inplace)) {
+          Raise(in.heap(), ExcType::kNotImplementedError,
+                "F.relu(inplace=True) is outside the reference");
+        }
+        return CallTensorOpAt(in, {false, "torch.nn.functional.relu"}, *relu, Surface::kFunction,
+                              CallArgs{{input}, {}});
+      }));
 }
 
 void InstallSpecial(Interpreter& in) {
@@ -53,12 +60,13 @@ void InstallSpecial(Interpreter& in) {
   const OpInfo* sigmoid = &Op("sigmoid");
   // torch.special.expit is torch._C._special.special_expit, sigmoid's kernel.
   special.SetAttr("expit", MakeBuiltin(in, "special_expit", [&in, sigmoid](CallArgs& args) {
-    CallArgs call = std::move(args);
-    for (auto& kw : call.keywords) {
-      if (kw.first == "input") kw.first = "self";
-    }
-    return CallTensorOpAt(in, {false, "torch.special.expit"}, *sigmoid, Surface::kFunction, std::move(call));
-  }));
+                    CallArgs call = std::move(args);
+                    for (auto& kw : call.keywords) {
+                      if (kw.first == "input") kw.first = "self";
+                    }
+                    return CallTensorOpAt(in, {false, "torch.special.expit"}, *sigmoid,
+                                          Surface::kFunction, std::move(call));
+                  }));
 }
 
 // Renames keyword `from` to `to` (torch's aliases for a builtin's first parameter).
@@ -73,28 +81,30 @@ void InstallGelu(Interpreter& in) {
   const OpInfo* gelu = &Op("gelu");
   // gelu(input, *, approximate='none'): the str keyword is handled here, not by ops.def.
   functional.SetAttr("gelu", MakeBuiltin(in, "gelu", [&in, gelu](CallArgs& args) {
-    CallArgs call = std::move(args);
-    std::erase_if(call.keywords, [&in](const auto& kw) {
-      if (kw.first != "approximate") return false;
-      const auto* s = DynCast<PyStr>(kw.second);
-      if (s == nullptr || s->value() != "none") {
-        Raise(in.heap(), ExcType::kNotImplementedError,
-              "F.gelu: only approximate='none' is modeled by the reference");
-      }
-      return true;
-    });
-    return CallTensorOpAt(in, {false, "torch.nn.functional.gelu"}, *gelu, Surface::kFunction, std::move(call));
-  }));
+                       CallArgs call = std::move(args);
+                       std::erase_if(call.keywords, [&in](const auto& kw) {
+                         if (kw.first != "approximate") return false;
+                         const auto* s = DynCast<PyStr>(kw.second);
+                         if (s == nullptr || s->value() != "none") {
+                           Raise(in.heap(), ExcType::kNotImplementedError,
+                                 "F.gelu: only approximate='none' is modeled by the reference");
+                         }
+                         return true;
+                       });
+                       return CallTensorOpAt(in, {false, "torch.nn.functional.gelu"}, *gelu,
+                                             Surface::kFunction, std::move(call));
+                     }));
 }
 
 void InstallLinalg(Interpreter& in) {
   PyModule& linalg = *in.process().modules()[ModuleId::kTorchLinalg];
   const OpInfo* norm = &Op("vector_norm");
   linalg.SetAttr("vector_norm", MakeBuiltin(in, "linalg_vector_norm", [&in, norm](CallArgs& args) {
-    CallArgs call = std::move(args);
-    RenameKeyword(call, "x", "input");  // torch accepts the documented name `x` too
-    return CallTensorOpAt(in, {false, "torch.linalg.vector_norm"}, *norm, Surface::kFunction, std::move(call));
-  }));
+                   CallArgs call = std::move(args);
+                   RenameKeyword(call, "x", "input");  // torch accepts the documented name `x` too
+                   return CallTensorOpAt(in, {false, "torch.linalg.vector_norm"}, *norm,
+                                         Surface::kFunction, std::move(call));
+                 }));
 }
 
 // The complex result of torch.fft.fft: the op returns view_as_real of it (a real tensor
@@ -105,23 +115,25 @@ void InstallFft(Interpreter& in) {
   const OpInfo* op = &Op("fft");
   Ref<PyType> complex_type = in.heap().NewType("ComplexTensorStandIn", "tdconform.reference");
   fft.SetAttr("fft", MakeBuiltin(in, "fft_fft", [&in, op, complex_type](CallArgs& args) {
-    Value pair = CallTensorOpAt(in, {false, "torch.fft.fft"}, *op, Surface::kFunction, std::move(args));
-    Ref<PyTensor> base = RefCast<PyTensor>(pair);
-    Ref<PyInstance> result = in.heap().NewInstance(complex_type);
-    for (int64_t part : {0, 1}) {
-      Tensor view = TensorOf(pair);
-      view.sizes.pop_back();
-      view.strides.pop_back();
-      view.storage_offset += part;
-      const char* name = part == 0 ? "real" : "imag";
-      Value tensor = in.heap().NewTensor(std::move(view), base);
-      // Dynamo reads `.real` of the complex result as a getattr node (an unused one is
-      // dropped from the graph).
-      NotifyTensorOp(in, {false, "builtins.getattr", true}, CallArgs{{pair, in.heap().Intern(name)}, {}}, tensor);
-      result->attrs->SetStr(name, tensor);
-    }
-    return Value(result);
-  }));
+                Value pair = CallTensorOpAt(in, {false, "torch.fft.fft"}, *op, Surface::kFunction,
+                                            std::move(args));
+                Ref<PyTensor> base = RefCast<PyTensor>(pair);
+                Ref<PyInstance> result = in.heap().NewInstance(complex_type);
+                for (int64_t part : {0, 1}) {
+                  Tensor view = TensorOf(pair);
+                  view.sizes.pop_back();
+                  view.strides.pop_back();
+                  view.storage_offset += part;
+                  const char* name = part == 0 ? "real" : "imag";
+                  Value tensor = in.heap().NewTensor(std::move(view), base);
+                  // Dynamo reads `.real` of the complex result as a getattr node (an unused one is
+                  // dropped from the graph).
+                  NotifyTensorOp(in, {false, "builtins.getattr", true},
+                                 CallArgs{{pair, in.heap().Intern(name)}, {}}, tensor);
+                  result->attrs->SetStr(name, tensor);
+                }
+                return Value(result);
+              }));
 }
 
 }  // namespace

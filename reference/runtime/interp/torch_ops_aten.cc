@@ -49,8 +49,8 @@ Value AtenFunction(Interpreter& in, const OpInfo& op, std::string target) {
   });
 }
 
-Value MakeOverload(Interpreter& in, const Ref<PyType>& overload_type, const OpInfo& op, std::string_view name,
-                   std::string_view overload) {
+Value MakeOverload(Interpreter& in, const Ref<PyType>& overload_type, const OpInfo& op,
+                   std::string_view name, std::string_view overload) {
   Ref<PyInstance> result = in.heap().NewInstance(overload_type);
   result->attrs->SetStr("_name", in.heap().Str(fmt::format("aten::{}", name)));
   result->attrs->SetStr("_overloadname", in.heap().Str(std::string(overload)));
@@ -60,7 +60,8 @@ Value MakeOverload(Interpreter& in, const Ref<PyType>& overload_type, const OpIn
   return result;
 }
 
-Value MakePacket(Interpreter& in, const Ref<PyType>& packet_type, const OpInfo& op, std::string_view name) {
+Value MakePacket(Interpreter& in, const Ref<PyType>& packet_type, const OpInfo& op,
+                 std::string_view name) {
   Ref<PyInstance> packet = in.heap().NewInstance(packet_type);
   packet->attrs->SetStr("_qualified_op_name", in.heap().Str(fmt::format("aten::{}", name)));
   packet->attrs->SetStr("__name__", in.heap().Str(std::string(name)));
@@ -69,12 +70,14 @@ Value MakePacket(Interpreter& in, const Ref<PyType>& packet_type, const OpInfo& 
   return packet;
 }
 
-const std::string& StrArg(const CallArgs& args, size_t i) { return DynCast<PyStr>(args.positional.at(i))->value(); }
+const std::string& StrArg(const CallArgs& args, size_t i) {
+  return DynCast<PyStr>(args.positional.at(i))->value();
+}
 
 }  // namespace
 
-void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type, const Ref<PyType>& packet_type,
-                    const Ref<PyType>& overload_type) {
+void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type,
+                    const Ref<PyType>& packet_type, const Ref<PyType>& overload_type) {
   // _OpNamespace.__getattr__: aten's ops are made (and cached) on first access; a
   // custom op's namespace holds its ops already.
   AddMethod(in, namespace_type, "__getattr__", [&in, packet_type](CallArgs& args) -> Value {
@@ -82,8 +85,10 @@ void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type, const Re
     const std::string& op_name = StrArg(args, 1);
     const auto* ns_name = DynCast<PyStr>(ns->attrs->GetStr("name"));
     const AtenOverloads* row = FindAtenOp(op_name);
-    if (ns_name == nullptr || ns_name->value() != "torch.ops.aten" || row == nullptr || op_name.starts_with("__")) {
-      std::string short_name = ns_name != nullptr ? ns_name->value().substr(ns_name->value().rfind('.') + 1) : "";
+    if (ns_name == nullptr || ns_name->value() != "torch.ops.aten" || row == nullptr ||
+        op_name.starts_with("__")) {
+      std::string short_name =
+          ns_name != nullptr ? ns_name->value().substr(ns_name->value().rfind('.') + 1) : "";
       Raise(in.heap(), ExcType::kAttributeError,
             fmt::format("'_OpNamespace' '{}' object has no attribute '{}'", short_name, op_name));
     }

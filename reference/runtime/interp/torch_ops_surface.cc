@@ -30,30 +30,33 @@ void InstallTorchOps(Interpreter& in) {
                                       }));
     }
     if (!op.method.empty()) {
-      tensor_type->dict->SetStr(op.method, MakeBuiltin(in, "Tensor." + std::string(op.method),
-                                                        [&in, info](CallArgs& args) {
-                                                          return CallTensorOpAt(in, {true, info->method}, *info,
-                                                                                Surface::kMethod, std::move(args));
-                                                        }));
+      tensor_type->dict->SetStr(
+          op.method,
+          MakeBuiltin(in, "Tensor." + std::string(op.method), [&in, info](CallArgs& args) {
+            return CallTensorOpAt(in, {true, info->method}, *info, Surface::kMethod,
+                                  std::move(args));
+          }));
     }
   }
   // Tensor.requires_grad_(requires_grad=True): sets the flag in place and returns the
   // tensor; only floating tensors can require grad.
-  tensor_type->dict->SetStr("requires_grad_", MakeBuiltin(in, "Tensor.requires_grad_", [&in](CallArgs& args) {
-    std::vector<Value> bound =
-        apis::BindParams(in, "requires_grad_", {{"self"}, {"requires_grad", true}}, args);
-    auto* tensor = DynCast<PyTensor>(bound[0]);
-    if (tensor == nullptr) {
-      Raise(in.heap(), ExcType::kTypeError, "descriptor 'requires_grad_' requires a 'torch._C.TensorBase' object");
-    }
-    const bool requires_grad = !bound[1] || Truth(in, bound[1]);
-    if (requires_grad && !IsFloating(tensor->tensor().dtype)) {
-      Raise(in.heap(), ExcType::kRuntimeError,
-            "only Tensors of floating point and complex dtype can require gradients");
-    }
-    tensor->set_requires_grad(requires_grad);
-    return bound[0];
-  }));
+  tensor_type->dict->SetStr(
+      "requires_grad_", MakeBuiltin(in, "Tensor.requires_grad_", [&in](CallArgs& args) {
+        std::vector<Value> bound =
+            apis::BindParams(in, "requires_grad_", {{"self"}, {"requires_grad", true}}, args);
+        auto* tensor = DynCast<PyTensor>(bound[0]);
+        if (tensor == nullptr) {
+          Raise(in.heap(), ExcType::kTypeError,
+                "descriptor 'requires_grad_' requires a 'torch._C.TensorBase' object");
+        }
+        const bool requires_grad = !bound[1] || Truth(in, bound[1]);
+        if (requires_grad && !IsFloating(tensor->tensor().dtype)) {
+          Raise(in.heap(), ExcType::kRuntimeError,
+                "only Tensors of floating point and complex dtype can require gradients");
+        }
+        tensor->set_requires_grad(requires_grad);
+        return bound[0];
+      }));
   struct DTypeName {
     const char* name;
     DType dtype;
