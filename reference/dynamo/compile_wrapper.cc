@@ -57,30 +57,35 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
       in_, apis::LibGlobals(in_, "torch._dynamo.eval_frame"),
       "_TorchDynamoContext.__call__.<locals>.compile_wrapper",
       [this, installed, run_only, failing, target](PyFunction&, CallArgs& args) -> Value {
-        Process& p = in_.process();
-        std::shared_ptr<const CompileCallback> saved = p.eval_frame_callback;
-        const bool stances = rules_.on(Rule::kStance);
-        if (stances && p.stance == "force_eager") {
-          p.eval_frame_callback = nullptr;
-        } else if (stances && p.stance == "eager_on_recompile") {
-          p.eval_frame_callback = run_only;
-        } else if (stances && p.stance == "fail_on_recompile") {
-          p.eval_frame_callback = failing;
-        } else {
-          p.eval_frame_callback = installed;
+        std::shared_ptr<const CompileCallback> active = installed;
+        if (rules_.on(Rule::kStance)) {
+          switch (in_.process().compiler.stance.stance) {
+            case Stance::kForceEager:
+              active = nullptr;
+              break;
+            case Stance::kEagerOnRecompile:
+              active = run_only;
+              break;
+            case Stance::kFailOnRecompile:
+              active = failing;
+              break;
+            // Not modeled yet: compiled as the default stance compiles.
+            case Stance::kEagerThenCompile:
+            case Stance::kAotEagerThenCompile:
+            case Stance::kDefault:
+            case Stance::kUnknown:
+              break;
+          }
         }
-        struct Restore {
-          Process& p;
-          std::shared_ptr<const CompileCallback> saved;
-          ~Restore() { p.eval_frame_callback = std::move(saved); }
-        } restore{p, std::move(saved)};
+        EvalFrameCallbackScope scope(in_.process().compiler, std::move(active));
         return in_.Call(target, std::move(args));
       });
   if (Is<PyFunction>(model)) apis::UpdateWrapper(in_, wrapper, model);
-  wrapper->SetAttr("_torchdynamo_orig_callable", model);
+  wrapper->SetAttr(runtime::markers::kOrigCallable, model);
   // innermost_fn (torch._dynamo.run, disable of a compiled function) unwraps it.
-  wrapper->SetAttr("_torchdynamo_wrapper_id", in_.heap().Int(static_cast<int64_t>(wrapper->id())));
-  wrapper->SetAttr("_torchdynamo_inline", target);
+  wrapper->SetAttr(runtime::markers::kWrapperId,
+                   in_.heap().Int(static_cast<int64_t>(wrapper->id())));
+  wrapper->SetAttr(runtime::markers::kInline, target);
   return wrapper;
 }
 

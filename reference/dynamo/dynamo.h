@@ -6,6 +6,10 @@
 // the graph at the root frame's call site instead (classic profile, R-classic-reattribute);
 // with config.nested_graph_breaks (profile torch-2.13-ngb) it ends it where it is, and one
 // resume function goes on in every frame (nested_breaks.cc, R-nested-graph-break).
+//
+// The contract is the public part of class Dynamo and the three functions before it; a
+// compile-mode run (run_compiled.h) is the way to use it. Everything after `private:` is
+// the model's machinery, grouped by the file that defines it.
 #ifndef TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
 #define TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
 
@@ -18,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "reference/dynamo/code_cache.h"
 #include "reference/dynamo/graph_builder.h"
 #include "reference/dynamo/guards.h"
 #include "reference/dynamo/messages.h"
@@ -69,6 +74,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // installs `callback` for the extent of each call of it.
   Value MakeCompileWrapper(const Value& model, runtime::CompileCallback callback);
 
+  // The interpreter's hooks (runtime::FrameHook, runtime::OpObserver).
   std::optional<Value> OnCall(const Value& callee, CallArgs& args) override;
   void OnReturn(const Frame& frame, const Value& result) override;
   void OnLoadLocal(const Frame& frame, const std::string& name) override;
@@ -83,28 +89,21 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                   const Value& result) override;
 
  private:
-  // One compiled entry of a code's cache: its compile id and the guards of its frame
-  // values (in the frame's argument order).
-  struct CacheEntry {
-    std::string compile_id;
-    // Its compile's invocation (index in records_.invocations), when it sent a graph to the
-    // recording backend.
-    std::optional<size_t> invocation;
-    std::vector<GuardedValue> guards;
-    bool grad_enabled = true;  // the global grad-mode guard
-    std::vector<GlobalGuard> globals;
-  };
-  // torch._dynamo.config.recompile_limit: entries a code may have.
-  static constexpr size_t kRecompileLimit = 8;
-  struct CodeState {
-    int64_t frame_id = -1;  // -1 until first converted (R-frame-id)
-    int64_t compiles = 0;
-    std::vector<CacheEntry> cache;
-    // Marked skipped: "no ops traced" runs the code without the callback from now on
-    // (callees too); a skip_frame() or another frame-skipping break runs it eagerly with the
-    // callback on, its callees offered (probed on torch 2.13.0: a new shape recompiles them).
-    enum class Skip { kNone, kNoOps, kSkipFrame } skip = Skip::kNone;
-  };
+  // Where each part lives:
+  //   eval_frame.cc        which frames are converted, traces begin, the hooks' bookkeeping
+  //   code_cache.{h,cc}    cache entries, guards checked, compile ids (CodeCache)
+  //   tracer_calls.cc      a traced frame's calls: inlined, allowed, disabled, breaking
+  //   opaque_calls.cc      nonstrict_trace and custom-op calls (one opaque node)
+  //   graph_break.cc       a break reached: its ending decided, the graph emitted, logged
+  //   frame_endings.cc     checkpoints, step graph breaks, skipping the root frame
+  //   nested_breaks.cc     nested graph breaks: unwinding, re-rooting, eager resumes
+  //   resume_functions.cc  the resume functions a break starts
+  //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
+  //   run_on_backend.cc    an invocation's graphs compiled and run by a GraphBackend
+  //   compile_wrapper.cc   torch.compile's wrapper and the stances it reads
+
+  // ---- Signals that unwind the interpreter to the frame that ends a graph. They are C++
+  // exceptions because the interpreter's recursion has no other way out of a call.
   // A break inside an inlined callee that the frame at `depth` ends the graph at, at its
   // call: unwinds to that call (the root frame's in the classic profile).
   struct Restart {
@@ -122,8 +121,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   struct TraceError {
     runtime::PyError error;
   };
+
   // Code run eagerly inside a traced frame for its extent (a break's callee, an allowed
-  // function's body): no op recorded; with `no_callback`, no frame offered either.
+  // function's body): no op recorded; with `no_callback`, no frame offered either
+  // (tracer_calls.cc).
   class EagerRegion {
    public:
     EagerRegion(Dynamo& d, bool no_callback);
@@ -136,14 +137,21 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     bool no_callback_;
     std::shared_ptr<const runtime::CompileCallback> saved_;
   };
+  // Frames `first`..`last` folded into compiled code for the scope (nested_breaks.cc).
+  class FoldFrames {
+   public:
+    FoldFrames(Dynamo& d, size_t first, size_t last) : d_(d) {
+      d_.folded_frames_.emplace_back(first, last);
+    }
+    ~FoldFrames() { d_.folded_frames_.pop_back(); }
+    FoldFrames(const FoldFrames&) = delete;
+    FoldFrames& operator=(const FoldFrames&) = delete;
 
-  void Explain(std::string text);
-  // The ATen fragment of one traced op (an unsupported one without a lowering).
-  Fragment LowerOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result);
-  // Where a frame's code is (`f (file.py:12)`).
-  static std::string Where(const runtime::PyFunction& function);
+   private:
+    Dynamo& d_;
+  };
 
-  // eval_frame.cc
+  // ---- eval_frame.cc
   std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args,
                                 bool run_only = false);
   // A frame's values with their sources (L['x']), in argument order.
@@ -154,33 +162,19 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                                   bool resume);
   // The fail_on_recompile stance met a frame that would compile again: RuntimeError with
   // each cache entry's failing guard (spec §2.14, S29).
-  [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeState& code,
+  [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeKey& key,
                                     const std::vector<Value>& values);
-  // Whether an entry of `key`'s cache accepts the frame; the one that does (the most
-  // recently used first) moves to the front, as torch's lookup does.
-  // The entry the frame values pass (moved to the front), or null.
-  const CacheEntry* CacheHit(const CodeKey& key, const std::vector<Value>& frame_values);
-  // A cache entry for what `t` read (R-lazy-guards, R-closure-guard).
-  CacheEntry EntryOf(const Trace& t) const;
-  // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
-  std::string EntryFailure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
   bool HasTensorInFrame(const lang::Node& def, const Value& globals,
                         const std::vector<Value>& values) const;
   void Reset();
   Trace* Tracing() const;
+  void Explain(std::string text);
+  // The ATen fragment of one traced op (an unsupported one without a lowering).
+  Fragment LowerOp(const runtime::OpCallSite& site, const CallArgs& as_called, const Value& result);
+  // Where a frame's code is (`f (file.py:12)`).
+  static std::string Where(const runtime::PyFunction& function);
 
-  // tracer_calls.cc
-  // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume
-  // function): anything but a Python constant, and what a tuple or list holds, recursively;
-  // a constant is guarded only once its value is used (probed: an int passed on through
-  // f(*args) to a breaking callee is not guarded, a tensor or a function is).
-  static void Realize(Trace& t, const Value& v);
-  static void RealizeArguments(Trace& t, const CallArgs& args);
-  // Realizes what live locals `names` (with `values`) hold at a break, but a frame value
-  // still in its own local (probed: `y = x` then a break guards x when y is live, not when
-  // only x is; `d = [x]` guards x when d is live).
-  void UseMovedLocals(Trace& t, const std::vector<std::string>& names,
-                      const std::vector<Value>& values);
+  // ---- tracer_calls.cc
   // Marks a call's arguments used (OnUse): any call but an inlined one realizes them.
   void UseArguments(const CallArgs& args);
   // The code a skip_frame() call would skip: co_name and co_firstlineno of the calling frame.
@@ -194,16 +188,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args,
                    bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
-  // Whether user function `fn` was made by a def the trace ran (a frame it traces).
-  bool DefinedInTrace(const Value& fn) const;
-  // A nonstrict_trace'd function's call: one flat_apply_capture node (opaque_calls.cc).
-  Value NonstrictCall(const Value& wrapper, CallArgs& args);
-  // A custom op's call: one `<ns>.<op>.default` node at both levels (opaque_calls.cc).
-  Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
-  // The same call met while AOT autograd traces an allowed or nonstrict_trace'd body.
-  Value AotCustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
-  void RecordCustomOp(FragmentRecorder& recorder, const std::string& target,
-                      const CallArgs& as_called, const Value& result);
   // The ATen fragment of an allowed function's node: its body run again as AOT autograd
   // traces it.
   Fragment AotTrace(const Value& callee, const CallArgs& args);
@@ -215,32 +199,113 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   DisableWrapper DisableWrapperOf(const Value& callee);
   // Whether `callee` has `attribute` set to a true value (torch's markers on callables).
   bool Flag(const Value& callee, std::string_view attribute);
-  // A disable(recursive=False) wrapper called with the callback set: its function's frame
-  // runs cached code if the cache has some, else runs without converting (spec §2.2).
-  Value RunOnly(const Ref<runtime::PyFunction>& function, CallArgs& args);
 
-  // graph_break.cc
+  // ---- opaque_calls.cc
+  // Whether user function `fn` was made by a def the trace ran (a frame it traces).
+  bool DefinedInTrace(const Value& fn) const;
+  // A nonstrict_trace'd function's call: one flat_apply_capture node.
+  Value NonstrictCall(const Value& wrapper, CallArgs& args);
+  // A custom op's call: one `<ns>.<op>.default` node at both levels.
+  Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
+  // The same call met while AOT autograd traces an allowed or nonstrict_trace'd body.
+  Value AotCustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
+  void RecordCustomOp(FragmentRecorder& recorder, const std::string& target,
+                      const CallArgs& as_called, const Value& result);
+
+  // ---- graph_break.cc
+  // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume
+  // function): anything but a Python constant, and what a tuple or list holds, recursively;
+  // a constant is guarded only once its value is used (probed: an int passed on through
+  // f(*args) to a breaking callee is not guarded, a tensor or a function is).
+  static void Realize(Trace& t, const Value& v);
+  static void RealizeArguments(Trace& t, const CallArgs& args);
+  // Realizes what live locals `names` (with `values`) hold at a break, but a frame value
+  // still in its own local (probed: `y = x` then a break guards x when y is live, not when
+  // only x is; `d = [x]` guards x when d is live).
+  void UseMovedLocals(Trace& t, const std::vector<std::string>& names,
+                      const std::vector<Value>& values);
   Value Break(const BreakText& text, const Value& callee, CallArgs& args);
   // The graph ends at the innermost frame's call of `callee` (the root frame's, or under
   // nested graph breaks an inlined frame's): it is compiled, the call runs eagerly, and a
   // resume function goes on.
   Value BreakAtCall(const Value& callee, CallArgs args);
+  // What a frame of the trace does at its current call: its live locals after it, and
+  // whether it resumes there (R-return-no-resume). Realizes what they hold.
+  struct FrameAtCall {
+    std::vector<std::string> names;
+    std::vector<Value> values;
+    bool resumes;
+  };
+  FrameAtCall AtCall(Trace& t, size_t depth);
+  // Where a break ends the graph: the frame (its depth) and how.
+  struct Ending {
+    size_t level;
+    enum class Kind { kAtCall, kStep, kSkipFrame } kind;
+  };
+  // A break reached by the root frame itself (spec §3.3).
+  Ending RootEnding(const Trace& t, BreakText& text);
+  // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
+  // (its own reason, not counted). `level`: the frame ending the graph at its call (Dynamo
+  // logs the break there).
+  void LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level);
+  // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
+  // reports "Skip inlining" from there).
+  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message,
+                                      bool after_call = false);
+  std::string UserTraceback(const Trace& t, bool after_call) const;
+  void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
+
+  // ---- frame_endings.cc
+  const Resumability& ResumabilityOf(const lang::Node& def);
   // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
   // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
   // offered; the frames around it (nested graph breaks) resume when it returns.
   Value StepBreak(const Value& callee, CallArgs args);
-  const Resumability& ResumabilityOf(const lang::Node& def);
-  // A `torch._C._set_grad_enabled(enabled)` node (R-grad-mode-context): no ATen node.
-  void AddGradModeNode(Trace& t, bool enabled);
   // The root frame is skipped (skip_frame(), or step_unsupported() with no checkpoint):
   // the partial graph dropped, the calls it made run again with their frames offered, the
-  // rest eagerly. `mark_skipped`: its code is skipped from now on, as when the root frame
-  // itself reached it (an inlined callee's step_unsupported() leaves it unmarked: the
-  // next call traces it again; golden variant step_unsupported__s08_..._wrap).
+  // rest eagerly; its code is skipped from now on, as when the root frame itself reached it
+  // (an inlined callee's step_unsupported() leaves it unmarked: the next call traces it
+  // again; golden variant step_unsupported__s08_..._wrap).
   [[noreturn]] void SkipRootFrame();
-  // The same for a trace RerootAt made, whose frame cannot run again from its start: it
-  // runs again from its resume function's start (ResumeFrameEagerly) or, where it cannot,
-  // the calls it made so far run again (offered), the rest of it eagerly (nested_breaks.cc).
+  // A `torch._C._set_grad_enabled(enabled)` node (R-grad-mode-context): no ATen node.
+  void AddGradModeNode(Trace& t, bool enabled);
+  // A frame of the trace at `depth` stepped back to its checkpoint: when it returns, the
+  // frames around it resume (none: the slot's frames run on without a trace).
+  struct PendingResume {
+    size_t slot;
+    const Frame* frame;
+    std::unique_ptr<Trace> trace;
+    std::vector<ResumeLevel> levels;
+    // Until then, after a step graph break: the frames folded into the compiled code that
+    // called the frame's skipped rest (first and last depth), and the root, whose call of
+    // it has no source line (it shows its first line; golden fuzz case 966 of issue 13).
+    std::pair<size_t, size_t> folded = {1, 0};
+    std::optional<std::pair<size_t, int64_t>> at_first_line =
+        std::nullopt;  // depth, the line shown
+  };
+  // The frame of the last pending resume returned `result`: its resume function starts.
+  void ResumeAround(const Frame& frame, const Value& result);
+
+  // ---- nested_breaks.cc (profile torch-2.13-ngb, spec §3.4)
+  // A break reached in an inlined frame: the exception goes out frame by frame until one
+  // can end the graph at its call or step back to its checkpoint; the root's call when
+  // none does (classic).
+  Ending InlinedEnding(Trace& t, BreakText& text);
+  // A break that the frame at `level`, waiting at the call of its inner frame's resume
+  // function, ends the graph at (spec §3.4): nothing was traced at its level, and the inner
+  // frame's resume function runs as a frame of its own (its trace is what this one traced),
+  // meeting the break again; the frames from the root to `level` resume when it returns.
+  Value RerootAt(size_t level, const BreakText& reached, const Value& callee, CallArgs& args);
+  // torch._dynamo.config.nested_graph_breaks as the traced code sees it now.
+  bool NestedGraphBreaks() const;
+  // The deepest frame of the trace that can end a graph at its current call: a break
+  // deeper than it unwinds to it (should_compile_partial_graph of each inlining).
+  size_t NestedBreakLevel(const Trace& t);
+  // A frame of the trace at `depth` or above it with a loop's backward jump ahead.
+  bool BackedgeAtOrAbove(const Trace& t, size_t depth);
+  // The same as SkipRootFrame for a trace RerootAt made, whose frame cannot run again from
+  // its start: it runs again from its resume function's start (ResumeFrameEagerly) or,
+  // where it cannot, the calls it made so far run again (offered), the rest of it eagerly.
   Value SkipRerootedFrame(const Value& callee, CallArgs args);
   // A resume function of the frames `chain` (outermost first) is skipped and runs its code
   // eagerly: the inner frames' resume function it calls first is converted as a frame of
@@ -258,16 +323,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // traced. Returns (no throw) where the interpreter cannot start there: operands below the
   // call's value on its stack, or a block other than an if statement open around it.
   void ResumeFrameEagerly(const ResumeLevel& level);
-  // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
-  // (its own reason, not counted).
-  // `level`: the frame ending the graph at its call (Dynamo logs the break there).
-  void LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level);
-  // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
-  // reports "Skip inlining" from there).
-  [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message,
-                                      bool after_call = false);
-  std::string UserTraceback(const Trace& t, bool after_call) const;
-  void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
+  // The line a user stack shows for the frame at `depth`; nullopt: no Python frame there
+  // (folded into compiled code).
+  std::optional<int64_t> ShownLine(size_t depth) const;
+
+  // ---- resume_functions.cc
   // The frames resuming after a break, outermost first: the outermost one's resume
   // function is the frame Dynamo is offered next, the others' are called in it.
   void StartResume(size_t slot, std::vector<ResumeLevel> levels);
@@ -277,7 +337,17 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::unique_ptr<Trace> MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                     GraphBuilder* carried = nullptr, bool* skipped_frame = nullptr);
 
-  // run_on_backend.cc: an invocation's graphs compiled and run by backend_, its outputs
+  // ---- bound_from.cc: where the local `name` of the frame at `depth` came from among the
+  // root frame's values while it still holds that object (its parameters; Trace::bound_from).
+  std::optional<ValuePath> PathOfLocal(const Trace& t, size_t depth, const std::string& name) const;
+  // The same for item `i` (the object `item`) of that local.
+  std::optional<ValuePath> PathOfItem(const Trace& t, size_t depth, const std::string& name,
+                                      size_t i, const Value& item) const;
+  // Notes where the parameters of `function`, about to be inlined by the frame at `depth`
+  // at its current call, come from.
+  void NoteBoundFrom(Trace& t, size_t depth, const runtime::PyFunction& function);
+
+  // ---- run_on_backend.cc: an invocation's graphs compiled and run by backend_, its outputs
   // replacing the reference's values; an opaque node run again on the host for it.
   // `compile`: the invocation's index (a cache hit runs an earlier one's graph again).
   void RunOnBackend(const graph::Invocation& call, size_t compile, const FinishedGraphs& graphs);
@@ -293,113 +363,45 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::variant<std::vector<runtime::Tensor>, std::string> CallOnHost(const Value& callee,
                                                                      CallArgs args, size_t node);
 
-  // bound_from.cc: where the local `name` of the frame at `depth` came from among the root
-  // frame's values while it still holds that object (its parameters; Trace::bound_from).
-  std::optional<ValuePath> PathOfLocal(const Trace& t, size_t depth, const std::string& name) const;
-  // The same for item `i` (the object `item`) of that local.
-  std::optional<ValuePath> PathOfItem(const Trace& t, size_t depth, const std::string& name,
-                                      size_t i, const Value& item) const;
-  // Notes where the parameters of `function`, about to be inlined by the frame at `depth`
-  // at its current call, come from.
-  void NoteBoundFrom(Trace& t, size_t depth, const runtime::PyFunction& function);
+  // The line a frame is at: its current call's, else its statement's.
+  static int64_t LineOf(const Frame& f) {
+    return f.call != nullptr ? f.call->span.begin.line : f.line;
+  }
 
-  // What a frame of the trace does at its current call: its live locals after it, and
-  // whether it resumes there (R-return-no-resume). Realizes what they hold.
-  struct FrameAtCall {
-    std::vector<std::string> names;
-    std::vector<Value> values;
-    bool resumes;
-  };
-  FrameAtCall AtCall(Trace& t, size_t depth);
-  // Where a break ends the graph: the frame (its depth) and how.
-  struct Ending {
-    size_t level;
-    enum class Kind { kAtCall, kStep, kSkipFrame } kind;
-  };
-  // A break reached by the root frame itself (spec §3.3).
-  Ending RootEnding(const Trace& t, BreakText& text);
-
-  // nested_breaks.cc (profile torch-2.13-ngb, spec §3.4)
-  // A break reached in an inlined frame: the exception goes out frame by frame until one
-  // can end the graph at its call or step back to its checkpoint; the root's call when
-  // none does (classic).
-  Ending InlinedEnding(Trace& t, BreakText& text);
-  // A frame of the trace at `depth` stepped back to its checkpoint: when it returns, the
-  // frames around it resume (none: the slot's frames run on without a trace).
-  struct PendingResume {
-    size_t slot;
-    const Frame* frame;
-    std::unique_ptr<Trace> trace;
-    std::vector<ResumeLevel> levels;
-    // Until then, after a step graph break: the frames folded into the compiled code that
-    // called the frame's skipped rest (first and last depth), and the root, whose call of
-    // it has no source line (it shows its first line; golden fuzz case 966 of issue 13).
-    std::pair<size_t, size_t> folded = {1, 0};
-    std::optional<std::pair<size_t, int64_t>> at_first_line =
-        std::nullopt;  // depth, the line shown
-  };
-  // The frame of the last pending resume returned `result`: its resume function starts.
-  void ResumeAround(const Frame& frame, const Value& result);
-  // A break that the frame at `level`, waiting at the call of its inner frame's resume
-  // function, ends the graph at (spec §3.4): nothing was traced at its level, and the inner
-  // frame's resume function runs as a frame of its own (its trace is what this one traced),
-  // meeting the break again; the frames from the root to `level` resume when it returns.
-  Value RerootAt(size_t level, const BreakText& reached, const Value& callee, CallArgs& args);
-  // torch._dynamo.config.nested_graph_breaks as the traced code sees it now.
-  bool NestedGraphBreaks() const;
-  // The deepest frame of the trace that can end a graph at its current call: a break
-  // deeper than it unwinds to it (should_compile_partial_graph of each inlining).
-  size_t NestedBreakLevel(const Trace& t);
-  // A frame of the trace at `depth` or above it with a loop's backward jump ahead.
-  bool BackedgeAtOrAbove(const Trace& t, size_t depth);
-
+  // ---- Fixed after construction.
   runtime::Interpreter& in_;
   const RuleSet& rules_;
   Value recorder_;
+  AtenLowering* aten_ = nullptr;
+  runtime::GraphBackend* backend_ = nullptr;
+  std::vector<Value> is_compiling_fns_;
+  static constexpr size_t kIsDynamoCompiling = 1;  // its index in is_compiling_fns_
+
+  // ---- State across calls, until torch._dynamo.reset() (which clears the code cache).
   Records records_;
-  std::map<CodeKey, CodeState> codes_;
-  int64_t next_frame_id_ = 0;
+  CodeCache code_cache_;
+  // The codes torch.compile(fn) was called on: converted even without a tensor in frame.
+  std::unordered_set<const lang::Node*> always_optimize_;
+  std::map<const lang::Node*, Resumability> resumability_;  // a memo of each def's analysis
+  // Locations whose user stack was logged (the duplicate-graph-break checker).
+  std::set<std::string> logged_locations_;
+  Value wrap_inline_;  // external_utils.wrap_inline, made on first use
+  uint64_t next_trace_serial_ = 0;
+
+  // ---- State of the running traces.
+  // The running compiled frames, innermost last; null marks a region run eagerly inside
+  // one (a break's callee, an allowed function's body).
+  std::vector<std::unique_ptr<Trace>> contexts_;
   std::vector<PendingResume> pending_resumes_;
   // Frames (first and last depth) a nested graph break folded into the compiled code that
   // runs its eager call: while that runs they are no Python frames, and user stacks leave
   // them out (golden variants/version__skip_frame_in_inlined_callee__wrap).
   std::vector<std::pair<size_t, size_t>> folded_frames_;
-  // The line a frame is at: its current call's, else its statement's.
-  static int64_t LineOf(const Frame& f) {
-    return f.call != nullptr ? f.call->span.begin.line : f.line;
-  }
   // A frame running a call again (RunAgainEagerly) shows that call's line.
   std::vector<std::pair<size_t, int64_t>> shown_lines_;
-  class FoldFrames {
-   public:
-    FoldFrames(Dynamo& d, size_t first, size_t last) : d_(d) {
-      d_.folded_frames_.emplace_back(first, last);
-    }
-    ~FoldFrames() { d_.folded_frames_.pop_back(); }
-    FoldFrames(const FoldFrames&) = delete;
-    FoldFrames& operator=(const FoldFrames&) = delete;
-
-   private:
-    Dynamo& d_;
-  };
-  // The line a user stack shows for the frame at `depth`; nullopt: no Python frame there
-  // (folded into compiled code).
-  std::optional<int64_t> ShownLine(size_t depth) const;
-  uint64_t next_trace_serial_ = 0;
-  std::set<std::string> logged_locations_;
-  std::map<const lang::Node*, Resumability> resumability_;
-  std::unordered_set<const lang::Node*> always_optimize_;
-  // The running compiled frames, innermost last; null marks a region run eagerly inside
-  // one (a break's callee, an allowed function's body).
-  std::vector<std::unique_ptr<Trace>> contexts_;
-  std::vector<Value> is_compiling_fns_;
-  static constexpr size_t kIsDynamoCompiling = 1;  // its index in is_compiling_fns_
   // Interpreter frames (by depth) a trace entered by inlining a compiled function: its
   // tracebacks show torch's polyfill frames above them.
   std::set<size_t> inlined_compiled_;
-  Value wrap_inline_;  // external_utils.wrap_inline
-  AtenLowering* aten_ = nullptr;
-  runtime::GraphBackend* backend_ = nullptr;
   // While AotTrace runs an allowed function's body: the recorder of its ops, and the
   // is_compiling family as AOT autograd's tracing reads it.
   FragmentRecorder* body_recorder_ = nullptr;

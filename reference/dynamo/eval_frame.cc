@@ -75,14 +75,19 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
 
 Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten,
                GraphBackend* backend)
-    : in_(in), rules_(rules), recorder_(std::move(recorder)), aten_(aten), backend_(backend) {
+    : in_(in),
+      rules_(rules),
+      recorder_(std::move(recorder)),
+      aten_(aten),
+      backend_(backend),
+      code_cache_(rules, in.process()) {
   Process& p = in.process();
-  p.op_observer = this;
+  p.compiler.op_observer = this;
   in.set_frame_hook(this);
-  p.reset_listeners.push_back([this] {
+  p.compiler.reset_listeners.push_back([this] {
     if (rules_.on(Rule::kReset)) Reset();
   });
-  p.registries.allow_finalizer_deregisters = rules_.on(Rule::kAllowFinalizer);
+  p.compiler.registries.allow_finalizer_deregisters = rules_.on(Rule::kAllowFinalizer);
   const Modules& modules = p.modules();
   is_compiling_fns_ = {
       modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
@@ -93,13 +98,10 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLoweri
 
 Dynamo::~Dynamo() {
   in_.set_frame_hook(nullptr);
-  in_.process().op_observer = nullptr;
+  in_.process().compiler.op_observer = nullptr;
 }
 
-void Dynamo::Reset() {
-  codes_.clear();
-  next_frame_id_ = 0;
-}
+void Dynamo::Reset() { code_cache_.Reset(); }
 
 Trace* Dynamo::Tracing() const { return contexts_.empty() ? nullptr : contexts_.back().get(); }
 
@@ -121,8 +123,9 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
   if (function == nullptr) return std::nullopt;
   if (!function->is_native()) return RunFrame(Ref<PyFunction>(function), args);
   bool nonrecursive = DisableWrapperOf(callee) == DisableWrapper::kNonrecursive;
-  if (nonrecursive && in_.process().eval_frame_callback && rules_.on(Rule::kNonrecursiveRunOnly)) {
-    Value original = apis::GetAttrOrNull(in_, callee, "_torchdynamo_orig_callable");
+  if (nonrecursive && in_.process().compiler.eval_frame_callback &&
+      rules_.on(Rule::kNonrecursiveRunOnly)) {
+    Value original = apis::GetAttrOrNull(in_, callee, runtime::markers::kOrigCallable);
     auto* target = DynCast<PyFunction>(original);
     if (target != nullptr && !target->is_native())
       return RunFrame(Ref<PyFunction>(target), args, /*run_only=*/true);
@@ -182,8 +185,8 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
     const size_t depth = in_.frames().size() - 1;
     if (depth <= t->waiting_above && depth > t->root_depth) {
       t->waiting_above = depth - 1;  // its caller goes on
-      t->chain_returns.push_back(
-          {depth, t->graph.mark(), result, frame.line, in_.process().error_on_graph_break});
+      t->chain_returns.push_back({depth, t->graph.mark(), result, frame.line,
+                                  in_.process().compiler.error_on_graph_break});
     }
     if (in_.frames()[t->root_depth] == &frame) Emit(*t, {result}, frame.line, /*at_return=*/true);
   }
@@ -243,36 +246,6 @@ std::string Dynamo::Where(const PyFunction& function) {
                      code.def->span.begin.line);
 }
 
-std::string Dynamo::EntryFailure(const CacheEntry& entry,
-                                 const std::vector<Value>& frame_values) const {
-  // torch checks the global state (grad mode) before the frame's values.
-  if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != in_.process().grad_enabled) {
-    return "GLOBAL_STATE changed: grad_mode ";
-  }
-  for (const GuardedValue& g : entry.guards) {
-    std::string why = GuardFailure(g, GuardedInput(g, frame_values[g.index]));
-    if (!why.empty()) return why;
-  }
-  for (const GlobalGuard& g : entry.globals) {
-    std::string why = g.Failure();
-    if (!why.empty()) return why;
-  }
-  return "";
-}
-
-const Dynamo::CacheEntry* Dynamo::CacheHit(const CodeKey& key,
-                                           const std::vector<Value>& frame_values) {
-  auto code = codes_.find(key);
-  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
-  std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
-  auto hit = std::find_if(cache.rbegin(), cache.rend(), [&](const CacheEntry& entry) {
-    return EntryFailure(entry, frame_values).empty();
-  });
-  if (hit == cache.rend()) return nullptr;
-  std::rotate(hit.base() - 1, hit.base(), cache.end());
-  return &cache.back();
-}
-
 std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources,
                                         std::string code_name, bool resume) {
   auto t = std::make_unique<Trace>();
@@ -288,48 +261,38 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
     NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
-  if (const CacheEntry* hit = CacheHit(key, frame_values)) {
+  if (const CacheEntry* hit = code_cache_.Lookup(key, frame_values)) {
     t->record = false;
     t->cached_invocation = hit->invocation;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
     return t;
   }
-  CodeState& code = codes_[key];
-  if (code.frame_id < 0) code.frame_id = next_frame_id_++;
-  t->compile_id = fmt::format("{}/{}", code.frame_id, code.compiles);
-  t->recompile = code.compiles > 0;
-  ++code.compiles;
+  CodeCache::Compile compile = code_cache_.BeginCompile(key);
+  t->compile_id = std::move(compile.id);
+  t->recompile = compile.recompile;
   Explain(fmt::format("{}: converting as frame {}{}", t->code_name, t->compile_id,
                       t->recompile ? " (recompile)" : ""));
   return t;
 }
 
-void Dynamo::FailOnRecompile(const PyFunction& function, const CodeState& code,
+void Dynamo::FailOnRecompile(const PyFunction& function, const CodeKey& key,
                              const std::vector<Value>& values) {
   const auto& user = std::get<UserCode>(function.code);
   auto program = std::static_pointer_cast<const Program>(user.keep_alive);
-  std::string message = fmt::format(
-      "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
-      "function name: '{}', "
-      "line number: {}",
-      program->filename, CodeName(program->scopes.Of(user.def)), CodeFirstLine(*user.def));
-  // A first compile is refused too; its message has no guard to list (golden
-  // guards/reset_clears_caches).
-  if (!code.cache.empty()) message += "\n    triggered by the following guard failure(s):";
-  // Most recently used entry first, each with the first guard it fails.
-  for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
-    message += fmt::format("\n    - {}: {}", entry->compile_id, EntryFailure(*entry, values));
-  }
-  Raise(in_.heap(), ExcType::kRuntimeError, message);
+  Raise(in_.heap(), ExcType::kRuntimeError,
+        code_cache_.FailOnRecompileMessage(key, program->filename,
+                                           CodeName(program->scopes.Of(user.def)),
+                                           CodeFirstLine(*user.def), values));
 }
 
 std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args,
                                       bool run_only) {
-  std::shared_ptr<const CompileCallback> callback = in_.process().eval_frame_callback;
+  std::shared_ptr<const CompileCallback> callback = in_.process().compiler.eval_frame_callback;
   if (!callback) return std::nullopt;
   const auto& code = std::get<UserCode>(function->code);
   CodeKey key{code.def, nullptr};
-  if (codes_[key].skip == CodeState::Skip::kNoOps) {
+  const CodeState::Skip skip = code_cache_.Of(key).skip;
+  if (skip == CodeState::Skip::kNoOps) {
     // A skipped code runs with the callback off for its whole extent: the frames it
     // calls are not offered either (golden graph_break/no_ops_frame_skipped, wrap).
     Explain(fmt::format(
@@ -338,7 +301,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }
-  if (codes_[key].skip == CodeState::Skip::kSkipFrame) {
+  if (skip == CodeState::Skip::kSkipFrame) {
     // torch 2.12+: a fullgraph=True call that compiles no frame and finds no cached code
     // (spec §2.20 [version]; golden version/fullgraph_no_compiled_frames): the compiled
     // call's own frame, not one met under cached code (its wrap variant).
@@ -368,14 +331,14 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
-  if (run_only && !CacheHit(key, values)) {
+  if (run_only && !code_cache_.Lookup(key, values)) {
     Explain(fmt::format(
         "{}: the disable(recursive=False) wrapper's function, no cached code: runs eagerly, "
         "its callees offered to Dynamo",
         Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
-  if (callback->run_only && rules_.on(Rule::kRunOnly) && !CacheHit(key, values)) {
+  if (callback->run_only && rules_.on(Rule::kRunOnly) && !code_cache_.Lookup(key, values)) {
     Explain(fmt::format(
         "{}: run-only callback (torch._dynamo.run, eager_on_recompile), no cached code: runs "
         "eagerly",
@@ -388,17 +351,16 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
         fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;
   }
-  if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !CacheHit(key, values)) {
-    FailOnRecompile(*function, codes_[key], values);
+  if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !code_cache_.Lookup(key, values)) {
+    FailOnRecompile(*function, key, values);
   }
-  if (codes_[key].cache.size() >= kRecompileLimit && rules_.on(Rule::kRecompileLimit) &&
-      !CacheHit(key, values)) {
+  if (code_cache_.AtRecompileLimit(key) && !code_cache_.Lookup(key, values)) {
     // torch warns that the frame hit config.recompile_limit and runs this call without
     // the callback: the frames it calls are not converted either (golden
     // variants/guards__recompile_limit__wrap).
     Explain(fmt::format(
         "{}: {} cache entries, recompile_limit reached: runs without the callback, its callees too",
-        Where(*function), kRecompileLimit));
+        Where(*function), CodeCache::kRecompileLimit));
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }

@@ -116,7 +116,7 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
 void Dynamo::SkipRootFrame() {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
-  codes_[t.key].skip = CodeState::Skip::kSkipFrame;
+  code_cache_.Of(t.key).skip = CodeState::Skip::kSkipFrame;
   Explain(
       "the frame is skipped: the partial graph is discarded; its call runs again, the code eagerly "
       "from now "

@@ -113,8 +113,9 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   // compiled with its breaks by another torch.compile of the function, just runs (golden
   // nonstrict_trace/invalid_input_and_output_types).
   const bool error =
-      t.record && ((t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
-                   (in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
+      t.record &&
+      ((t.callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
+       (in_.process().compiler.error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
   if (error) {
     RaiseWithUserCode(ExcType::kUnsupported,
                       FormatBreak(step ? StepUnsupportedErrorText() : reached), reached.after_call);
@@ -178,37 +179,20 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
   return {t.root_depth, Kind::kAtCall};
 }
 
-Dynamo::CacheEntry Dynamo::EntryOf(const Trace& t) const {
-  std::vector<GuardedValue> guards;
-  const bool lazy = rules_.on(Rule::kLazyGuards);
-  const bool cells = rules_.on(Rule::kClosureGuard);
-  auto kept = [&](const GuardedValue& g, bool read) {
-    return (cells || !g.cell) && (!lazy || read);
-  };
-  std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
-               [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
-  std::vector<GlobalGuard> globals = t.global_guards;
-  for (GlobalGuard& global : globals) {
-    std::erase_if(global.guards,
-                  [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
-  }
-  return {t.compile_id, std::nullopt, std::move(guards), t.grad_enabled, std::move(globals)};
-}
-
 void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
   // error_on_graph_break, true where the frame returns, makes it one graph as fullgraph does:
   // an empty graph still reaches the backend (golden version/empty_graph_backend_call). At a
   // break the flag plays no part (torch's compile_subgraph; golden
   // error_on_graph_break/s39_nested_deep, whose empty break graph under True is not sent).
   const bool fullgraph =
-      t.callback->fullgraph ||
-      (at_return && in_.process().error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak));
+      t.callback->fullgraph || (at_return && in_.process().compiler.error_on_graph_break &&
+                                rules_.on(Rule::kErrorOnGraphBreak));
   if (!t.record) {
     RunCachedOnBackend(t, live, fullgraph);
     return;
   }
   bool empty = t.graph.call_count() == 0;
-  CodeState& code = codes_[t.key];
+  CodeState& code = code_cache_.Of(t.key);
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name,
                                  line, at_return ? "return" : "graph break");
   if (at_return && empty && !fullgraph && rules_.on(Rule::kNoOpsSkip)) {
@@ -234,7 +218,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   if (fullgraph) {
     for (const Value& v : live) Realize(t, v);
   }
-  code.cache.push_back(EntryOf(t));
+  code.cache.push_back(code_cache_.EntryFor(t));
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");

@@ -162,7 +162,7 @@ Value Dynamo::RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value
 Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
   const size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
-  codes_[t.key].skip = CodeState::Skip::kSkipFrame;
+  code_cache_.Of(t.key).skip = CodeState::Skip::kSkipFrame;
   Explain(
       "the frame is skipped: the partial graph is discarded; the calls it made run again, the rest "
       "of it "
@@ -211,9 +211,9 @@ void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>
   frame->reads.locals.insert(chain[1].live.begin(), chain[1].live.end());
   frame->global_guards = globals;
   const bool flag =
-      std::exchange(in_.process().error_on_graph_break, returned->error_on_graph_break);
+      std::exchange(in_.process().compiler.error_on_graph_break, returned->error_on_graph_break);
   Emit(*frame, {returned->result}, returned->line, /*at_return=*/true);
-  in_.process().error_on_graph_break = flag;
+  in_.process().compiler.error_on_graph_break = flag;
 }
 
 bool Dynamo::BackedgeAtOrAbove(const Trace& t, size_t depth) {

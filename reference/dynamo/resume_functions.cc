@@ -76,9 +76,9 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
-  if (skipped_frame != nullptr) *skipped_frame = codes_[key].skip == CodeState::Skip::kSkipFrame;
-  if (codes_[key].skip != CodeState::Skip::kNone ||
-      !HasTensorInFrame(*key.def, function.globals, values)) {
+  const CodeState::Skip skip = code_cache_.Of(key).skip;
+  if (skipped_frame != nullptr) *skipped_frame = skip == CodeState::Skip::kSkipFrame;
+  if (skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, function.globals, values)) {
     return nullptr;
   }
   // The outermost frame resuming may be an inlined one (the frames above it only return

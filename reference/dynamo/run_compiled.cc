@@ -77,8 +77,8 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
         process.heap().Bool(FindProfile(options.profile)->nested_graph_breaks));
     Value recorder = globals->GetStr("backend");
     Dynamo dynamo(in, rules, recorder, options.aten, options.backend);
-    process.make_compile_wrapper = [&dynamo](const Value& model,
-                                             CompileCallback callback) -> Value {
+    process.compiler.make_compile_wrapper = [&dynamo](const Value& model,
+                                                      CompileCallback callback) -> Value {
       return dynamo.MakeCompileWrapper(model, std::move(callback));
     };
     Value exception = RunFixtureModule(in, program, globals);
@@ -94,7 +94,7 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
     };
     outcome.counters.frame_count = count("frame_count");
     outcome.counters.op_count = count("op_count");
-    process.make_compile_wrapper = nullptr;
+    process.compiler.make_compile_wrapper = nullptr;
   }
   return explained;
 }

@@ -64,11 +64,11 @@ bool Dynamo::Flag(const Value& callee, std::string_view attribute) {
 }
 
 Dynamo::DisableWrapper Dynamo::DisableWrapperOf(const Value& callee) {
-  if (!Is<PyFunction>(callee) || !Flag(callee, "_torchdynamo_disable")) {
+  if (!Is<PyFunction>(callee) || !Flag(callee, runtime::markers::kDisable)) {
     return DisableWrapper::kNone;
   }
-  return Flag(callee, "_torchdynamo_disable_recursive") ? DisableWrapper::kRecursive
-                                                        : DisableWrapper::kNonrecursive;
+  return Flag(callee, runtime::markers::kDisableRecursive) ? DisableWrapper::kRecursive
+                                                           : DisableWrapper::kNonrecursive;
 }
 
 std::pair<std::string, int64_t> Dynamo::CodeOfFrame(size_t depth) const {
@@ -132,7 +132,7 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
     if (DefinedInTrace(fn))
       return NonstrictDefinedInsideText(std::string(DynCast<PyFunction>(fn)->name_text()));
   }
-  if (p.registries.disallowed.contains(callee->id()) && callee != graph_break &&
+  if (p.compiler.registries.disallowed.contains(callee->id()) && callee != graph_break &&
       rules_.on(Rule::kDisallowedBreak)) {
     if (const auto* b = DynCast<PyBuiltin>(callee)) {
       bool torch_fn = b->name().starts_with("_VariableFunctionsClass.");
@@ -156,7 +156,7 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
   }
   DisableWrapper wrapper = DisableWrapperOf(callee);
   if (wrapper != DisableWrapper::kNone) {
-    Value msg = apis::GetAttrOrNull(in_, callee, "_torchdynamo_disable_msg");
+    Value msg = apis::GetAttrOrNull(in_, callee, runtime::markers::kDisableMsg);
     std::optional<std::string> reason;
     if (msg && Is<PyStr>(msg)) reason = DynCast<PyStr>(msg)->value();
     // The wrapper as functools.wraps made it: the original's __qualname__ (a custom op
@@ -193,7 +193,7 @@ void Dynamo::UseArguments(const CallArgs& args) {
 
 std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   in_.Use(callee);  // calling realizes the callee; only an inlined call leaves its arguments lazy
-  if (rules_.on(Rule::kForbidden) && Flag(callee, "_dynamo_forbidden")) {
+  if (rules_.on(Rule::kForbidden) && Flag(callee, runtime::markers::kForbidden)) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));
   }
@@ -223,7 +223,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr)
     return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
-  if (in_.process().registries.nonstrict_trace.contains(callee->id()) &&
+  if (in_.process().compiler.registries.nonstrict_trace.contains(callee->id()) &&
       rules_.on(Rule::kNonstrictNode)) {
     UseArguments(args);
     Explain(fmt::format(
@@ -232,7 +232,8 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
     return NonstrictCall(callee, args);
   }
   if (!function->is_native()) {
-    if (in_.process().registries.allowed.contains(callee->id()) && rules_.on(Rule::kAllowedNode)) {
+    if (in_.process().compiler.registries.allowed.contains(callee->id()) &&
+        rules_.on(Rule::kAllowedNode)) {
       UseArguments(args);
       Explain(fmt::format("{} is allow_in_graph'd: one call_function node, its body not traced",
                           Where(*function)));
@@ -242,7 +243,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
       return Break(GraphBreakCallText(std::nullopt, "[]", "{}"), callee, args);
     return InlineCall(callee, callee, args, false);
   }
-  if (Value inline_target = apis::GetAttrOrNull(in_, callee, "_torchdynamo_inline")) {
+  if (Value inline_target = apis::GetAttrOrNull(in_, callee, runtime::markers::kInline)) {
     if (rules_.on(Rule::kInlineCompiled)) return InlineCall(callee, inline_target, args, true);
   }
   return std::nullopt;
@@ -308,11 +309,11 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
 
 Dynamo::EagerRegion::EagerRegion(Dynamo& d, bool no_callback) : d_(d), no_callback_(no_callback) {
   d_.contexts_.push_back(nullptr);
-  if (no_callback_) saved_ = std::exchange(d_.in_.process().eval_frame_callback, nullptr);
+  if (no_callback_) saved_ = std::exchange(d_.in_.process().compiler.eval_frame_callback, nullptr);
 }
 
 Dynamo::EagerRegion::~EagerRegion() {
-  if (no_callback_) d_.in_.process().eval_frame_callback = std::move(saved_);
+  if (no_callback_) d_.in_.process().compiler.eval_frame_callback = std::move(saved_);
   d_.contexts_.pop_back();
 }
 

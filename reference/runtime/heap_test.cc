@@ -69,7 +69,7 @@ class Program : public ::testing::Test {
                           heap_.Intern("DisableContext.__call__.<locals>._fn"), globals_);
     wrapper->closure = heap_.NewTuple({fn_cell, context_cell});
     CopyWrapperAttributes(*wrapper, fn);
-    wrapper->SetAttr("_torchdynamo_disable", heap_.True());
+    wrapper->SetAttr("marker", heap_.True());
     return wrapper;
   }
 

@@ -289,13 +289,13 @@ TEST_F(Values, FunctionAttributes) {
   EXPECT_EQ(Repr(fn->GetAttr("__defaults__")), "None");
   EXPECT_FALSE(fn->attrs);  // no __dict__ until an attribute is set
   EXPECT_FALSE(fn->GetAttr("marker"));
-  fn->SetAttr("_torchdynamo_disable", heap_.True());
+  fn->SetAttr("marker", heap_.True());
   ASSERT_TRUE(fn->attrs);
-  EXPECT_EQ(Repr(fn->GetAttr("_torchdynamo_disable")), "True");
+  EXPECT_EQ(Repr(fn->GetAttr("marker")), "True");
   fn->SetAttr("__name__", heap_.Intern("g"));
   EXPECT_EQ(fn->name_text(), "g");
   EXPECT_FALSE(fn->attrs->GetStr("__name__"));
-  EXPECT_EQ(Repr(fn->GetAttr("__dict__")), "{'_torchdynamo_disable': True}");
+  EXPECT_EQ(Repr(fn->GetAttr("__dict__")), "{'marker': True}");
 }
 
 // --- exceptions ------------------------------------------------------------------------------

@@ -156,9 +156,9 @@ Value Compile(Interpreter& in, std::vector<Value> a) {
           fmt::format("A callable function is expected, but {} is provided.",
                       apis::TypeRepr(in, model)));
   }
-  if (in.process().make_compile_wrapper && !(a[kDisable] && Truth(in, a[kDisable]))) {
+  if (in.process().compiler.make_compile_wrapper && !(a[kDisable] && Truth(in, a[kDisable]))) {
     CompileCallback callback{backend, a[kFullgraph] && Truth(in, a[kFullgraph])};
-    return in.process().make_compile_wrapper(model, std::move(callback));
+    return in.process().compiler.make_compile_wrapper(model, std::move(callback));
   }
   return model;
 }

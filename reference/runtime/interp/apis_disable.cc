@@ -83,16 +83,16 @@ Value ApplyContext(Interpreter& in, DisableLib& lib, const Value& self, Value fn
         const auto* cells = DynCast<PyTuple>(me.closure);
         Value target = DynCast<PyCell>(cells->items()[0])->contents;
         // DisableContext: the eval-frame callback is None for the call's extent.
-        EvalFrameCallbackScope no_callback(in.process(), nullptr);
+        EvalFrameCallbackScope no_callback(in.process().compiler, nullptr);
         return in.Call(target, std::move(args));
       },
       closure);
   if (wrapping) apis::UpdateWrapper(in, wrapper, fn);
-  wrapper->SetAttr("_torchdynamo_disable", h.True());
-  wrapper->SetAttr("_torchdynamo_disable_msg", msg);
-  wrapper->SetAttr("_torchdynamo_orig_callable", fn);
-  wrapper->SetAttr("_torchdynamo_wrapper_id", h.Int(static_cast<int64_t>(wrapper->id())));
-  wrapper->SetAttr("_torchdynamo_disable_recursive", h.True());
+  wrapper->SetAttr(markers::kDisable, h.True());
+  wrapper->SetAttr(markers::kDisableMsg, msg);
+  wrapper->SetAttr(markers::kOrigCallable, fn);
+  wrapper->SetAttr(markers::kWrapperId, h.Int(static_cast<int64_t>(wrapper->id())));
+  wrapper->SetAttr(markers::kDisableRecursive, h.True());
   return wrapper;
 }
 
@@ -114,11 +114,11 @@ Value NonrecursiveWrap(Interpreter& in, DisableLib& lib, Value fn, const Value& 
       },
       closure);
   apis::UpdateWrapper(in, wrapper, fn);
-  wrapper->SetAttr("_torchdynamo_disable", h.True());
-  wrapper->SetAttr("_torchdynamo_disable_msg", reason);
-  wrapper->SetAttr("_torchdynamo_orig_callable", fn);
-  wrapper->SetAttr("_torchdynamo_wrapper_id", h.Int(static_cast<int64_t>(wrapper->id())));
-  wrapper->SetAttr("_torchdynamo_disable_recursive", h.False());
+  wrapper->SetAttr(markers::kDisable, h.True());
+  wrapper->SetAttr(markers::kDisableMsg, reason);
+  wrapper->SetAttr(markers::kOrigCallable, fn);
+  wrapper->SetAttr(markers::kWrapperId, h.Int(static_cast<int64_t>(wrapper->id())));
+  wrapper->SetAttr(markers::kDisableRecursive, h.False());
   return wrapper;
 }
 
@@ -211,8 +211,7 @@ void InstallDisableApis(Interpreter& in) {
                             [&in](PyFunction&, CallArgs& args) -> Value {
                               std::vector<Value> a = apis::BindParams(
                                   in, "is_dynamo_disable_recursive", {{"method"}}, args);
-                              Value v =
-                                  apis::GetAttrOrNull(in, a[0], "_torchdynamo_disable_recursive");
+                              Value v = apis::GetAttrOrNull(in, a[0], markers::kDisableRecursive);
                               return v ? v : in.heap().None();
                             }));
 }

@@ -74,7 +74,7 @@ Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::stri
 Value CallStored(Interpreter& in, CallArgs& args, std::string_view field) {
   Value self = args.positional[0];
   args.positional.erase(args.positional.begin());
-  EvalFrameCallbackScope no_callback(in.process(), nullptr);
+  EvalFrameCallbackScope no_callback(in.process().compiler, nullptr);
   return in.Call(DynCast<PyInstance>(self)->attrs->GetStr(field), std::move(args));
 }
 

@@ -45,7 +45,7 @@ void InstallMarkerApis(Interpreter& in) {
   }
   // The three are decorated with _disallow_in_graph_helper(throw_if_not_allowed=False):
   // their ids are in the disallowed set from import on.
-  DynamoRegistries& reg = in.process().registries;
+  DynamoRegistries& reg = in.process().compiler.registries;
   reg.disallowed.insert(dynamo.GetAttr("graph_break")->id());
   reg.disallowed.insert(dynamo.GetAttr("skip_frame")->id());
   reg.disallowed.insert(dynamo.GetAttr("step_unsupported")->id());

@@ -29,7 +29,7 @@ Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
   }
   if (!apis::IsCallable(in, fn))
     Raise(h, ExcType::kAssertionError, "allow_in_graph expects a callable");
-  DynamoRegistries& reg = in.process().registries;
+  DynamoRegistries& reg = in.process().compiler.registries;
   const ObjectId id = fn->id();
   // trace_rules.lookup_callable(fn) is TorchInGraphFunctionVariable only for an id in the
   // allowed set and not in the disallowed one.
@@ -42,7 +42,8 @@ Value AllowInGraph(Interpreter& in, const Value& globals, const Value& fn) {
   id_cell.Reset();
   Process* process = &in.process();
   h.AddFinalizer(fn, [process, id, deregister]() mutable {
-    if (process->registries.allow_finalizer_deregisters) process->registries.allowed.erase(id);
+    if (process->compiler.registries.allow_finalizer_deregisters)
+      process->compiler.registries.allowed.erase(id);
     (void)deregister;
   });
   return fn;
@@ -57,7 +58,7 @@ Value DisallowInGraph(Interpreter& in, const Value& fn, bool throw_if_not_allowe
   }
   if (!apis::IsCallable(in, fn))
     Raise(h, ExcType::kAssertionError, "disallow_in_graph expects a callable");
-  DynamoRegistries& reg = in.process().registries;
+  DynamoRegistries& reg = in.process().compiler.registries;
   const ObjectId id = fn->id();
   bool allowed = reg.allowed.count(id) != 0 && reg.disallowed.count(id) == 0;
   if (throw_if_not_allowed && !allowed && !apis::IsTorchInGraphByName(fn)) {
@@ -81,7 +82,7 @@ Value ForbidInGraph(Interpreter& in, const Value& fn) {
   }
   if (!apis::IsCallable(in, fn))
     Raise(h, ExcType::kAssertionError, "forbid_in_graph applies only to callables");
-  in.SetAttr(fn, "_dynamo_forbidden", h.True());
+  in.SetAttr(fn, markers::kForbidden, h.True());
   return fn;
 }
 
@@ -103,7 +104,7 @@ Value NonstrictTrace(Interpreter& in, const Value& globals, const Value& fn) {
   apis::UpdateWrapper(in, wrapped, fn);
   const ObjectId id = wrapped->id();
   id_cell->contents = h.Int(static_cast<int64_t>(id));
-  DynamoRegistries& reg = in.process().registries;
+  DynamoRegistries& reg = in.process().compiler.registries;
   reg.allowed.insert(id);
   reg.nonstrict_trace.insert(id);
   Ref<PyFunction> deregister =
@@ -112,8 +113,8 @@ Value NonstrictTrace(Interpreter& in, const Value& globals, const Value& fn) {
   fn_cell.Reset();
   Process* process = &in.process();
   h.AddFinalizer(wrapped, [process, id, deregister]() mutable {
-    process->registries.allowed.erase(id);
-    process->registries.nonstrict_trace.erase(id);
+    process->compiler.registries.allowed.erase(id);
+    process->compiler.registries.nonstrict_trace.erase(id);
     (void)deregister;
   });
   return wrapped;

@@ -33,12 +33,6 @@ void RejectUnknownKeywords(Interpreter& in, std::string_view name, const CallArg
   }
 }
 
-bool IsCallable(Interpreter& in, const Value& v) {
-  (void)in;
-  return Is<PyFunction>(v) || Is<PyBuiltin>(v) || Is<PyMethod>(v) || Is<PyType>(v) ||
-         (Is<PyInstance>(v) && DynCast<PyInstance>(v)->type->dict->GetStr("__call__"));
-}
-
 // torch.utils._contextlib.context_decorator: a `decorate_context` function that runs
 // fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
 Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
@@ -173,19 +167,22 @@ void InstallSetStance(Interpreter& in) {
   const Modules& modules = in.process().modules();
   Value contextlib_globals = apis::LibGlobals(in, "torch.utils._contextlib");
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
-  // eval_frame._stance: the process's current stance (Process::stance), read by compile
+  // eval_frame._stance: the process's current stance (CompilerState::stance), read by compile
   // wrappers when called.
-  auto current = [&in]() -> Value { return in.heap().Intern(in.process().stance); };
+  auto current = [&in]() -> Value { return in.heap().Intern(in.process().compiler.stance.name); };
   // eval_frame._set_stance: refused while a compile callback is active (eager code a
   // compiled call runs, such as a disable(recursive=False) body: spec §2.14, S31).
   auto set_current = [&in](const Value& stance) {
-    if (in.process().eval_frame_callback) {
+    if (in.process().compiler.eval_frame_callback) {
       Raise(in.heap(), ExcType::kRuntimeError, "attempted to set_stance in a torch.compile region");
     }
-    if (const auto* s = DynCast<PyStr>(stance)) in.process().stance = s->value();
+    if (const auto* s = DynCast<PyStr>(stance)) {
+      in.process().compiler.stance = {StanceNamed(s->value()).value_or(Stance::kUnknown),
+                                      s->value()};
+    }
   };
   Ref<PyType> type = LibraryClass(in, "set_stance", "torch._dynamo.decorators");
-  type->dict->SetStr("_dynamo_forbidden", in.heap().True());
+  type->dict->SetStr(markers::kForbidden, in.heap().True());
   PyType* raw = type.get();
   // set_stance.__init__: sets the stance now and remembers the previous one.
   auto make = [&in, raw, current, set_current](CallArgs& args) {
@@ -234,7 +231,7 @@ void InstallSetStance(Interpreter& in) {
           return make(again);
         },
         args.positional[1]);
-    in.SetAttr(wrapper, "_dynamo_forbidden", in.heap().True());
+    in.SetAttr(wrapper, markers::kForbidden, in.heap().True());
     return wrapper;
   });
   modules[ModuleId::kTorchDynamo]->SetAttr("set_stance", type);
@@ -243,7 +240,7 @@ void InstallSetStance(Interpreter& in) {
       in, compiler_globals, "set_stance",
       [&in, cls](PyFunction&, CallArgs& args) { return in.Call(cls, std::move(args)); });
   // torch.compiler.set_stance is forbidden itself: tracing it names the function (S31).
-  compiler_set_stance->SetAttr("_dynamo_forbidden", in.heap().True());
+  compiler_set_stance->SetAttr(markers::kForbidden, in.heap().True());
   modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", compiler_set_stance);
 }
 
@@ -339,7 +336,7 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     } else {
       stack->items().push_back(in.heap().None());
     }
-    in.process().error_on_graph_break = IsTruthy(*flag);
+    in.process().compiler.error_on_graph_break = IsTruthy(*flag);
     return in.heap().None();
   });
   AddMethod(in, type, "__exit__", [&in, flag](CallArgs& args) {
@@ -349,7 +346,7 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
     Value prev = stack->items().back();
     stack->items().pop_back();
     if (!Is<PyNone>(prev)) *flag = prev;
-    in.process().error_on_graph_break = IsTruthy(*flag);
+    in.process().compiler.error_on_graph_break = IsTruthy(*flag);
     return in.heap().None();
   });
   AddWrapDunderCall(in, type);
@@ -378,30 +375,12 @@ void InstallErrorOnGraphBreak(Interpreter& in) {
           }));
 }
 
-// innermost_fn: follows _torchdynamo_orig_callable while _torchdynamo_wrapper_id == id(fn).
-Value InnermostFn(Interpreter& in, Value fn) {
-  for (;;) {
-    const auto* f = DynCast<PyFunction>(fn);
-    if (f == nullptr) return fn;
-    Value orig = f->GetAttr("_torchdynamo_orig_callable");
-    Value wrapper_id = f->GetAttr("_torchdynamo_wrapper_id");
-    const auto* id = DynCast<PyInt>(wrapper_id);
-    if (!orig || id == nullptr || id->value() != static_cast<int64_t>(fn->id())) return fn;
-    if (!IsCallable(in, orig)) {
-      Raise(in.heap(), ExcType::kAssertionError,
-            fmt::format("A callable function is expected, but {} is provided.",
-                        Repr(TypeOf(in, orig))));
-    }
-    fn = orig;
-  }
-}
-
 void InstallRun(Interpreter& in) {
   Value eval_frame = apis::LibGlobals(in, "torch._dynamo.eval_frame");
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
   // _TorchDynamoContext.__call__ for RunOnlyContext: with Dynamo disabled, `_fn` calls fn.
   auto wrap = [&in, eval_frame](Value fn) {
-    fn = InnermostFn(in, fn);
+    fn = apis::InnermostFn(in, fn);
     Value inner = fn;
     // RunOnlyContext's callback is False for the call's extent: cached code only.
     auto run_only = std::make_shared<const CompileCallback>(
@@ -409,14 +388,14 @@ void InstallRun(Interpreter& in) {
     Ref<PyFunction> wrapper =
         apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>._fn",
                               [&in, inner, run_only](PyFunction&, CallArgs& args) {
-                                EvalFrameCallbackScope cached_only(in.process(), run_only);
+                                EvalFrameCallbackScope cached_only(in.process().compiler, run_only);
                                 return in.Call(inner, std::move(args));
                               });
     apis::UpdateWrapper(in, wrapper, fn);
-    wrapper->SetAttr("_torchdynamo_inline", fn);
-    wrapper->SetAttr("_torchdynamo_orig_callable", fn);
-    wrapper->SetAttr("_torchdynamo_wrapper_id", in.heap().Int(static_cast<int64_t>(wrapper->id())));
-    wrapper->SetAttr("_isolate_recompiles_id", in.heap().Int(-1));
+    wrapper->SetAttr(markers::kInline, fn);
+    wrapper->SetAttr(markers::kOrigCallable, fn);
+    wrapper->SetAttr(markers::kWrapperId, in.heap().Int(static_cast<int64_t>(wrapper->id())));
+    wrapper->SetAttr(markers::kIsolateRecompilesId, in.heap().Int(-1));
     wrapper->SetAttr(
         "get_compiler_config",
         apis::MakeLibFunction(in, eval_frame,
@@ -446,8 +425,8 @@ void InstallRun(Interpreter& in) {
                      TooManyPositional(in, "run", 1, args.positional.size());
                    Value fn = ArgOrKeyword(args, 0, "fn");
                    if (fn && !Is<PyNone>(fn)) {
-                     fn = InnermostFn(in, fn);
-                     if (!IsCallable(in, fn))
+                     fn = apis::InnermostFn(in, fn);
+                     if (!apis::IsCallable(in, fn))
                        Raise(in.heap(), ExcType::kAssertionError, "fn must be callable");
                      return wrap(fn);
                    }
@@ -465,7 +444,7 @@ void InstallSmallApis(Interpreter& in) {
                                 if (!args.positional.empty())
                                   TooManyPositional(in, "reset", 0, args.positional.size());
                                 RejectUnknownKeywords(in, "reset", args, {});
-                                for (const auto& listener : in.process().reset_listeners)
+                                for (const auto& listener : in.process().compiler.reset_listeners)
                                   listener();
                                 return in.heap().None();
                               }));
@@ -489,7 +468,7 @@ void InstallSmallApis(Interpreter& in) {
         return in.heap().None();
       });
   // mark_dynamic is decorated with @forbid_in_graph in torch/_dynamo/decorators.py.
-  in.SetAttr(mark_dynamic, "_dynamo_forbidden", in.heap().True());
+  in.SetAttr(mark_dynamic, markers::kForbidden, in.heap().True());
   dynamo.SetAttr("mark_dynamic", mark_dynamic);
   // torch._dynamo.config: the attributes fixtures read or write, with torch's defaults.
   PyModule& config = *modules[ModuleId::kTorchDynamoConfig];

@@ -125,9 +125,9 @@ inline void UpdateWrapper(Interpreter& in, const Value& wrapper, const Value& wr
 // _torchdynamo_wrapper_id is its own id.
 inline Value InnermostFn(Interpreter& in, Value fn) {
   while (true) {
-    Value orig = GetAttrOrNull(in, fn, "_torchdynamo_orig_callable");
+    Value orig = GetAttrOrNull(in, fn, markers::kOrigCallable);
     if (!orig) return fn;
-    Value wid = GetAttrOrNull(in, fn, "_torchdynamo_wrapper_id");
+    Value wid = GetAttrOrNull(in, fn, markers::kWrapperId);
     const auto* w = DynCast<PyInt>(wid);
     if (w == nullptr || static_cast<ObjectId>(w->value()) != fn->id()) return fn;
     fn = orig;

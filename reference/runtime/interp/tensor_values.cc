@@ -70,13 +70,14 @@ Value WrapTensor(Interpreter& in, Tensor t) { return in.heap().NewTensor(std::mo
 
 void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called,
                     const Value& result) {
-  if (OpObserver* observer = in.process().op_observer)
+  if (OpObserver* observer = in.process().compiler.op_observer)
     observer->OnTensorOp(site, as_called, result);
 }
 
 Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, Surface surface,
                      CallArgs args) {
-  if (in.process().op_observer == nullptr) return CallTensorOp(in, op, surface, std::move(args));
+  if (in.process().compiler.op_observer == nullptr)
+    return CallTensorOp(in, op, surface, std::move(args));
   CallArgs as_called = args;
   Value result = CallTensorOp(in, op, surface, std::move(args));
   OpCallSite reached = site;

@@ -1,0 +1,92 @@
+// The code cache's look-up, its entries' guards and its compile ids (spec §1.3, §2.14).
+#include "reference/dynamo/code_cache.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace tdc::dynamo {
+
+std::string CodeCache::Failure(const CacheEntry& entry,
+                               const std::vector<Value>& frame_values) const {
+  // torch checks the global state (grad mode) before the frame's values.
+  if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != process_.grad_enabled) {
+    return "GLOBAL_STATE changed: grad_mode ";
+  }
+  for (const GuardedValue& g : entry.guards) {
+    std::string why = GuardFailure(g, GuardedInput(g, frame_values[g.index]));
+    if (!why.empty()) return why;
+  }
+  for (const GlobalGuard& g : entry.globals) {
+    std::string why = g.Failure();
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+const CacheEntry* CodeCache::Lookup(const CodeKey& key, const std::vector<Value>& frame_values) {
+  auto code = codes_.find(key);
+  if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
+  std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
+  auto hit = std::find_if(cache.rbegin(), cache.rend(), [&](const CacheEntry& entry) {
+    return Failure(entry, frame_values).empty();
+  });
+  if (hit == cache.rend()) return nullptr;
+  std::rotate(hit.base() - 1, hit.base(), cache.end());
+  return &cache.back();
+}
+
+bool CodeCache::AtRecompileLimit(const CodeKey& key) {
+  return rules_.on(Rule::kRecompileLimit) && Of(key).cache.size() >= kRecompileLimit;
+}
+
+CodeCache::Compile CodeCache::BeginCompile(const CodeKey& key) {
+  CodeState& code = Of(key);
+  if (code.frame_id < 0) code.frame_id = next_frame_id_++;
+  Compile compile{fmt::format("{}/{}", code.frame_id, code.compiles), code.compiles > 0};
+  ++code.compiles;
+  return compile;
+}
+
+CacheEntry CodeCache::EntryFor(const Trace& t) const {
+  std::vector<GuardedValue> guards;
+  const bool lazy = rules_.on(Rule::kLazyGuards);
+  const bool cells = rules_.on(Rule::kClosureGuard);
+  auto kept = [&](const GuardedValue& g, bool read) {
+    return (cells || !g.cell) && (!lazy || read);
+  };
+  std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
+               [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
+  std::vector<GlobalGuard> globals = t.global_guards;
+  for (GlobalGuard& global : globals) {
+    std::erase_if(global.guards,
+                  [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
+  }
+  return {t.compile_id, std::nullopt, std::move(guards), t.grad_enabled, std::move(globals)};
+}
+
+std::string CodeCache::FailOnRecompileMessage(const CodeKey& key, const std::string& filename,
+                                              const std::string& name, int64_t first_line,
+                                              const std::vector<Value>& frame_values) {
+  const CodeState& code = Of(key);
+  std::string message = fmt::format(
+      "Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{}', "
+      "function name: '{}', line number: {}",
+      filename, name, first_line);
+  // A first compile is refused too; its message has no guard to list (golden
+  // guards/reset_clears_caches).
+  if (!code.cache.empty()) message += "\n    triggered by the following guard failure(s):";
+  // Most recently used entry first, each with the first guard it fails.
+  for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
+    message += fmt::format("\n    - {}: {}", entry->compile_id, Failure(*entry, frame_values));
+  }
+  return message;
+}
+
+void CodeCache::Reset() {
+  codes_.clear();
+  next_frame_id_ = 0;
+}
+
+}  // namespace tdc::dynamo

@@ -1,0 +1,93 @@
+// Dynamo's code cache (torch's per-code cache entries and frame state, spec §1.3, §2.14):
+// for every code object converted, its frame id, how many times it compiled, its cache
+// entries with the guards each was compiled under, and whether it is skipped from now on.
+// It outlives traces: Dynamo holds one for the run, and torch._dynamo.reset() clears it.
+#ifndef TDCONFORM_REFERENCE_DYNAMO_CODE_CACHE_H_
+#define TDCONFORM_REFERENCE_DYNAMO_CODE_CACHE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/dynamo/guards.h"
+#include "reference/dynamo/rules.h"
+#include "reference/dynamo/trace.h"
+#include "reference/runtime/interp/process.h"
+
+namespace tdc::dynamo {
+
+// One compiled entry of a code's cache: its compile id and the guards of its frame values
+// (in the frame's argument order).
+struct CacheEntry {
+  std::string compile_id;
+  // Its compile's invocation (index in Records::invocations), when it sent a graph to the
+  // recording backend.
+  std::optional<size_t> invocation;
+  std::vector<GuardedValue> guards;
+  bool grad_enabled = true;  // the global grad-mode guard
+  std::vector<GlobalGuard> globals;
+};
+
+// What Dynamo knows of one code object across calls.
+struct CodeState {
+  int64_t frame_id = -1;  // -1 until first converted (R-frame-id)
+  int64_t compiles = 0;
+  std::vector<CacheEntry> cache;  // least recently used first
+  // Marked skipped: "no ops traced" runs the code without the callback from now on
+  // (callees too); a skip_frame() or another frame-skipping break runs it eagerly with the
+  // callback on, its callees offered (probed on torch 2.13.0: a new shape recompiles them).
+  enum class Skip { kNone, kNoOps, kSkipFrame } skip = Skip::kNone;
+};
+
+class CodeCache {
+ public:
+  // torch._dynamo.config.recompile_limit: entries a code may have.
+  static constexpr size_t kRecompileLimit = 8;
+
+  // `process` is read for the global state guards check (grad mode).
+  CodeCache(const RuleSet& rules, const runtime::Process& process)
+      : rules_(rules), process_(process) {}
+
+  // The state of `key`'s code (a fresh one the first time).
+  CodeState& Of(const CodeKey& key) { return codes_[key]; }
+
+  // The entry of `key`'s cache the frame values pass, or null; the one that does (the most
+  // recently used first) moves to the front, as torch's lookup does.
+  const CacheEntry* Lookup(const CodeKey& key, const std::vector<Value>& frame_values);
+  // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
+  std::string Failure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
+  // Whether `key`'s cache is full (R-recompile-limit).
+  bool AtRecompileLimit(const CodeKey& key);
+
+  // A new compile of `key`'s code: its compile id (`frame/compile`, the frame id given on
+  // the first), and whether it is a recompile.
+  struct Compile {
+    std::string id;
+    bool recompile;
+  };
+  Compile BeginCompile(const CodeKey& key);
+  // The cache entry for what `t` read (R-lazy-guards, R-closure-guard).
+  CacheEntry EntryFor(const Trace& t) const;
+
+  // The fail_on_recompile stance's RuntimeError message for a frame of `key`'s code (at
+  // `filename`, `name`, `first_line`) that would compile again: each cache entry's failing
+  // guard, most recently used first (spec §2.14, S29).
+  std::string FailOnRecompileMessage(const CodeKey& key, const std::string& filename,
+                                     const std::string& name, int64_t first_line,
+                                     const std::vector<Value>& frame_values);
+
+  // torch._dynamo.reset(): every code forgotten, frame ids start again at 0.
+  void Reset();
+
+ private:
+  const RuleSet& rules_;
+  const runtime::Process& process_;
+  std::map<CodeKey, CodeState> codes_;
+  int64_t next_frame_id_ = 0;
+};
+
+}  // namespace tdc::dynamo
+
+#endif  // TDCONFORM_REFERENCE_DYNAMO_CODE_CACHE_H_
