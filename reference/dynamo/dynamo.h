@@ -95,7 +95,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   tracer_calls.cc      a traced frame's calls: inlined, allowed, disabled, breaking
   //   opaque_calls.cc      nonstrict_trace and custom-op calls (one opaque node)
   //   graph_break.cc       a break reached: its ending decided, the graph emitted, logged
-  //   frame_endings.cc     checkpoints, step graph breaks, skipping the root frame
+  //   frame_endings.cc     acting on a break's ending (EndFrame), checkpoints, step graph
+  //                        breaks, skipping the root frame
   //   nested_breaks.cc     nested graph breaks: unwinding, re-rooting, eager resumes
   //   resume_functions.cc  the resume functions a break starts
   //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
@@ -256,6 +257,20 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
 
   // ---- frame_endings.cc
+  // How the trace ends at a break (Break decides it once; EndFrame is the one place that
+  // acts on it). Two ways unwind the interpreter first, by a signal above.
+  enum class FrameEnding {
+    kBreakAtCall,        // at the innermost frame's call; a resume function goes on
+    kStepBack,           // the innermost frame steps back to its checkpoint
+    kReroot,             // a frame waiting at its inner frame's resume function ends it
+    kSkipFrame,          // the root frame is skipped: its call runs again (RerunFrame)
+    kSkipRerootedFrame,  // the same for a trace RerootAt made
+    kUnwindToCall,       // an outer frame's call ends it: unwound to that call (Restart)
+    kRunCallEagerly,     // R-classic-reattribute off: only the call runs eagerly
+  };
+  FrameEnding HowToEnd(const Trace& t, const Ending& ending) const;
+  Value EndFrame(FrameEnding how, const Ending& ending, const BreakText& reached,
+                 const Value& callee, CallArgs& args);
   const Resumability& ResumabilityOf(const lang::Node& def);
   // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
   // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
@@ -379,7 +394,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // ---- State across calls, until torch._dynamo.reset() (which clears the code cache).
   Records records_;
-  CodeCache code_cache_;
+  CodeCache code_cache_{rules_, in_.process()};
   // The codes torch.compile(fn) was called on: converted even without a tensor in frame.
   std::unordered_set<const lang::Node*> always_optimize_;
   std::map<const lang::Node*, Resumability> resumability_;  // a memo of each def's analysis

@@ -75,12 +75,7 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
 
 Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLowering* aten,
                GraphBackend* backend)
-    : in_(in),
-      rules_(rules),
-      recorder_(std::move(recorder)),
-      aten_(aten),
-      backend_(backend),
-      code_cache_(rules, in.process()) {
+    : in_(in), rules_(rules), recorder_(std::move(recorder)), aten_(aten), backend_(backend) {
   Process& p = in.process();
   p.compiler.op_observer = this;
   in.set_frame_hook(this);

@@ -1,7 +1,10 @@
-// How a traced frame ends when a graph break cannot resume (spec §2.7, §2.8, §3.3; issue 11):
-// the checkpoints a step graph break compiles up to, skipping the frame, stepping back to a
-// checkpoint; and the grad-mode nodes with blocks add around breaks.
+// How a traced frame ends at a graph break (spec §2.7, §2.8, §3.3, §3.4): the one place that
+// acts on the ending Break decided (EndFrame); the checkpoints a step graph break compiles up
+// to, skipping the frame, stepping back to a checkpoint; and the grad-mode nodes with blocks
+// add around breaks.
 #include <fmt/format.h>
+
+#include <cstdlib>
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
@@ -9,6 +12,47 @@
 namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
+
+Dynamo::FrameEnding Dynamo::HowToEnd(const Trace& t, const Ending& ending) const {
+  using Kind = Ending::Kind;
+  if (ending.kind == Kind::kSkipFrame) {
+    return t.rerooted ? FrameEnding::kSkipRerootedFrame : FrameEnding::kSkipFrame;
+  }
+  if (ending.level == in_.frames().size() - 1) {
+    return ending.kind == Kind::kStep ? FrameEnding::kStepBack : FrameEnding::kBreakAtCall;
+  }
+  // The frame ending the graph waits at the call of its inner frame's resume function.
+  if (ending.level + 1 <= t.waiting_above && ending.kind == Kind::kAtCall) {
+    return FrameEnding::kReroot;
+  }
+  return rules_.on(Rule::kClassicReattribute) ? FrameEnding::kUnwindToCall
+                                              : FrameEnding::kRunCallEagerly;
+}
+
+Value Dynamo::EndFrame(FrameEnding how, const Ending& ending, const BreakText& reached,
+                       const Value& callee, CallArgs& args) {
+  switch (how) {
+    case FrameEnding::kBreakAtCall:
+      return BreakAtCall(callee, std::move(args));
+    case FrameEnding::kStepBack:
+      return StepBreak(callee, std::move(args));
+    case FrameEnding::kReroot:
+      return RerootAt(ending.level, reached, callee, args);
+    case FrameEnding::kSkipFrame:
+      SkipRootFrame();
+    case FrameEnding::kSkipRerootedFrame:
+      return SkipRerootedFrame(callee, std::move(args));
+    case FrameEnding::kUnwindToCall:
+      throw Restart{ending.level, ending.kind == Ending::Kind::kStep};
+    case FrameEnding::kRunCallEagerly: {
+      // R-classic-reattribute off: the callee's break only runs its call eagerly; the graph
+      // goes on around it.
+      EagerRegion eager(*this, false);
+      return in_.Call(callee, std::move(args));
+    }
+  }
+  std::abort();  // unreachable: every FrameEnding is handled above
+}
 
 const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
   return resumability_.try_emplace(&def, def).first->second;

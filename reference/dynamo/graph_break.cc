@@ -133,22 +133,7 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
   if (t.record) LogBreak(t, text, ends_frame, ending.level);
   const Frame& here = *in_.frames().back();
   Explain(fmt::format("line {} in {}: {}", LineOf(here), CodeName(*here.scope), text.gb_type));
-  if (ending.kind == Kind::kSkipFrame) {
-    if (t.rerooted) return SkipRerootedFrame(callee, std::move(args));
-    SkipRootFrame();
-  }
-  if (ending.level == innermost) {
-    return ending.kind == Kind::kStep ? StepBreak(callee, std::move(args))
-                                      : BreakAtCall(callee, std::move(args));
-  }
-  // The frame ending the graph waits at the call of its inner frame's resume function.
-  if (ending.level + 1 <= t.waiting_above && ending.kind == Kind::kAtCall) {
-    return RerootAt(ending.level, reached, callee, args);
-  }
-  if (rules_.on(Rule::kClassicReattribute)) throw Restart{ending.level, ending.kind == Kind::kStep};
-  // Off: the callee's break only runs its call eagerly; the graph goes on around it.
-  EagerRegion eager(*this, false);
-  return in_.Call(callee, std::move(args));
+  return EndFrame(HowToEnd(t, ending), ending, reached, callee, args);
 }
 
 Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
