@@ -18,10 +18,10 @@
 #include "reference/aot/aot_lowering.h"
 #include "reference/backends/interpreting_backend.h"
 #include "reference/base/case_id.h"
+#include "reference/base/read_file.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
@@ -71,9 +71,9 @@ std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden
 Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
                    const ExecutorOptions& options, const Progress& progress, const Record& record) {
   progress(CasePhase::kParse, spec.fixture);
-  std::optional<std::string> source = tools::ReadFile(spec.fixture);
+  std::optional<std::string> source = ReadFile(spec.fixture);
   std::string golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
-  std::optional<std::string> golden_text = tools::ReadFile(golden_file);
+  std::optional<std::string> golden_text = ReadFile(golden_file);
   if (!source || !golden_text) {
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "missing_file",
                        fmt::format("cannot read {} or {}", spec.fixture, golden_file));
