@@ -7,17 +7,13 @@
  * with TDC_STATUS_NOT_SUPPORTED, which tdconform reports as NOT_SUPPORTED (or FAIL on the
  * must-pass core set): a vendor grows kOps and Compute() from here.
  *
- * Built once as the template (it must pass conformance/core-set.txt) and again with one of
- * the TDC_BROKEN_* macros as a deliberately broken backend whose verdict a test asserts
- * (conformance/executor/broken_backends_test.cc).
+ * It must pass conformance/core-set.txt. (conformance/backends/broken.c builds the
+ * deliberately broken backends tdconform's own tests use around this file's table.)
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(TDC_BROKEN_HANG_ON_SIN)
-#include <unistd.h>
-#endif
 
 #include "tdconform_backend.h" /* conformance/abi/, or include/tdconform/ installed */
 
@@ -159,34 +155,47 @@ static float Unary(op_kind k, float x) {
       return logf(x);
     case OP_SQRT:
       return sqrtf(x);
-    default:
-      return x;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_POW:
+    case OP_GETITEM:
+    case OP_OPAQUE:
+      break; /* not unary: Compute() never asks */
   }
+  return x;
 }
 
 static float Binary(op_kind k, float a, float b) {
-  float r;
   switch (k) {
     case OP_ADD:
-      r = a + b;
-      break;
+      return a + b;
     case OP_SUB:
-      r = a - b;
-      break;
+      return a - b;
     case OP_MUL:
-      r = a * b;
-      break;
+      return a * b;
     case OP_DIV:
-      r = a / b;
-      break;
-    default:
-      r = powf(a, b);
-      break;
+      return a / b;
+    case OP_POW:
+      return powf(a, b);
+    case OP_NEG:
+    case OP_ABS:
+    case OP_RELU:
+    case OP_SIGMOID:
+    case OP_TANH:
+    case OP_SIN:
+    case OP_COS:
+    case OP_TAN:
+    case OP_EXP:
+    case OP_LOG:
+    case OP_SQRT:
+    case OP_GELU:
+    case OP_GETITEM:
+    case OP_OPAQUE:
+      break; /* not binary: Compute() never asks */
   }
-#if defined(TDC_BROKEN_WRONG_NUMERICS)
-  if (k == OP_ADD) r *= 1.001f; /* 0.1% off: far outside float32's tolerance */
-#endif
-  return r;
+  return a;
 }
 
 /* ---- compiled graphs --------------------------------------------------------------------- */
@@ -211,8 +220,6 @@ struct tdc_compiled {
   step* steps;
   size_t num_outputs;
   int* outputs;
-  int has_sin;
-  int runs; /* how many times run() ran it */
 };
 
 struct tdc_backend {
@@ -312,14 +319,6 @@ static tdc_status Plan(const tdc_graph* g, tdc_compiled** out, char* message, si
       FreeCompiled(c);
       return TDC_STATUS_NOT_SUPPORTED;
     }
-    if (s->kind == OP_SIN) c->has_sin = 1;
-#if defined(TDC_BROKEN_CLAIMS_THEN_FAILS)
-    if (s->kind == OP_COS) { /* declared in kOps, yet refused */
-      Say(message, size, "cos is not supported after all");
-      FreeCompiled(c);
-      return TDC_STATUS_NOT_SUPPORTED;
-    }
-#endif
   }
   *out = c;
   return TDC_STATUS_OK;
@@ -364,11 +363,6 @@ static tdc_status CanCompile(tdc_backend* backend, const tdc_graph* graph, char*
   tdc_compiled* c = NULL;
   tdc_status s;
   (void)backend;
-#if defined(TDC_BROKEN_REJECTS_ALL)
-  (void)graph;
-  Say(message, size, "this backend rejects every graph");
-  return TDC_STATUS_REJECTED;
-#endif
   s = Plan(graph, &c, message, size);
   FreeCompiled(c);
   return s;
@@ -514,9 +508,6 @@ static tdc_status RunOpaque(tdc_backend* backend, const tdc_compiled* c, size_t 
     inputs[j].strides = strides[j];
     inputs[j].data = v->data;
   }
-#if defined(TDC_BROKEN_ABORT_ON_CUSTOM_OP)
-  abort(); /* instead of handing the custom op to the host */
-#endif
   status = backend->host->run_node(backend->host->context, i, inputs, s->num_refs,
                                    values[i].results, 8, &values[i].num_results, message, size);
   if (status != TDC_STATUS_OK) return status;
@@ -543,12 +534,6 @@ static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* i
   size_t i, next_input = 0;
   tdc_status status = TDC_STATUS_OK;
   if (values == NULL) return TDC_STATUS_ERROR;
-#if defined(TDC_BROKEN_SEGV_IN_RUN)
-  *(volatile int*)values[0].results[7].data = 1; /* a NULL pointer written */
-#endif
-#if defined(TDC_BROKEN_HANG_ON_SIN)
-  while (c->has_sin) sleep(1);
-#endif
   for (i = 0; i < c->num_steps && status == TDC_STATUS_OK; ++i) {
     const step* s = &c->steps[i];
     if (s->op == TDC_NODE_OUTPUT) continue;
@@ -575,52 +560,28 @@ static tdc_status Run(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* i
   }
   for (i = 0; i < num_outputs && i < c->num_outputs && status == TDC_STATUS_OK; ++i) {
     const value* v = &values[c->outputs[i]];
-#if defined(TDC_BROKEN_IGNORE_SECOND_OUTPUT)
-    if (i == 1) continue;
-#endif
     status = backend->host->alloc_tensor(backend->host->context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU,
                                          0, v->ndim, v->shape, &outputs[i]);
     if (status != TDC_STATUS_OK) break;
     memcpy(outputs[i].data, v->data, (size_t)v->numel * sizeof(float));
-#if defined(TDC_BROKEN_WRONG_ON_RERUN)
-    if (c->runs > 0) ((float*)outputs[i].data)[0] += 1.0f; /* a stale state on a cached call */
-#endif
-#if defined(TDC_BROKEN_ULP_DRIFT)
-    {
-      int64_t k;
-      for (k = 0; k < v->numel; ++k) {
-        float* x = &((float*)outputs[i].data)[k];
-        *x = nextafterf(*x, INFINITY); /* one unit in the last place */
-      }
-    }
-#endif
   }
   for (i = 0; i < c->num_steps; ++i) {
     if (values[i].owned) free(values[i].data);
   }
-  ++c->runs;
   free(values);
   return status;
 }
 
 static void Release(tdc_backend* backend, tdc_compiled* compiled) {
   FreeCompiled(compiled);
-#if !defined(TDC_BROKEN_LEAKS)
   --backend->live;
-#else
-  (void)backend;
-#endif
 }
 
 static size_t LiveHandles(const tdc_backend* backend) { return backend->live; }
 
 static const tdc_backend_api kApi = {
     sizeof(tdc_backend_api),
-#if defined(TDC_BROKEN_ABI_MAJOR)
-    TDC_ABI_VERSION_MAJOR + 1,
-#else
     TDC_ABI_VERSION_MAJOR,
-#endif
     TDC_ABI_VERSION_MINOR,
     GetInfo,
     GetCapabilities,
@@ -636,10 +597,6 @@ static const tdc_backend_api kApi = {
 TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_major,
                                                               uint16_t host_abi_minor) {
   (void)host_abi_minor;
-#if !defined(TDC_BROKEN_ABI_MAJOR)
   if (host_abi_major != TDC_ABI_VERSION_MAJOR) return NULL;
-#else
-  (void)host_abi_major;
-#endif
   return &kApi;
 }

@@ -1,8 +1,9 @@
 // The host side of the ABI for one case: every graph the reference sends to torch.compile's
 // backend goes to a backend instance at the case's level (can_compile, compile, run); what
-// comes back is checked against the reference's own values for that graph, and the first
-// failure is kept as the case's verdict. Opaque nodes the backend hands back run on the
-// host.
+// comes back is checked against the reference's own values for that graph (at the Dynamo
+// level those Dynamo's run computed, at the ATen level those of the reference's ATen run,
+// aten_expectation.h), and the first failure is kept as the case's verdict. Opaque nodes the
+// backend hands back run on the host.
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
 #define TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "conformance/abi/tensors.h"
+#include "conformance/executor/aten_expectation.h"
 #include "conformance/executor/case_record.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
@@ -26,9 +28,10 @@ using Progress = std::function<void(CasePhase phase, const std::string& detail)>
 class AbiGraphBackend final : public runtime::GraphBackend {
  public:
   // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail);
-  // `record` takes each graph given to the backend and what came back (case_record.h).
+  // `aten`: at the ATen level, the reference's run (null: none), which outlives this; `record`
+  // takes each graph given to the backend and what came back (case_record.h).
   AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required,
-                  Progress progress, Record record);
+                  const AtenExpectation* aten, Progress progress, Record record);
   ~AbiGraphBackend() override;
   AbiGraphBackend(const AbiGraphBackend&) = delete;
   AbiGraphBackend& operator=(const AbiGraphBackend&) = delete;
@@ -64,6 +67,7 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   const LoadedBackend& backend_;
   tdc_graph_level level_;
   bool required_;
+  const AtenExpectation* aten_;
   Progress progress_;
   Record record_;
   tdc_host_api host_{};
@@ -74,6 +78,7 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   WireTensors arena_;                // what the host allocates for the backend: lives with the case
   const Graphs* current_ = nullptr;  // the graph being run, for run_node
   std::optional<Verdict> failure_;
+  size_t graphs_sent_ = 0;  // Run calls, failed or not: the index into aten_->graphs
   int graphs_run_ = 0;
 };
 

@@ -3,9 +3,9 @@
 #include <string_view>
 
 #include "conformance/executor/executor.h"
+#include "reference/base/read_file.h"
 #include "reference/graph/golden_json.h"
 #include "reference/runtime/op_table.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
@@ -79,7 +79,7 @@ std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures,
   std::vector<std::string> ids;
   for (const std::string& fixture : fixtures) {
     graph::GoldenReadResult golden = graph::ReadGolden(
-        tools::ReadFile(fixture.substr(0, fixture.size() - 3) + ".golden.json").value_or(""));
+        ReadFile(fixture.substr(0, fixture.size() - 3) + ".golden.json").value_or(""));
     if (!golden.golden) continue;
     for (const auto& [recorded_profile, recorded] : golden.golden->compiled) {
       if (recorded_profile != profile) continue;

@@ -15,13 +15,13 @@
 #include <regex>
 
 #include "conformance/executor/abi_graph_backend.h"
+#include "conformance/executor/aten_expectation.h"
 #include "reference/aot/aot_lowering.h"
-#include "reference/backends/interpreting_backend.h"
 #include "reference/base/case_id.h"
+#include "reference/base/read_file.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
@@ -39,30 +39,15 @@ void WriteAll(int fd, const std::string& text) {
 // What the program's outcome is compared with: the golden, except that at the ATen level its
 // values are the ATen graphs'. The golden's were recorded with the Dynamo graphs run; with an
 // ATen-level backend torch computes the ATen graphs' (interpreting_backend.h), which the
-// reference predicts.
-std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden,
-                                                     const std::string& source,
-                                                     const CaseSpec& spec,
-                                                     dynamo::CompileRunOptions run,
-                                                     const Progress& progress) {
+// reference's run predicts (aten_expectation.h).
+graph::Golden ExpectedOutcome(const graph::Golden& golden, const CaseSpec& spec,
+                              const std::optional<AtenExpectation>& aten) {
   graph::Golden expected = golden;
-  if (spec.level != TDC_GRAPH_LEVEL_ATEN) return expected;
-  progress(CasePhase::kLower, "the program with the reference's ATen graphs");
-  backends::InterpretingBackend interpreter(backends::GraphLevel::kAten);
-  run.backend = &interpreter;
-  auto at_aten = dynamo::RunCompiled(source, spec.fixture, run);
-  if (auto* diagnostic = std::get_if<std::string>(&at_aten)) {
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_error",
-                       *diagnostic);
-  }
-  if (!interpreter.error().empty()) {
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLower, "reference_aten_error",
-                       interpreter.error());
-  }
+  if (!aten) return expected;
   for (auto& [profile, compiled] : expected.compiled) {
     if (profile != spec.profile) continue;
-    compiled.outs = std::get<graph::CompiledOutcome>(at_aten).outs;
-    compiled.exception = std::get<graph::CompiledOutcome>(at_aten).exception;
+    compiled.outs = aten->outcome.outs;
+    compiled.exception = aten->outcome.exception;
   }
   return expected;
 }
@@ -71,9 +56,9 @@ std::variant<graph::Golden, Verdict> ExpectedOutcome(const graph::Golden& golden
 Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
                    const ExecutorOptions& options, const Progress& progress, const Record& record) {
   progress(CasePhase::kParse, spec.fixture);
-  std::optional<std::string> source = tools::ReadFile(spec.fixture);
+  std::optional<std::string> source = ReadFile(spec.fixture);
   std::string golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
-  std::optional<std::string> golden_text = tools::ReadFile(golden_file);
+  std::optional<std::string> golden_text = ReadFile(golden_file);
   if (!source || !golden_text) {
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "missing_file",
                        fmt::format("cannot read {} or {}", spec.fixture, golden_file));
@@ -81,11 +66,20 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
   graph::GoldenReadResult golden = graph::ReadGolden(*golden_text);
   if (!golden.golden)
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
-  AbiGraphBackend host(backend, spec.level, options.required, progress, record);
-  if (std::optional<Verdict> failed = host.Start()) return *failed;
   dynamo::CompileRunOptions run;
   run.profile = spec.profile;
   run.aten = &aot::AotLowering();
+  // At the ATen level the reference runs the program first: the backend's graphs are checked
+  // against what it computed, its outcome is the expected one (its failure is reported after
+  // the backend's own).
+  std::optional<AtenExpectation> aten;
+  if (spec.level == TDC_GRAPH_LEVEL_ATEN) {
+    progress(CasePhase::kLower, "the program with the reference's ATen graphs");
+    aten = ExpectAtAten(*source, spec.fixture, run);
+  }
+  AbiGraphBackend host(backend, spec.level, options.required, aten ? &*aten : nullptr, progress,
+                       record);
+  if (std::optional<Verdict> failed = host.Start()) return *failed;
   run.backend = &host;
   progress(CasePhase::kTrace, spec.fixture);
   auto outcome = dynamo::RunCompiled(*source, spec.fixture, run);
@@ -95,8 +89,7 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
   }
   if (host.failure()) return *host.failure();
   if (std::optional<Verdict> leaked = host.Finish()) return *leaked;
-  auto expected = ExpectedOutcome(*golden.golden, *source, spec, run, progress);
-  if (auto* failed = std::get_if<Verdict>(&expected)) return *failed;
+  if (aten && aten->failure) return *aten->failure;
   progress(CasePhase::kCompare, "the program's outcome");
   graph::Golden actual = *golden.golden;
   for (auto& [profile, compiled] : actual.compiled) {
@@ -105,7 +98,7 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
   compare::CompareOptions compare_options;
   compare_options.mode = compare::Mode::kCompile;
   compare_options.profile = spec.profile;
-  const graph::Golden& wanted = std::get<graph::Golden>(expected);
+  const graph::Golden wanted = ExpectedOutcome(*golden.golden, spec, aten);
   compare::CompareResult result = compare::Compare(wanted, actual, compare_options);
   if (result.error || !result.differences.empty()) {  // both outcomes, for the failure's folder
     record({"expected", graph::ToJson(wanted)});

@@ -11,10 +11,10 @@
 #include "fuzz/generators.h"
 #include "fuzz/reference_run.h"
 #include "reference/base/case_id.h"
+#include "reference/base/read_file.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::conformance {
 
@@ -98,7 +98,7 @@ void RecordWithTorch(const std::string& python, const std::vector<std::string>& 
 }
 
 std::optional<graph::Golden> ReadGoldenFile(const std::string& path) {
-  std::optional<std::string> text = tools::ReadFile(path);
+  std::optional<std::string> text = ReadFile(path);
   return text ? graph::ReadGolden(*text).golden : std::nullopt;
 }
 

@@ -24,14 +24,25 @@ std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(
 
 class InterpretingBackend final : public runtime::GraphBackend {
  public:
+  // A graph it was given, as it was then: copies, since the program goes on writing into
+  // the tensors it was given and got back.
+  struct Computed {
+    size_t compile = 0;  // Graphs::compile
+    std::vector<runtime::Tensor> inputs;
+    std::optional<std::vector<runtime::Tensor>> outputs;  // none when it could not run it
+  };
+
   explicit InterpretingBackend(GraphLevel level) : level_(level) {}
   std::optional<std::vector<runtime::Tensor>> Run(const Graphs& graphs) override;
   // Why the first graph it could not run failed; empty when every graph ran.
   const std::string& error() const { return error_; }
+  // Every graph it was given, in order (a cache hit's again).
+  const std::vector<Computed>& computed() const { return computed_; }
 
  private:
   GraphLevel level_;
   std::string error_;
+  std::vector<Computed> computed_;
 };
 
 }  // namespace tdc::backends

@@ -9,9 +9,9 @@
 #include <ostream>
 #include <sstream>
 
+#include "reference/base/read_file.h"
 #include "reference/lang/ast_dump.h"
 #include "reference/lang/parser.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::tools {
 namespace {

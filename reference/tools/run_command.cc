@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "reference/aot/aot_lowering.h"
+#include "reference/base/read_file.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
 #include "reference/runtime/interp/run_program.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::tools {
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "reference/base/read_file.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/rules.h"
 #include "reference/graph/golden_json.h"
 #include "reference/tools/compare_command.h"
-#include "reference/tools/read_file.h"
 
 namespace tdc::tools {
 namespace {
