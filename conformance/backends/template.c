@@ -159,13 +159,20 @@ static float Unary(op_kind k, float x) {
       return logf(x);
     case OP_SQRT:
       return sqrtf(x);
-    default:
-      return x;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_POW:
+    case OP_GETITEM:
+    case OP_OPAQUE:
+      break;
   }
+  return x;
 }
 
 static float Binary(op_kind k, float a, float b) {
-  float r;
+  float r = 0.0f; /* set by every case below */
   switch (k) {
     case OP_ADD:
       r = a + b;
@@ -179,7 +186,21 @@ static float Binary(op_kind k, float a, float b) {
     case OP_DIV:
       r = a / b;
       break;
-    default:
+    case OP_POW:
+    case OP_NEG:
+    case OP_ABS:
+    case OP_RELU:
+    case OP_SIGMOID:
+    case OP_TANH:
+    case OP_SIN:
+    case OP_COS:
+    case OP_TAN:
+    case OP_EXP:
+    case OP_LOG:
+    case OP_SQRT:
+    case OP_GELU:
+    case OP_GETITEM:
+    case OP_OPAQUE:
       r = powf(a, b);
       break;
   }
