@@ -3,6 +3,13 @@ add_library(tdc_options INTERFACE)
 target_compile_options(tdc_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
                        -Wno-unused-parameter)
 
+# Switches over enums have no `default` (DESIGN.md: Style): every enumerator is listed, so
+# a new enumerator is a compile error in each switch that has not decided what it means.
+# For every C and C++ target of this directory tree, including those that do not link
+# tdc_options (the program model in fuzz/, the plain-C template backends); the third-party
+# libraries are found prebuilt, so only our own sources see it.
+add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-Werror=switch-enum>)
+
 if(TDC_SANITIZE)
   # No recovery: the first finding fails the test.
   set(_tdc_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)

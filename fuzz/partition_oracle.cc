@@ -87,9 +87,13 @@ class Oracle {
         return CallBreaks(s.callee);
       case Stmt::Kind::kCallHelper:
         return ids_.RegistryOf(s.callee) == Registry::kDisallowed;
-      default:
+      case Stmt::Kind::kIfCompiling:
+      case Stmt::Kind::kIfCompilingDiffers:
         return false;
+      case Stmt::Kind::kCount:
+        break;
     }
+    return false;
   }
   // One graph as the oracle builds it: Dynamo's node targets, and the ATen ops AOT
   // autograd's forward graph has for them.
@@ -138,9 +142,13 @@ class Oracle {
             graph.dynamo.push_back(CustomOpNode(s.callee));
             graph.aten.push_back(CustomOpNode(s.callee));
             break;
-          default:
+          case Policy::kNone:
+          case Policy::kDisable:  // a disabled callee breaks (CallBreaks): never inlined
+          case Policy::kDisableNonrecursive:
+          case Policy::kCount:
             for (size_t j = 0; j < p_.functions[s.callee].body.size(); ++j)
               Inline(s.callee, j, graph);
+            break;
         }
         break;
       case Stmt::Kind::kCallHelper:
@@ -149,8 +157,13 @@ class Oracle {
                                    : std::string("torch.tanh"));
         graph.aten.push_back("aten.tanh.default");
         break;
-      default:
-        break;  // breaks: not traced inline
+      case Stmt::Kind::kGraphBreak:  // breaks: not traced inline
+      case Stmt::Kind::kSkipFrame:
+      case Stmt::Kind::kStepUnsupported:
+      case Stmt::Kind::kTryBreak:
+      case Stmt::Kind::kLoopBreak:
+      case Stmt::Kind::kCount:
+        break;
     }
   }
 
@@ -183,7 +196,10 @@ class Oracle {
         case Stmt::Kind::kCallHelper:
           aten.push_back("aten.tanh.default");
           break;
-        default:
+        case Stmt::Kind::kGraphBreak:
+        case Stmt::Kind::kSkipFrame:
+        case Stmt::Kind::kStepUnsupported:
+        case Stmt::Kind::kCount:
           break;
       }
     }
@@ -286,7 +302,13 @@ class Oracle {
         if (!root.checkpoint) return SkipFrame(start, code);
         Emit(root.checkpoint->second);
         return EagerRun(root.f, root.checkpoint->first);
-      default:
+      case Stmt::Kind::kOp:
+      case Stmt::Kind::kCall:
+      case Stmt::Kind::kGraphBreak:
+      case Stmt::Kind::kIfCompiling:
+      case Stmt::Kind::kIfCompilingDiffers:
+      case Stmt::Kind::kCallHelper:
+      case Stmt::Kind::kCount:
         break;
     }
     Emit(graph);
@@ -316,7 +338,13 @@ class Oracle {
         ++levels.back().i;  // the caller resumes after its call
         return Resume(std::move(levels));
       }
-      default:
+      case Stmt::Kind::kOp:
+      case Stmt::Kind::kCall:
+      case Stmt::Kind::kGraphBreak:
+      case Stmt::Kind::kIfCompiling:
+      case Stmt::Kind::kIfCompilingDiffers:
+      case Stmt::Kind::kCallHelper:
+      case Stmt::Kind::kCount:
         break;
     }
     Emit(graph);

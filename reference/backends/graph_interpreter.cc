@@ -196,9 +196,21 @@ class Run {
         return name == "pin_memory" || name == "layout" || name == "device";
       case graph::ValueKind::kStr:
         return name == "approximate" && a.text == "none";
-      default:
-        return false;
+      case graph::ValueKind::kTensor:
+      case graph::ValueKind::kInt:
+      case graph::ValueKind::kFloat:
+      case graph::ValueKind::kEllipsis:
+      case graph::ValueKind::kTuple:
+      case graph::ValueKind::kList:
+      case graph::ValueKind::kDict:
+      case graph::ValueKind::kDtype:
+      case graph::ValueKind::kCallable:
+      case graph::ValueKind::kRepr:
+      case graph::ValueKind::kRef:
+      case graph::ValueKind::kSlice:
+        break;
     }
+    return false;
   }
 
   std::optional<OpValue> Host(const graph::Node& n) {

@@ -42,9 +42,17 @@ Tensor Reflected(BinaryOp op, const Scalar& left, const Tensor& right) {
           runtime::Binary(BinaryOp::kDiv, Arg::Python(Scalar::Int(1)), Arg::Of(right));
       return runtime::Binary(BinaryOp::kMul, Arg::Of(reciprocal), Arg::Python(left));
     }
-    default:
-      return runtime::Binary(op, Arg::Python(left), Arg::Of(right));
+    case BinaryOp::kSub:
+    case BinaryOp::kPow:
+    case BinaryOp::kEq:
+    case BinaryOp::kNe:
+    case BinaryOp::kLt:
+    case BinaryOp::kLe:
+    case BinaryOp::kGt:
+    case BinaryOp::kGe:
+      break;
   }
+  return runtime::Binary(op, Arg::Python(left), Arg::Of(right));
 }
 
 // torch.maximum / torch.minimum of two tensors of one dtype and shape.

@@ -251,7 +251,19 @@ void Dynamo::Realize(Trace& t, const Value& v) {
     case ObjectKind::kFloat:
     case ObjectKind::kStr:
       return;
-    default:
+    case ObjectKind::kTuple:
+    case ObjectKind::kList:
+    case ObjectKind::kDict:
+    case ObjectKind::kCell:
+    case ObjectKind::kFunction:
+    case ObjectKind::kBuiltin:
+    case ObjectKind::kModule:
+    case ObjectKind::kTensor:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
+    case ObjectKind::kDType:
       break;
   }
   t.reads.used.insert(v->id());

@@ -70,13 +70,21 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
       return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList,
                            std::move(args));
     }
-    default: {
-      Arg arg;
-      arg.kind = graph::ValueKind::kRepr;
-      arg.text = std::string(runtime::TypeName(v));
-      return arg;
-    }
+    case runtime::ObjectKind::kDict:
+    case runtime::ObjectKind::kCell:
+    case runtime::ObjectKind::kFunction:
+    case runtime::ObjectKind::kBuiltin:
+    case runtime::ObjectKind::kModule:
+    case runtime::ObjectKind::kException:
+    case runtime::ObjectKind::kType:
+    case runtime::ObjectKind::kInstance:
+    case runtime::ObjectKind::kMethod:
+      break;
   }
+  Arg arg;
+  arg.kind = graph::ValueKind::kRepr;
+  arg.text = std::string(runtime::TypeName(v));
+  return arg;
 }
 
 GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}

@@ -39,9 +39,20 @@ std::string GuardOf(const Value& v) {
       return fmt::format("tuple of {}", DynCast<PyTuple>(v)->size());
     case ObjectKind::kList:
       return fmt::format("list of {}", DynCast<PyList>(v)->items().size());
-    default:
-      return fmt::format("id {}", v->id());
+    case ObjectKind::kDict:
+    case ObjectKind::kCell:
+    case ObjectKind::kFunction:
+    case ObjectKind::kBuiltin:
+    case ObjectKind::kModule:
+    case ObjectKind::kTensor:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
+    case ObjectKind::kDType:
+      break;
   }
+  return fmt::format("id {}", v->id());
 }
 
 // The source as torch's guard messages name it: L['x'] -> x, L['args'][0] -> args[0].

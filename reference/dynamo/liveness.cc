@@ -87,11 +87,27 @@ Names LiveBefore(const Stmt& st, Names out) {
       const auto& s = As<If>(st);
       return Union(Union(LiveIn(s.body, 0, out), LiveIn(s.orelse, 0, out)), Reads(s.test.get()));
     }
-    default:
-      // Expression statements, augmented assignment (reads its target), loops, with and
-      // try: everything read in them is live, and nothing they bind is killed.
-      return Union(out, Reads(&st));
+    case NodeKind::kAugAssign:
+    case NodeKind::kFor:
+    case NodeKind::kWhile:
+    case NodeKind::kWith:
+    case NodeKind::kTry:
+    case NodeKind::kAssert:
+    case NodeKind::kGlobal:
+    case NodeKind::kNonlocal:
+    case NodeKind::kExprStmt:
+    case NodeKind::kPass:
+    case NodeKind::kBreak:
+    case NodeKind::kContinue:
+    case NodeKind::kUnsupportedStmt:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  // Expression statements, augmented assignment (reads its target), loops, with and
+  // try: everything read in them is live, and nothing they bind is killed.
+  return Union(out, Reads(&st));
 }
 
 Names LiveIn(const StmtList& body, size_t from, Names out) {
@@ -135,9 +151,28 @@ std::optional<Names> LiveAfterIn(const Stmt& st, const Stmt& target, const Names
       if (auto r = nested(s.orelse, cont)) return r;
       return nested(s.finalbody, out);
     }
-    default:
-      return std::nullopt;
+    case NodeKind::kFunctionDef:
+    case NodeKind::kReturn:
+    case NodeKind::kDelete:
+    case NodeKind::kAssign:
+    case NodeKind::kAugAssign:
+    case NodeKind::kRaise:
+    case NodeKind::kAssert:
+    case NodeKind::kImport:
+    case NodeKind::kImportFrom:
+    case NodeKind::kGlobal:
+    case NodeKind::kNonlocal:
+    case NodeKind::kExprStmt:
+    case NodeKind::kPass:
+    case NodeKind::kBreak:
+    case NodeKind::kContinue:
+    case NodeKind::kUnsupportedStmt:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  return std::nullopt;
 }
 
 std::optional<Names> LiveAfter(const StmtList& body, const Stmt& target, const Names& out) {

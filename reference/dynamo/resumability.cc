@@ -44,8 +44,26 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
         Walk(t.finalbody, true, true);
         break;
       }
-      default:
-        break;  // a nested def's body is another code's
+      case NodeKind::kFunctionDef:  // a nested def's body is another code's
+      case NodeKind::kReturn:
+      case NodeKind::kDelete:
+      case NodeKind::kAssign:
+      case NodeKind::kAugAssign:
+      case NodeKind::kRaise:
+      case NodeKind::kAssert:
+      case NodeKind::kImport:
+      case NodeKind::kImportFrom:
+      case NodeKind::kGlobal:
+      case NodeKind::kNonlocal:
+      case NodeKind::kExprStmt:
+      case NodeKind::kPass:
+      case NodeKind::kBreak:
+      case NodeKind::kContinue:
+      case NodeKind::kUnsupportedStmt:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+        break;
     }
   }
 }

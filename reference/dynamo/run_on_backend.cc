@@ -176,10 +176,20 @@ std::variant<std::vector<Tensor>, std::string> Dynamo::RunAtenCustomOp(
         if (v.kind == graph::ValueKind::kList) return in_.heap().NewList(std::move(items));
         return in_.heap().NewTuple(std::move(items));
       }
-      default:
-        unsupported = std::string(graph::ValueKindName(v.kind));
-        return in_.heap().None();
+      case graph::ValueKind::kTensor:
+      case graph::ValueKind::kEllipsis:
+      case graph::ValueKind::kDict:
+      case graph::ValueKind::kDtype:
+      case graph::ValueKind::kDevice:
+      case graph::ValueKind::kCallable:
+      case graph::ValueKind::kRepr:
+      case graph::ValueKind::kSlice:
+      case graph::ValueKind::kLayout:
+      case graph::ValueKind::kMemoryFormat:
+        break;
     }
+    unsupported = std::string(graph::ValueKindName(v.kind));
+    return in_.heap().None();
   };
   CallArgs args;
   for (const graph::Value& v : node.args) args.positional.push_back(arg(v));

@@ -21,6 +21,21 @@ enum class NodeKind {
 #undef TDC_AST_NODE
 };
 
+// Case labels for the node kinds outside one category of ast_nodes.def. A switch over an
+// expression's (a statement's) kind lists the kinds of its category one by one and the
+// others with these three lines, so that it needs no `default` (DESIGN.md Style) and a new
+// kind of its category is a compile error in it:
+//   #define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+//   #include "reference/lang/ast_nodes.def"
+//   #undef TDC_AST_NODE
+#define TDC_AST_CASE(Name) case NodeKind::k##Name:
+#define TDC_AST_CASE_UNLESS_EXPR_Expr(Name)
+#define TDC_AST_CASE_UNLESS_EXPR_Stmt(Name) TDC_AST_CASE(Name)
+#define TDC_AST_CASE_UNLESS_EXPR_Other(Name) TDC_AST_CASE(Name)
+#define TDC_AST_CASE_UNLESS_STMT_Expr(Name) TDC_AST_CASE(Name)
+#define TDC_AST_CASE_UNLESS_STMT_Stmt(Name)
+#define TDC_AST_CASE_UNLESS_STMT_Other(Name) TDC_AST_CASE(Name)
+
 // CPython's class name of a node kind ("Expr" for kExprStmt). For Unsupported nodes the
 // real name is on the node.
 std::string_view NodeKindName(NodeKind kind);

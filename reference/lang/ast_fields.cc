@@ -1,5 +1,7 @@
 #include "reference/lang/ast_fields.h"
 
+#include <utility>
+
 namespace tdc::lang {
 namespace {
 
@@ -21,8 +23,10 @@ void VisitArguments(const Arguments& n, FieldVisitor& v) {
   v.Children("defaults", Ptrs(n.defaults));
 }
 
-void VisitExpr(const Node& node, FieldVisitor& v) {
+// Every field of `node`, by its kind.
+void Visit(const Node& node, FieldVisitor& v) {
   switch (node.kind) {
+    // Expressions.
     case NodeKind::kBoolOp: {
       const auto& n = As<BoolOp>(node);
       v.Tag("op", BoolOpClassName(n.op));
@@ -134,13 +138,9 @@ void VisitExpr(const Node& node, FieldVisitor& v) {
       v.Child("step", n.step.get());
       return;
     }
-    default:
+    case NodeKind::kUnsupportedExpr:
       return;
-  }
-}
-
-void VisitStmt(const Node& node, FieldVisitor& v) {
-  switch (node.kind) {
+    // Statements.
     case NodeKind::kFunctionDef: {
       const auto& n = As<FunctionDef>(node);
       v.Identifier("name", n.name);
@@ -236,13 +236,12 @@ void VisitStmt(const Node& node, FieldVisitor& v) {
     case NodeKind::kExprStmt:
       v.Child("value", As<ExprStmt>(node).value.get());
       return;
-    default:
+    case NodeKind::kPass:
+    case NodeKind::kBreak:
+    case NodeKind::kContinue:
+    case NodeKind::kUnsupportedStmt:
       return;
-  }
-}
-
-void VisitOther(const Node& node, FieldVisitor& v) {
-  switch (node.kind) {
+    // The other nodes.
     case NodeKind::kModule:
       v.Children("body", Ptrs(As<Module>(node).body));
       v.Children("type_ignores", {});
@@ -289,42 +288,27 @@ void VisitOther(const Node& node, FieldVisitor& v) {
       v.Child("optional_vars", n.optional_vars.get());
       return;
     }
-    default:
-      return;
   }
 }
 
 }  // namespace
 
-void VisitFields(const Node& node, FieldVisitor& visitor) {
-  if (dynamic_cast<const Expr*>(&node) != nullptr) return VisitExpr(node, visitor);
-  if (dynamic_cast<const Stmt*>(&node) != nullptr) return VisitStmt(node, visitor);
-  VisitOther(node, visitor);
-}
+void VisitFields(const Node& node, FieldVisitor& visitor) { Visit(node, visitor); }
 
 std::string_view ClassName(const Node& node) {
-  switch (node.kind) {
-    case NodeKind::kUnsupportedStmt:
-      return As<UnsupportedStmt>(node).class_name;
-    case NodeKind::kUnsupportedExpr:
-      return As<UnsupportedExpr>(node).class_name;
-    case NodeKind::kExprStmt:
-      return "Expr";
-    case NodeKind::kComprehension:
-      return "comprehension";
-    case NodeKind::kArguments:
-      return "arguments";
-    case NodeKind::kArg:
-      return "arg";
-    case NodeKind::kKeyword:
-      return "keyword";
-    case NodeKind::kAlias:
-      return "alias";
-    case NodeKind::kWithItem:
-      return "withitem";
-    default:
-      return NodeKindName(node.kind);
+  if (node.kind == NodeKind::kUnsupportedStmt) return As<UnsupportedStmt>(node).class_name;
+  if (node.kind == NodeKind::kUnsupportedExpr) return As<UnsupportedExpr>(node).class_name;
+  // The kinds whose CPython class is not named as they are: the `Expr` statement, and the
+  // helper nodes CPython names in lower case.
+  static constexpr std::pair<NodeKind, std::string_view> kCPythonNames[] = {
+      {NodeKind::kExprStmt, "Expr"},       {NodeKind::kComprehension, "comprehension"},
+      {NodeKind::kArguments, "arguments"}, {NodeKind::kArg, "arg"},
+      {NodeKind::kKeyword, "keyword"},     {NodeKind::kAlias, "alias"},
+      {NodeKind::kWithItem, "withitem"}};
+  for (const auto& [kind, name] : kCPythonNames) {
+    if (node.kind == kind) return name;
   }
+  return NodeKindName(node.kind);
 }
 
 }  // namespace tdc::lang

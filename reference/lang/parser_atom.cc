@@ -80,9 +80,16 @@ ExprPtr Parser::ParseAtom() {
         return MakeConstant(std::move(v), begin, end);
       }
       Fail();
-    default:
-      Fail();
+    case TokenKind::kNewline:
+    case TokenKind::kIndent:
+    case TokenKind::kDedent:
+    case TokenKind::kEndMarker:
+    case TokenKind::kErrorChar:
+    case TokenKind::kEofInBrackets:
+    case TokenKind::kTokenizerError:
+      break;
   }
+  Fail();
 }
 
 ExprPtr Parser::ParseStrings() {

@@ -96,17 +96,14 @@ Diagnostic Parser::DiagnoseFailure() {
   d.file = filename_;
   d.line = last.span.begin.line;
   d.column = source_.CharColumn(last.span.begin.line, last.span.begin.col);
-  switch (last.kind) {
-    case TokenKind::kIndent:
-    case TokenKind::kDedent:
-      // CPython reports these at the end of the indentation, counted without the +1.
-      d.column -= 1;
-      d.message = last.kind == TokenKind::kIndent ? "unexpected indent" : "unexpected unindent";
-      return d;
-    default:
-      d.message = "invalid syntax";
-      return PreferLaterTokenizerError(d);
+  if (last.kind == TokenKind::kIndent || last.kind == TokenKind::kDedent) {
+    // CPython reports these at the end of the indentation, counted without the +1.
+    d.column -= 1;
+    d.message = last.kind == TokenKind::kIndent ? "unexpected indent" : "unexpected unindent";
+    return d;
   }
+  d.message = "invalid syntax";
+  return PreferLaterTokenizerError(d);
 }
 
 Diagnostic Parser::PreferLaterTokenizerError(const Diagnostic& parser_error) {

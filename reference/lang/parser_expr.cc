@@ -45,9 +45,16 @@ bool Parser::AtExpressionStart() {
         if (t.text == op) return true;
       }
       return false;
-    default:
-      return false;
+    case TokenKind::kNewline:
+    case TokenKind::kIndent:
+    case TokenKind::kDedent:
+    case TokenKind::kEndMarker:
+    case TokenKind::kErrorChar:
+    case TokenKind::kEofInBrackets:
+    case TokenKind::kTokenizerError:
+      break;
   }
+  return false;
 }
 
 ExprPtr Parser::ParseStarExpressions() {

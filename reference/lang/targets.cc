@@ -24,9 +24,24 @@ const Expr* FindInvalidTarget(const Expr& e, TargetKind kind) {
     case NodeKind::kSubscript:
     case NodeKind::kAttribute:
       return nullptr;
-    default:
-      return &e;
+    case NodeKind::kBoolOp:
+    case NodeKind::kBinOp:
+    case NodeKind::kUnaryOp:
+    case NodeKind::kLambda:
+    case NodeKind::kIfExp:
+    case NodeKind::kDict:
+    case NodeKind::kListComp:
+    case NodeKind::kCompare:
+    case NodeKind::kCall:
+    case NodeKind::kConstant:
+    case NodeKind::kSlice:
+    case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  return &e;
 }
 
 }  // namespace
@@ -47,9 +62,21 @@ bool IsBitwiseOrLevel(const Expr& e) {
       auto k = As<Constant>(e).value.kind;
       return k != ConstantValue::Kind::kNone && k != ConstantValue::Kind::kBool;
     }
-    default:
-      return true;
+    case NodeKind::kBinOp:
+    case NodeKind::kDict:
+    case NodeKind::kListComp:
+    case NodeKind::kCall:
+    case NodeKind::kAttribute:
+    case NodeKind::kSubscript:
+    case NodeKind::kName:
+    case NodeKind::kSlice:
+    case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  return true;
 }
 
 std::string ExprDescription(const Expr& expr) {
@@ -92,9 +119,14 @@ std::string ExprDescription(const Expr& expr) {
           return As<Constant>(expr).value.boolean ? "True" : "False";
         case ConstantValue::Kind::kEllipsis:
           return "ellipsis";
-        default:
-          return "literal";
+        case ConstantValue::Kind::kInt:
+        case ConstantValue::Kind::kFloat:
+        case ConstantValue::Kind::kComplex:
+        case ConstantValue::Kind::kStr:
+        case ConstantValue::Kind::kBytes:
+          break;
       }
+      return "literal";
     case NodeKind::kUnsupportedExpr: {
       const std::string& name = As<UnsupportedExpr>(expr).class_name;
       if (name == "GeneratorExp") return "generator expression";
@@ -107,9 +139,12 @@ std::string ExprDescription(const Expr& expr) {
       if (name == "NamedExpr") return "named expression";
       return name;
     }
-    default:
-      return std::string(NodeKindName(expr.kind));
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+    break;
   }
+  return std::string(NodeKindName(expr.kind));
 }
 
 ExprPtr Parser::ParseTargetList(TargetKind kind) {
@@ -180,7 +215,21 @@ void Parser::SetContext(Expr& expr, ExprContext ctx) {
       As<Tuple>(expr).ctx = ctx;
       for (ExprPtr& elt : As<Tuple>(expr).elts) SetContext(*elt, ctx);
       return;
-    default:
+    case NodeKind::kBoolOp:
+    case NodeKind::kBinOp:
+    case NodeKind::kUnaryOp:
+    case NodeKind::kLambda:
+    case NodeKind::kIfExp:
+    case NodeKind::kDict:
+    case NodeKind::kListComp:
+    case NodeKind::kCompare:
+    case NodeKind::kCall:
+    case NodeKind::kConstant:
+    case NodeKind::kSlice:
+    case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
       return;
   }
 }

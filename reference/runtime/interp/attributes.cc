@@ -127,7 +127,16 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
       if (name == "__func__") return m->function;
       return GetAttr(m->function, name);
     }
-    default:
+    case ObjectKind::kNone:
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat:
+    case ObjectKind::kStr:
+    case ObjectKind::kTuple:
+    case ObjectKind::kList:
+    case ObjectKind::kDict:
+    case ObjectKind::kCell:
+    case ObjectKind::kDType:
       break;
   }
   // Class attributes, through the class's bases.
@@ -235,7 +244,19 @@ std::vector<Value> Interpreter::Iterate(const Value& iterable) {
       Raise(heap(), ExcType::kNotImplementedError,
             "iterating over a tensor is outside the reference");
     }
-    default:
+    case ObjectKind::kNone:
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat:
+    case ObjectKind::kCell:
+    case ObjectKind::kFunction:
+    case ObjectKind::kBuiltin:
+    case ObjectKind::kModule:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
+    case ObjectKind::kDType:
       break;
   }
   if (std::optional<Value> items = LookupMethod(*this, iterable, "__iter_items__")) {

@@ -92,7 +92,9 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
     case ConstantValue::Kind::kStr:
       v = heap().Intern(cv.text);
       break;
-    default:
+    case ConstantValue::Kind::kComplex:
+    case ConstantValue::Kind::kBytes:
+    case ConstantValue::Kind::kEllipsis:
       Raise(heap(), ExcType::kNotImplementedError,
             "bytes, complex and Ellipsis constants are outside the reference");
   }
@@ -223,10 +225,16 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
       Value key = Eval(f, *s.slice);
       return GetItem(*this, container, key);
     }
-    default:
-      Raise(heap(), ExcType::kNotImplementedError,
-            fmt::format("expression '{}' is outside the reference", static_cast<int>(e.kind)));
+    case NodeKind::kStarred:
+    case NodeKind::kSlice:
+    case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  Raise(heap(), ExcType::kNotImplementedError,
+        fmt::format("expression '{}' is outside the reference", static_cast<int>(e.kind)));
 }
 
 Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {

@@ -183,9 +183,13 @@ Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
       return Flow::kBreak;
     case NodeKind::kContinue:
       return Flow::kContinue;
-    default:
-      Raise(heap(), ExcType::kNotImplementedError, "statement outside the tdconform subset");
+    case NodeKind::kUnsupportedStmt:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  Raise(heap(), ExcType::kNotImplementedError, "statement outside the tdconform subset");
 }
 
 Interpreter::Flow Interpreter::ExecFor(Frame& f, const For& st, Value& result) {
@@ -352,9 +356,25 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
       for (size_t i = 0; i < elts.size(); ++i) Assign(f, *elts[i], std::move(items[i]));
       return;
     }
-    default:
-      Raise(heap(), ExcType::kNotImplementedError, "assignment target outside the reference");
+    case NodeKind::kBoolOp:
+    case NodeKind::kBinOp:
+    case NodeKind::kUnaryOp:
+    case NodeKind::kLambda:
+    case NodeKind::kIfExp:
+    case NodeKind::kDict:
+    case NodeKind::kListComp:
+    case NodeKind::kCompare:
+    case NodeKind::kCall:
+    case NodeKind::kConstant:
+    case NodeKind::kStarred:
+    case NodeKind::kSlice:
+    case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  Raise(heap(), ExcType::kNotImplementedError, "assignment target outside the reference");
 }
 
 void Interpreter::Delete(Frame& f, const Expr& target) {
@@ -379,9 +399,25 @@ void Interpreter::Delete(Frame& f, const Expr& target) {
     case NodeKind::kList:
       for (const auto& e : As<List>(target).elts) Delete(f, *e);
       return;
-    default:
-      Raise(heap(), ExcType::kNotImplementedError, "del target outside the reference");
+    case NodeKind::kBoolOp:
+    case NodeKind::kBinOp:
+    case NodeKind::kUnaryOp:
+    case NodeKind::kLambda:
+    case NodeKind::kIfExp:
+    case NodeKind::kDict:
+    case NodeKind::kListComp:
+    case NodeKind::kCompare:
+    case NodeKind::kCall:
+    case NodeKind::kConstant:
+    case NodeKind::kStarred:
+    case NodeKind::kSlice:
+    case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+      break;
   }
+  Raise(heap(), ExcType::kNotImplementedError, "del target outside the reference");
 }
 
 void Interpreter::ExecRaise(Frame& f, const lang::Raise& st) {

@@ -83,7 +83,11 @@ graph::Value ToGoldenValue(const Value& v) {
       out.dtype = DynCast<PyDType>(v)->dtype();
       return out;
     }
-    default:
+    case ObjectKind::kCell:
+    case ObjectKind::kModule:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
       break;
   }
   graph::Value out;

@@ -81,9 +81,16 @@ std::string_view TensorOperator(BinaryOp op) {
       return "operator.pow";
     case BinaryOp::kMatMult:
       return "operator.matmul";
-    default:
-      return "";
+    case BinaryOp::kMod:
+    case BinaryOp::kLShift:
+    case BinaryOp::kRShift:
+    case BinaryOp::kBitOr:
+    case BinaryOp::kBitXor:
+    case BinaryOp::kBitAnd:
+    case BinaryOp::kFloorDiv:
+      break;
   }
+  return "";
 }
 
 [[noreturn]] void Unsupported(Interpreter& in, BinaryOp op, const Value& a, const Value& b) {
@@ -170,9 +177,15 @@ Value FloatOperation(Interpreter& in, BinaryOp op, double a, double b) {
       if (a == 0 && b < 0)
         Raise(h, ExcType::kZeroDivisionError, "0.0 cannot be raised to a negative power");
       return h.Float(std::pow(a, b));
-    default:
-      return nullptr;
+    case BinaryOp::kMatMult:
+    case BinaryOp::kLShift:
+    case BinaryOp::kRShift:
+    case BinaryOp::kBitOr:
+    case BinaryOp::kBitXor:
+    case BinaryOp::kBitAnd:
+      break;
   }
+  return nullptr;
 }
 
 Value Repeat(Interpreter& in, const std::vector<Value>& items, int64_t times, bool list) {
@@ -237,9 +250,17 @@ Value TensorOperation(Interpreter& in, BinaryOp op, const Value& a, const Value&
     case BinaryOp::kPow:
       return WrapTensor(
           in, Binary(runtime::BinaryOp::kPow, Arg::Python(ScalarOf(a)), Arg::Of(TensorOf(b))));
-    default:
-      Unsupported(in, op, a, b);
+    case BinaryOp::kMatMult:
+    case BinaryOp::kMod:
+    case BinaryOp::kLShift:
+    case BinaryOp::kRShift:
+    case BinaryOp::kBitOr:
+    case BinaryOp::kBitXor:
+    case BinaryOp::kBitAnd:
+    case BinaryOp::kFloorDiv:
+      break;
   }
+  Unsupported(in, op, a, b);
 }
 
 int Compare3(double a, double b) { return a < b ? -1 : (a > b ? 1 : 0); }
@@ -254,9 +275,15 @@ bool OrderHolds(CompareOp op, int c) {
       return c > 0;
     case CompareOp::kGtE:
       return c >= 0;
-    default:
-      return false;
+    case CompareOp::kEq:
+    case CompareOp::kNotEq:
+    case CompareOp::kIs:
+    case CompareOp::kIsNot:
+    case CompareOp::kIn:
+    case CompareOp::kNotIn:
+      break;
   }
+  return false;
 }
 
 std::string_view CompareSymbol(CompareOp op) {
@@ -269,9 +296,15 @@ std::string_view CompareSymbol(CompareOp op) {
       return ">";
     case CompareOp::kGtE:
       return ">=";
-    default:
-      return "==";
+    case CompareOp::kEq:
+    case CompareOp::kNotEq:
+    case CompareOp::kIs:
+    case CompareOp::kIsNot:
+    case CompareOp::kIn:
+    case CompareOp::kNotIn:
+      break;
   }
+  return "==";
 }
 
 // Python's ordering of two non-tensor values: -1, 0, 1; nullopt when not ordered.
@@ -407,7 +440,12 @@ Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, cons
       return h.Bool(Contains(in, b, a));
     case lang::CompareOp::kNotIn:
       return h.Bool(!Contains(in, b, a));
-    default:
+    case lang::CompareOp::kEq:
+    case lang::CompareOp::kNotEq:
+    case lang::CompareOp::kLt:
+    case lang::CompareOp::kLtE:
+    case lang::CompareOp::kGt:
+    case lang::CompareOp::kGtE:
       break;
   }
   if (Is<PyTensor>(a) || Is<PyTensor>(b)) {

@@ -93,9 +93,25 @@ class Collector {
       case NodeKind::kStarred:
         Target(As<Starred>(*e).value.get(), s);
         break;
-      default:
+      case NodeKind::kAttribute:  // attribute or subscript: its parts are read
+      case NodeKind::kSubscript:
+      case NodeKind::kBoolOp:
+      case NodeKind::kBinOp:
+      case NodeKind::kUnaryOp:
+      case NodeKind::kLambda:
+      case NodeKind::kIfExp:
+      case NodeKind::kDict:
+      case NodeKind::kListComp:
+      case NodeKind::kCompare:
+      case NodeKind::kCall:
+      case NodeKind::kConstant:
+      case NodeKind::kSlice:
+      case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
         Expression(e, s);
-        break;  // attribute or subscript: its parts are read
+        break;
     }
   }
 
@@ -196,8 +212,14 @@ class Collector {
       case NodeKind::kExprStmt:
         Expression(As<ExprStmt>(st).value.get(), s);
         break;
-      default:
-        break;  // pass, break, continue
+      case NodeKind::kPass:
+      case NodeKind::kBreak:
+      case NodeKind::kContinue:
+      case NodeKind::kUnsupportedStmt:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+        break;
     }
   }
 
@@ -290,8 +312,12 @@ class Collector {
         Expression(As<Slice>(*e).upper.get(), s);
         Expression(As<Slice>(*e).step.get(), s);
         break;
-      default:
-        break;  // constants
+      case NodeKind::kConstant:
+      case NodeKind::kUnsupportedExpr:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+        break;
     }
   }
 

@@ -25,7 +25,16 @@ OpValue ToOpValue(const Value& v) {
       return v->kind() == ObjectKind::kList ? OpValue::List(std::move(items))
                                             : OpValue::Tuple(std::move(items));
     }
-    default:
+    case ObjectKind::kStr:
+    case ObjectKind::kDict:
+    case ObjectKind::kCell:
+    case ObjectKind::kFunction:
+    case ObjectKind::kBuiltin:
+    case ObjectKind::kModule:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
       break;
   }
   // Anything else (a str, a function, ...) is a type torch's parser rejects.
@@ -129,9 +138,12 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
       }
       return in.heap().NewTuple(std::move(items));
     }
-    default:
-      return in.heap().None();
+    case OpValue::Kind::kNone:
+    case OpValue::Kind::kDType:
+    case OpValue::Kind::kList:
+      break;
   }
+  return in.heap().None();
 }
 
 }  // namespace tdc::runtime
