@@ -10,6 +10,7 @@ void InstallCompilerApisEager(Interpreter& in) {
   InstallDisableApis(in);
   InstallRegistryApis(in);
   InstallMarkerApis(in);
+  InstallGradModeApis(in);  // before the stance APIs: the order objects are made in is kept
   InstallStanceApis(in);
   InstallLibraryApis(in);
 }

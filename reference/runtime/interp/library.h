@@ -31,9 +31,10 @@ void InstallDisableApis(Interpreter& in);
 void InstallRegistryApis(Interpreter& in);
 // graph_break, skip_frame, step_unsupported and the is_compiling family (apis_markers.cc).
 void InstallMarkerApis(Interpreter& in);
-// set_stance, error_on_graph_break, reset, config, mark_dynamic, run, no_grad,
-// enable_grad (apis_stances.cc).
+// set_stance, error_on_graph_break, reset, config, mark_dynamic, run (apis_stances.cc).
 void InstallStanceApis(Interpreter& in);
+// no_grad, enable_grad, set_grad_enabled, is_grad_enabled (apis_grad_mode.cc).
+void InstallGradModeApis(Interpreter& in);
 // torch.library.custom_op and register_fake, torch.ops, torch.cond (apis_library.cc).
 void InstallLibraryApis(Interpreter& in);
 // torch.ops.aten (torch_ops_aten.cc): __getattr__ of the op namespace and packet classes

@@ -46,6 +46,19 @@ Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArg
   return result;
 }
 
+Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
+                       const Value& fn) {
+  Value captured = fn;
+  Ref<PyFunction> wrapper =
+      apis::MakeLibFunction(in, globals, "context_decorator.<locals>.decorate_context",
+                            [&in, factory, captured](PyFunction&, CallArgs& args) {
+                              Value manager = factory();
+                              return CallWithin(in, manager, captured, std::move(args));
+                            });
+  apis::UpdateWrapper(in, wrapper, fn);
+  return wrapper;
+}
+
 namespace {
 
 [[noreturn]] void ArgCount(Interpreter& in, std::string_view name, size_t expected, size_t given) {

@@ -1,9 +1,10 @@
-// Helpers the library installers share (stdlib_modules.cc, apis_stances.cc,
+// Helpers the library installers share (stdlib_modules.cc, apis_stances.cc, apis_grad_mode.cc,
 // apis_library.cc, torch_namespaces.cc) beyond apis_support.h: library classes and
 // their methods, and calling within a context manager.
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_STDLIB_MODULES_SUPPORT_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_STDLIB_MODULES_SUPPORT_H_
 
+#include <functional>
 #include <string_view>
 
 #include "reference/runtime/interp/apis_support.h"
@@ -18,6 +19,10 @@ void AddMethod(Interpreter& in, const Ref<PyType>& type, std::string_view name, 
 Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name);
 // The `with ctx: return fn(*args, **kwargs)` body of a context-manager decorator.
 Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArgs args);
+// torch.utils._contextlib.context_decorator: a `decorate_context` function that runs
+// fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
+Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
+                       const Value& fn);
 
 }  // namespace tdc::runtime
 
