@@ -1,15 +1,16 @@
 #include "reference/runtime/interp/compiler_contract.h"
 
-#include <array>
+#include <utility>
 
 namespace tdc::runtime {
 
 std::optional<Stance> StanceNamed(std::string_view name) {
-  static constexpr std::array<std::pair<Stance, std::string_view>, 6> kNames = {{
+  // Sized by stances.def itself, so a row added there needs no count changed here.
+  static constexpr std::pair<Stance, std::string_view> kNames[] = {
 #define TDC_STANCE(id, text) {Stance::id, text},
 #include "reference/runtime/interp/stances.def"
 #undef TDC_STANCE
-  }};
+  };
   for (const auto& [stance, text] : kNames) {
     if (text == name) return stance;
   }
