@@ -17,6 +17,15 @@ _SCENARIO = re.compile(r"S[0-9]+[a-z]?")
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 VARIANT_TRANSFORMS = ("rename", "wrap", "constants")
+# What a fixture the reference cannot predict yet waits for (`# tdc: awaits <what>`), and the
+# issue that builds it. Such a fixture is recorded like any other; its ctest asserts that the
+# reference refuses it (outcome `unsupported`, DESIGN D13) until that issue lands.
+AWAITS = {
+    "classes": "issue 27 (classes and nn.Module)",
+    "nn-module": "issue 27 (classes and nn.Module)",
+    "export": "issue 28 (torch.export)",
+    "dynamic-shapes": "issue 33 (dynamic shapes)",
+}
 
 
 @dataclasses.dataclass
@@ -39,6 +48,8 @@ class Header:
     version_probe: str | None = None
     tolerance: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
     variant_of: dict[str, str] | None = None
+    # Not in meta.header: it says what the reference lacks, not what torch did.
+    awaits: list[str] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> dict:
         """Returns meta.header, keys in SCHEMA.md order."""
@@ -153,6 +164,13 @@ class _Parser:
             return
         self.header.variant_of = {"fixture": words[0], "transform": words[1]}
 
+    def awaits(self, line: int, col: int, words: list[str]) -> None:
+        unknown = [w for w in words if w not in AWAITS]
+        if not words or unknown:
+            self.error(line, col, "tdc awaits: expected one or more of " + ", ".join(AWAITS))
+            return
+        self.header.awaits = list(words)
+
 
 # directive -> handler (SCHEMA.md §2's table).
 _HANDLERS = {
@@ -163,6 +181,7 @@ _HANDLERS = {
     "version-probe": _Parser.version_probe,
     "tolerance": _Parser.tolerance,
     "variant-of": _Parser.variant_of,
+    "awaits": _Parser.awaits,
 }
 
 

@@ -53,6 +53,16 @@ class LintTest(unittest.TestCase):
                            "transform": "rename"},
         })
 
+    def test_awaits_is_parsed_and_kept_out_of_the_golden(self):
+        header, errors = lint.lint_source(
+            "# tdc: profiles all\n# tdc: awaits classes export\nout = 1\n")
+        self.assertEqual(errors, [])
+        self.assertEqual(header.awaits, ["classes", "export"])
+        self.assertNotIn("awaits", header.to_json())
+        _, errors = lint.lint_source("# tdc: profiles all\n# tdc: awaits generators\nout = 1\n")
+        self.assertEqual([(e.line, e.col) for e in errors], [(2, 1)])
+        self.assertTrue(errors[0].message.startswith("tdc awaits: expected one or more of classes"))
+
     def test_every_committed_fixture_passes(self):
         for path in paths.recorded_fixtures():
             with self.subTest(fixture=paths.rel(path)):
