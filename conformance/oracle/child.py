@@ -76,6 +76,7 @@ def _eager(job: Job) -> dict:
     return {"ok": True, "outcome": {
         "outs": _outs(module_globals),
         "exception": backend_lib.exception_record(exc) if exc else None,
+        "unsupported": None,  # only the reference refuses (DESIGN D13)
     }}
 
 
@@ -102,6 +103,7 @@ def _compile(job: Job) -> dict:
     return {"ok": True, "outcome": {
         "outs": _outs(module_globals),
         "exception": backend_lib.exception_record(exc) if exc else None,
+        "unsupported": None,
         "invocations": recorder.invocations,
         "counters": {
             "frame_count": recorder.frame_count,

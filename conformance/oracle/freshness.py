@@ -2,8 +2,9 @@
 
 Fast and free of torch, so CI runs it on every commit: each golden's fixture_sha256 and
 oracle_sha256 must match the files now, each golden must validate against the schema,
-and every fixture outside fixtures/errors/ must have a golden (and every golden a
-fixture).
+every fixture outside fixtures/errors/ must have a golden (and every golden a
+fixture), and no golden may carry the reference's own `unsupported` (null in goldens; the
+schema allows a value for tdref's outcomes only).
 """
 
 import json
@@ -35,6 +36,10 @@ def problems() -> list[str]:
         if errors:
             found.append(f"{shown}: does not validate: {errors[0]}")
             continue
+        outcomes = [document["eager"], *document["compiled"].values()]
+        if any(o["unsupported"] is not None for o in outcomes):
+            found.append(f"{shown}: carries the reference's `unsupported`: a golden records "
+                         f"what torch did (DESIGN D13)")
         meta = document["meta"]
         if meta["fixture"] != paths.rel(fixture):
             found.append(f"{shown}: meta.fixture is {meta['fixture']}, not {paths.rel(fixture)}")

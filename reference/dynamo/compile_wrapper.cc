@@ -69,11 +69,19 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
             case Stance::kFailOnRecompile:
               active = failing;
               break;
-            // Not modeled yet: compiled as the default stance compiles.
+            // They count calls per shape under automatic dynamic shapes, which the profiles
+            // switch off (D3): the dynamic-shapes profile models them (S33, S34).
             case Stance::kEagerThenCompile:
             case Stance::kAotEagerThenCompile:
-            case Stance::kDefault:
+              RefuseNotModeled(fmt::format("set_stance(\"{}\") is not modeled",
+                                           in_.process().compiler.stance.name));
+            // torch keeps any name set_stance is given and refuses it here, at the call.
             case Stance::kUnknown:
+              Raise(in_.heap(), ExcType::kRuntimeError,
+                    fmt::format("invalid torch.compile stance 'DynamoStance(stance='{}', "
+                                "skip_guard_eval_unsafe=False, backend=None)'",
+                                in_.process().compiler.stance.name));
+            case Stance::kDefault:
               break;
           }
         }

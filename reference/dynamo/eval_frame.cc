@@ -387,8 +387,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
       throw raised.error;  // raised by the compiled call
     } catch (const Restart&) {
       // No inlined call of this trace took the break: a case the reference does not model.
-      Raise(in_.heap(), ExcType::kNotImplementedError,
-            "a graph break no frame of the trace could end is outside the reference");
+      RefuseNotModeled("a graph break no frame of the trace could end is outside the reference");
     }
   }
   return RunFrame(function, again, run_only);

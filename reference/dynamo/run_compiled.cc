@@ -62,7 +62,13 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
     rules.Disable(*rule);
   }
   auto parsed = ParseProgram(source, display_name);
-  if (auto* diagnostic = std::get_if<std::string>(&parsed)) return *diagnostic;
+  if (auto* diagnostic = std::get_if<Diagnostic>(&parsed)) {
+    auto refused = OutcomeOfDiagnostic(*diagnostic);
+    if (auto* text = std::get_if<std::string>(&refused)) return std::move(*text);
+    Explained explained;
+    static_cast<graph::Outcome&>(explained.outcome) = std::get<graph::Outcome>(std::move(refused));
+    return explained;
+  }
   auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
 
   Process process;
@@ -81,8 +87,8 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
                                                       CompileCallback callback) -> Value {
       return dynamo.MakeCompileWrapper(model, std::move(callback));
     };
-    Value exception = RunFixtureModule(in, program, globals);
-    static_cast<graph::Outcome&>(outcome) = MakeOutcome(*globals, exception);
+    static_cast<graph::Outcome&>(outcome) =
+        MakeOutcome(*globals, RunFixtureModule(in, program, globals));
     const Records& records = dynamo.records();
     outcome.invocations = records.invocations;
     outcome.graph_breaks = records.graph_breaks;

@@ -70,10 +70,20 @@ struct Counters {
   OrderedMap<int64_t> graph_break;  // normalized key -> count
 };
 
+// The reference's refusal (DESIGN D13): what it does not model and where the program
+// reached it (`file:line:col`). Never in a golden torch recorded: only the reference's own
+// outcomes carry one, and an outcome with one is no prediction (its outs and exception are
+// what had happened before, not an answer).
+struct Unsupported {
+  std::string reason;
+  std::string where;
+};
+
 // What a program ended with, in one mode.
 struct Outcome {
   OrderedMap<Value> outs;
   std::optional<Exception> exception;
+  std::optional<Unsupported> unsupported;
 };
 
 struct CompiledOutcome : Outcome {

@@ -84,16 +84,31 @@ std::optional<Exception> ReadOptionalException(const Json& json, const JsonPath&
   return ReadNullable(json, at, ReadException);
 }
 
+Unsupported ReadUnsupported(const Json& json, const JsonPath& at) {
+  ObjectReader object(json, at, {kReason, kWhere});
+  return Unsupported{object.Get(kReason, ReadString), object.Get(kWhere, ReadString)};
+}
+
+// The fields every outcome has; `unsupported` is null but where the reference refused (D13).
+void ReadOutcomeFields(const ObjectReader& object, Outcome& outcome) {
+  outcome.outs = object.Get(kOuts, ReadOuts);
+  outcome.exception = object.Get(kException, ReadOptionalException);
+  outcome.unsupported =
+      ReadNullable(object.Member(kUnsupported), object.path().Field(kUnsupported), ReadUnsupported);
+}
+
 Outcome ReadOutcome(const Json& json, const JsonPath& at) {
-  ObjectReader object(json, at, {kOuts, kException});
-  return Outcome{object.Get(kOuts, ReadOuts), object.Get(kException, ReadOptionalException)};
+  ObjectReader object(json, at, {kOuts, kException, kUnsupported});
+  Outcome outcome;
+  ReadOutcomeFields(object, outcome);
+  return outcome;
 }
 
 CompiledOutcome ReadCompiledOutcome(const Json& json, const JsonPath& at) {
-  ObjectReader object(json, at, {kOuts, kException, kInvocations, kCounters, kGraphBreaks});
+  ObjectReader object(json, at,
+                      {kOuts, kException, kUnsupported, kInvocations, kCounters, kGraphBreaks});
   CompiledOutcome outcome;
-  outcome.outs = object.Get(kOuts, ReadOuts);
-  outcome.exception = object.Get(kException, ReadOptionalException);
+  ReadOutcomeFields(object, outcome);
   outcome.invocations =
       ReadList(object.Member(kInvocations), at.Field(kInvocations), ReadInvocation);
   outcome.counters = object.Get(kCounters, ReadCounters);

@@ -172,9 +172,17 @@ Json InvocationJson(const Invocation& invocation) {
   return object;
 }
 
+Json UnsupportedJson(const Unsupported& unsupported) {
+  Json object = Json::object();
+  Put(object, kReason, Json(unsupported.reason));
+  Put(object, kWhere, Json(unsupported.where));
+  return object;
+}
+
 void PutOutcome(Json& object, const Outcome& outcome) {
   Put(object, kOuts, MapOf(outcome.outs, ValueJson));
   Put(object, kException, NullableOf(outcome.exception, ExceptionJson));
+  Put(object, kUnsupported, NullableOf(outcome.unsupported, UnsupportedJson));
 }
 
 Json CompiledOutcomeJson(const CompiledOutcome& outcome) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "reference/runtime/heap.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
 namespace {
@@ -238,7 +239,7 @@ namespace {
 [[noreturn]] void IntOverflow(Heap& heap) {
   // Not a CPython error: Python ints are unbounded. The model stops here rather than
   // wrap (SEMANTICS.md §6, limits).
-  Raise(heap, ExcType::kOverflowError, "int result outside the reference model's int64 range");
+  RefuseNotModeled("int result outside the reference model's int64 range");
 }
 }  // namespace
 

@@ -89,13 +89,18 @@ std::optional<graph::Golden> RunToGolden(const std::string& file, const RunOptio
 
 namespace {
 
-// `name = value` per out, then `exception type: message`.
+// `name = value` per out, then `exception type: message`, then `unsupported where: reason`
+// when the reference refused the program there (DESIGN D13).
 void PrintOutcome(const graph::Outcome& outcome, std::ostream& out) {
   for (const auto& [name, value] : outcome.outs) {
     fmt::print(out, "{} = {}\n", name, graph::ToJson(value).dump());
   }
   if (outcome.exception) {
     fmt::print(out, "exception {}: {}\n", outcome.exception->type, outcome.exception->message);
+  }
+  if (outcome.unsupported) {
+    fmt::print(out, "unsupported {}: {}\n", outcome.unsupported->where,
+               outcome.unsupported->reason);
   }
 }
 

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   verify->add_option("--switch-off", verify_options.switch_off,
                      "Compile mode: the switch-off test of a rule (R-...): run only the files "
                      "whose golden's header cites it, with it off; exit 0 when one differs");
+  verify->add_flag("--expect-unsupported", verify_options.expect_unsupported,
+                   "Pass only where the reference refuses the program (outcome `unsupported`, "
+                   "DESIGN D13): the fixtures whose header says `# tdc: awaits ...`");
 
   std::string explain_file;
   tdc::tools::RunOptions explain_options;

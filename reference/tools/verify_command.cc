@@ -54,7 +54,7 @@ std::optional<graph::Golden> ReadExpected(const std::string& file, std::ostream&
 }
 
 // By VerifyAgainst's status.
-enum Status { kMatch = 0, kDiffer = 1, kError = 2, kAllocatorDivergence = 3 };
+enum Status { kMatch = 0, kDiffer = 1, kError = 2, kAllocatorDivergence = 3, kUnsupported = 4 };
 
 // DESIGN D1: a result named out_reused... records `id(new) == old_id`.
 bool OnlyReuseDiffers(const std::vector<compare::Difference>& differences) {
@@ -84,12 +84,24 @@ std::optional<runtime::ReuseFlip> FindReuseFlip(const std::string& file,
   return std::nullopt;
 }
 
+// The refusal in `actual`'s outcome of the mode compared, if the reference refused.
+const std::optional<graph::Unsupported>& RefusalOf(const graph::Golden& actual) {
+  return actual.compiled.empty() ? actual.eager.unsupported
+                                 : actual.compiled.front().second.unsupported;
+}
+
 // Runs `file` and compares its outcome with `expected`, printing each difference.
 Status VerifyAgainst(const std::string& file, const graph::Golden& expected,
                      const RunOptions& run_options, const compare::CompareOptions& compare_options,
                      std::ostream& out, std::ostream& err) {
   std::optional<graph::Golden> actual = RunToGolden(file, run_options, err);
   if (!actual) return kError;
+  if (const auto& refusal = RefusalOf(*actual)) {
+    // No prediction to compare (DESIGN D13): a refusal is never a pass against a golden.
+    fmt::print(out, "{}: UNSUPPORTED at {}: {}\n", DisplayName(file), refusal->where,
+               refusal->reason);
+    return kUnsupported;
+  }
   compare::CompareResult result = compare::Compare(expected, *actual, compare_options);
   if (result.error) {
     fmt::print(err, "{}: error: {}\n", GoldenFile(file), *result.error);
@@ -117,30 +129,52 @@ Status VerifyAgainst(const std::string& file, const graph::Golden& expected,
 
 // Counts of files by status.
 struct Tally {
-  int count[4] = {};
+  int count[5] = {};
   void Add(Status status) { count[status] += 1; }
   // An allocator_divergence is no semantic failure (DESIGN D1): it passes, reported.
   int match() const { return count[kMatch] + count[kAllocatorDivergence]; }
   int differ() const { return count[kDiffer]; }
   int error() const { return count[kError]; }
   int divergence() const { return count[kAllocatorDivergence]; }
+  int unsupported() const { return count[kUnsupported]; }
 };
 
+// `--expect-unsupported`: the refusal is the pass; any answer fails.
+Status ExpectRefusal(const std::string& file, Status status, std::ostream& out) {
+  if (status == kUnsupported) return kMatch;
+  if (status == kError) return kError;
+  fmt::print(out,
+             "{}: answered, but its header says it awaits what the reference does not model: "
+             "remove `# tdc: awaits` if it now predicts the fixture, or refuse it (DESIGN D13)\n",
+             DisplayName(file));
+  return kDiffer;
+}
+
 // The plain verify: every file against its golden.
-int VerifyAll(const std::vector<std::string>& files, const RunOptions& run_options,
+int VerifyAll(const std::vector<std::string>& files, const VerifyOptions& options,
               const compare::CompareOptions& compare_options, std::ostream& out,
               std::ostream& err) {
   Tally tally;
   for (const std::string& file : files) {
     std::optional<graph::Golden> expected = ReadExpected(file, err);
-    tally.Add(expected ? VerifyAgainst(file, *expected, run_options, compare_options, out, err)
-                       : kError);
+    Status status =
+        expected ? VerifyAgainst(file, *expected, options.run, compare_options, out, err) : kError;
+    tally.Add(options.expect_unsupported ? ExpectRefusal(file, status, out) : status);
   }
-  fmt::print(out, "{} passed, {} failed{}\n", tally.match(), tally.differ() + tally.error(),
-             tally.divergence() > 0
-                 ? fmt::format(" ({} of the passed: allocator_divergence)", tally.divergence())
-                 : "");
-  return tally.error() > 0 ? 2 : tally.differ() > 0 ? 1 : 0;
+  if (options.expect_unsupported) {
+    fmt::print(out, "{} refused as expected, {} failed\n", tally.match(),
+               tally.differ() + tally.error());
+  } else {
+    fmt::print(out, "{} passed, {} failed{}{}\n", tally.match(),
+               tally.differ() + tally.error() + tally.unsupported(),
+               tally.unsupported() > 0
+                   ? fmt::format(" ({} of the failed: UNSUPPORTED)", tally.unsupported())
+                   : "",
+               tally.divergence() > 0
+                   ? fmt::format(" ({} of the passed: allocator_divergence)", tally.divergence())
+                   : "");
+  }
+  return tally.error() > 0 ? 2 : tally.differ() + tally.unsupported() > 0 ? 1 : 0;
 }
 
 // Whether the fixture's header cites `rule` (its labels with or without the `R-`).
@@ -198,7 +232,7 @@ int RunVerify(const std::vector<std::string>& files, const VerifyOptions& option
   std::optional<compare::CompareOptions> compare_options = CompareOptionsFor(options, err);
   if (!compare_options) return 2;
   if (options.switch_off.empty()) {
-    return VerifyAll(files, options.run, *compare_options, out, err);
+    return VerifyAll(files, options, *compare_options, out, err);
   }
   std::optional<dynamo::Rule> rule = SwitchedOffRule(options, err);
   if (!rule) return 2;

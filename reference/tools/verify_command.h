@@ -18,13 +18,19 @@ struct VerifyOptions {
   // The switch-off test of one rule (DESIGN.md, Tests), compile mode only: its label
   // (`R-cache-hit`; the `R-` may be left out), or empty for a plain verify.
   std::string switch_off;
+  // `--expect-unsupported`: each file is one the reference cannot predict yet (header
+  // `# tdc: awaits ...`); it passes only when the reference refuses it (DESIGN D13).
+  bool expect_unsupported = false;
 };
 
 // Runs each file and compares its outcome with its golden `<stem>.golden.json` through
 // the comparator (that mode only; compile mode: that profile only). Prints each
 // difference and a line per file that differs, then `N passed, M failed`. Exit 0 when all
 // match, 1 when one does not, 2 on an error (a file that cannot be read or run, a golden
-// that does not parse or lacks the profile, an unknown mask).
+// that does not parse or lacks the profile, an unknown mask). A run the reference refuses
+// (outcome `unsupported`, DESIGN D13) prints `FILE: UNSUPPORTED at WHERE: REASON` and fails
+// as a difference does; with `expect_unsupported` it is the one way to pass, and an ordinary
+// outcome fails (`FILE: answered, but its header says it awaits ...`).
 //
 // With `switch_off` (the rule switch-off test): runs only the files whose golden's
 // `meta.header.rules` cites that rule, each with the rule disabled; prints each

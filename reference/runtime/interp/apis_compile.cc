@@ -70,8 +70,7 @@ bool IsStr(const Value& v, std::string_view text) {
 // config; the reference does not model inductor's configuration (SEMANTICS §7.2).
 void ApplyInductorOptions(Interpreter& in, const Value& options) {
   if (!options || !Truth(in, options)) return;
-  Raise(in.heap(), ExcType::kNotImplementedError,
-        "torch.compile(options=...) with the inductor backend is outside the reference");
+  RefuseNotModeled("torch.compile(options=...) with the inductor backend is outside the reference");
 }
 
 Value Compile(Interpreter& in, std::vector<Value> a) {

@@ -25,9 +25,9 @@ Value AlwaysFalse(Interpreter& in, const Value& globals, const std::string& name
 
 // An API torch 2.13.0 has whose behaviour the reference does not model yet: present (so
 // hasattr agrees with torch) but calling it raises NotImplementedError.
-Value NotModeled(Interpreter& in, const Value& globals, const std::string& name) {
+Value UnmodeledApi(Interpreter& in, const Value& globals, const std::string& name) {
   return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs&) -> Value {
-    Raise(in.heap(), ExcType::kNotImplementedError, name + " is outside the reference");
+    RefuseNotModeled(name + " is outside the reference");
   });
 }
 
@@ -50,9 +50,10 @@ void InstallMarkerApis(Interpreter& in) {
   reg.disallowed.insert(dynamo.GetAttr("skip_frame")->id());
   reg.disallowed.insert(dynamo.GetAttr("step_unsupported")->id());
 
-  dynamo.SetAttr("dont_skip_tracing", NotModeled(in, decorators, "dont_skip_tracing"));
+  dynamo.SetAttr("dont_skip_tracing", UnmodeledApi(in, decorators, "dont_skip_tracing"));
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
-  compiler.SetAttr("substitute_in_graph", NotModeled(in, compiler_globals, "substitute_in_graph"));
+  compiler.SetAttr("substitute_in_graph",
+                   UnmodeledApi(in, compiler_globals, "substitute_in_graph"));
   for (const char* name : {"is_compiling", "is_dynamo_compiling", "is_exporting"}) {
     compiler.SetAttr(name, AlwaysFalse(in, compiler_globals, name));
   }

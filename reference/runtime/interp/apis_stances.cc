@@ -63,9 +63,18 @@ void InstallSetStance(Interpreter& in) {
     Value stance = ArgOrKeyword(args, 0, "stance");
     if (!stance) stance = in.heap().Intern("default");
     Value force_backend = ArgOrKeyword(args, 99, "force_backend");
-    if (force_backend && !Is<PyNone>(force_backend) &&
-        !PyEquals(stance, in.heap().Intern("default"))) {
+    const bool forces = force_backend && !Is<PyNone>(force_backend);
+    if (forces && !PyEquals(stance, in.heap().Intern("default"))) {
       Raise(in.heap(), ExcType::kRuntimeError, "non-default stance cannot have force_backend set");
+    }
+    // Under Dynamo these change what compiled calls do, which the reference does not model
+    // yet (S32); eagerly they have no effect.
+    Value skip_guards = ArgOrKeyword(args, 99, "skip_guard_eval_unsafe");
+    if (in.process().compiler.make_compile_wrapper) {
+      if (forces) RefuseNotModeled("set_stance(force_backend=...) is not modeled under Dynamo");
+      if (skip_guards && Truth(in, skip_guards)) {
+        RefuseNotModeled("set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo");
+      }
     }
     Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
     m->attrs->SetStr("stance", stance);
@@ -276,8 +285,7 @@ void InstallRun(Interpreter& in) {
         "aot_compile",
         apis::MakeLibFunction(in, eval_frame, "_TorchDynamoContext.__call__.<locals>.aot_compile",
                               [&in](PyFunction&, CallArgs&) -> Value {
-                                Raise(in.heap(), ExcType::kNotImplementedError,
-                                      "aot_compile is outside the reference");
+                                RefuseNotModeled("aot_compile is outside the reference");
                               }));
     return Value(wrapper);
   };
@@ -341,29 +349,12 @@ void InstallSmallApis(Interpreter& in) {
   // mark_dynamic is decorated with @forbid_in_graph in torch/_dynamo/decorators.py.
   in.SetAttr(mark_dynamic, markers::kForbidden, in.heap().True());
   dynamo.SetAttr("mark_dynamic", mark_dynamic);
-  // torch._dynamo.config: the attributes fixtures read or write, with torch's defaults.
-  PyModule& config = *modules[ModuleId::kTorchDynamoConfig];
-  Heap& h = in.heap();
-  struct Setting {
-    const char* name;
-    Value value;
-  };
-  for (const Setting& s :
-       {Setting{"disable", h.False()}, Setting{"suppress_errors", h.False()},
-        Setting{"verbose", h.False()}, Setting{"cache_size_limit", h.Int(8)},
-        Setting{"recompile_limit", h.Int(8)}, Setting{"accumulated_recompile_limit", h.Int(256)},
-        Setting{"capture_scalar_outputs", h.False()},
-        Setting{"capture_dynamic_output_shape_ops", h.False()},
-        Setting{"error_on_recompile", h.False()}, Setting{"automatic_dynamic_shapes", h.True()},
-        Setting{"assume_static_by_default", h.True()}, Setting{"specialize_int", h.False()},
-        Setting{"nested_graph_breaks", h.False()}}) {
-    config.SetAttr(s.name, s.value);
-  }
 }
 
 }  // namespace
 
 void InstallStanceApis(Interpreter& in) {
+  InstallDynamoConfig(in);
   InstallSetStance(in);
   InstallErrorOnGraphBreak(in);
   InstallDisableNestedGraphBreaks(in);

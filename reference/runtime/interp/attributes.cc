@@ -3,21 +3,38 @@
 #include <fmt/format.h>
 
 #include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/tensor_values.h"
+#include "reference/runtime/torch_names.h"
 #include "reference/runtime/views.h"
 
 namespace tdc::runtime {
 namespace {
 
+// An attribute the runtime does not have: refused when torch 2.13.0 / CPython has it
+// (torch_names.def, DESIGN D13), Python's AttributeError when it does not.
 [[noreturn]] void NoAttribute(Interpreter& in, const Value& object, std::string_view name) {
   if (const auto* m = DynCast<PyModule>(object)) {
+    if (TorchModuleHas(m->name(), name)) {
+      RefuseNotModeled(fmt::format("{}.{} is not modeled", m->name(), name));
+    }
+    if (m == in.process().modules()[ModuleId::kTorchDynamoConfig].get()) {
+      Raise(in.heap(), ExcType::kAttributeError,
+            fmt::format("torch._dynamo.config.{} does not exist", name));
+    }
     Raise(in.heap(), ExcType::kAttributeError,
           fmt::format("module '{}' has no attribute '{}'", m->name(), name));
   }
   if (const auto* t = DynCast<PyType>(object)) {
+    if (PythonTypeHas(t->name, name)) {
+      RefuseNotModeled(fmt::format("{}.{} is not modeled", t->name, name));
+    }
     Raise(in.heap(), ExcType::kAttributeError,
           fmt::format("type object '{}' has no attribute '{}'", t->name, name));
+  }
+  if (PythonTypeHas(TypeName(object), name)) {
+    RefuseNotModeled(fmt::format("{}.{} is not modeled", TypeName(object), name));
   }
   Raise(in.heap(), ExcType::kAttributeError,
         fmt::format("'{}' object has no attribute '{}'", TypeName(object), name));
@@ -166,7 +183,12 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
       f->SetAttr(name, std::move(value));
     return;
   }
-  if (auto* m = DynCast<PyModule>(object)) return m->SetAttr(name, std::move(value));
+  if (auto* m = DynCast<PyModule>(object)) {
+    if (m == process().modules()[ModuleId::kTorchDynamoConfig].get()) {
+      CheckConfigWrite(*this, name, value);
+    }
+    return m->SetAttr(name, std::move(value));
+  }
   if (auto* i = DynCast<PyInstance>(object)) return i->attrs->SetStr(name, std::move(value));
   Raise(heap(), ExcType::kAttributeError,
         fmt::format("'{}' object has no attribute '{}'", TypeName(object), name));
@@ -241,8 +263,7 @@ std::vector<Value> Interpreter::Iterate(const Value& iterable) {
     case ObjectKind::kTensor: {
       const Tensor& t = TensorOf(iterable);
       if (t.dim() == 0) Raise(heap(), ExcType::kTypeError, "iteration over a 0-d tensor");
-      Raise(heap(), ExcType::kNotImplementedError,
-            "iterating over a tensor is outside the reference");
+      RefuseNotModeled("iterating over a tensor is outside the reference");
     }
     case ObjectKind::kNone:
     case ObjectKind::kBool:

@@ -81,7 +81,7 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
       auto [end, err] =
           std::from_chars(cv.integer.data(), cv.integer.data() + cv.integer.size(), parsed);
       if (err != std::errc() || end != cv.integer.data() + cv.integer.size()) {
-        Raise(heap(), ExcType::kOverflowError, "int literal outside the reference's int64 range");
+        RefuseNotModeled("int literal outside the reference's int64 range");
       }
       v = heap().ConstantInt(parsed);
       break;
@@ -95,14 +95,22 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
     case ConstantValue::Kind::kComplex:
     case ConstantValue::Kind::kBytes:
     case ConstantValue::Kind::kEllipsis:
-      Raise(heap(), ExcType::kNotImplementedError,
-            "bytes, complex and Ellipsis constants are outside the reference");
+      RefuseNotModeled("bytes, complex and Ellipsis constants are outside the reference");
   }
   constants_.emplace(&c, v);
   return v;
 }
 
 Value Interpreter::Eval(Frame& f, const Expr& e) {
+  try {
+    return EvalNode(f, e);
+  } catch (NotModeled& refusal) {
+    LocateNotModeled(refusal, f, e);
+    throw;
+  }
+}
+
+Value Interpreter::EvalNode(Frame& f, const Expr& e) {
   switch (e.kind) {
     case NodeKind::kConstant:
       return Constant(f, As<lang::Constant>(e));
@@ -233,8 +241,8 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
 #undef TDC_AST_NODE
       break;
   }
-  Raise(heap(), ExcType::kNotImplementedError,
-        fmt::format("expression '{}' is outside the reference", static_cast<int>(e.kind)));
+  RefuseNotModeled(
+      fmt::format("expression '{}' is outside the reference", static_cast<int>(e.kind)));
 }
 
 Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "reference/lang/source_text.h"
 #include "reference/runtime/interp/py_ops.h"
 
 namespace tdc::runtime {
@@ -96,7 +97,23 @@ Interpreter::Flow Interpreter::ExecFunctionBody(Frame& f, const StmtList& body, 
   }
 }
 
+void LocateNotModeled(NotModeled& refusal, const Frame& f, const lang::Node& node) {
+  if (refusal.located()) return;
+  const SourcePos& at = node.span.begin;
+  refusal.Locate(fmt::format("{}:{}:{}", f.program->filename, at.line,
+                             lang::SourceText(f.program->source).CharColumn(at.line, at.col)));
+}
+
 Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
+  try {
+    return ExecNode(f, st, result);
+  } catch (NotModeled& refusal) {
+    LocateNotModeled(refusal, f, st);
+    throw;
+  }
+}
+
+Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result) {
   f.line = st.span.begin.line;
   f.stmt = &st;
   if (hook_ != nullptr) hook_->OnStatement(f, st);
@@ -113,8 +130,7 @@ Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
     case NodeKind::kAugAssign: {
       const auto& a = As<AugAssign>(st);
       if (a.target->kind != NodeKind::kName) {
-        Raise(heap(), ExcType::kNotImplementedError,
-              "augmented assignment to an attribute or item is outside the reference");
+        RefuseNotModeled("augmented assignment to an attribute or item is outside the reference");
       }
       Value current = LoadName(f, As<Name>(*a.target).id);
       Value rhs = Eval(f, *a.value);
@@ -374,7 +390,7 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
 #undef TDC_AST_NODE
       break;
   }
-  Raise(heap(), ExcType::kNotImplementedError, "assignment target outside the reference");
+  RefuseNotModeled("assignment target outside the reference");
 }
 
 void Interpreter::Delete(Frame& f, const Expr& target) {
@@ -417,7 +433,7 @@ void Interpreter::Delete(Frame& f, const Expr& target) {
 #undef TDC_AST_NODE
       break;
   }
-  Raise(heap(), ExcType::kNotImplementedError, "del target outside the reference");
+  RefuseNotModeled("del target outside the reference");
 }
 
 void Interpreter::ExecRaise(Frame& f, const lang::Raise& st) {

@@ -14,6 +14,7 @@
 #include "reference/lang/ast.h"
 #include "reference/runtime/interp/process.h"
 #include "reference/runtime/interp/scopes.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
 
@@ -45,6 +46,9 @@ struct Frame {
   const lang::Call* made_call = nullptr;
   Value made_value;
 };
+
+// Gives `refusal` the position of `node` in `f`'s program unless an inner node did already.
+void LocateNotModeled(NotModeled& refusal, const Frame& f, const lang::Node& node);
 
 // Thrown by the frame hook through the frames above `frame`: the frame runs its code again
 // from statement `stmt` (in its body or in if statements there: Interpreter::CanResumeAt)
@@ -152,7 +156,10 @@ class Interpreter {
   Flow ExecFrom(Frame& f, const lang::StmtList& body, const lang::Stmt& stmt, Value& result);
   // Runs a function's body, again from a ResumeFrame point each time one comes for `f`.
   Flow ExecFunctionBody(Frame& f, const lang::StmtList& body, Value& result);
+  // Exec and Eval run ExecNode / EvalNode and locate a NotModeled refusal at the innermost
+  // node it leaves (DESIGN D13: its `file:line:col`).
   Flow Exec(Frame& f, const lang::Stmt& stmt, Value& result);
+  Flow ExecNode(Frame& f, const lang::Stmt& stmt, Value& result);
   Flow ExecTry(Frame& f, const lang::Try& stmt, Value& result);
   Flow ExecWith(Frame& f, const lang::With& stmt, size_t item, Value& result);
   Flow ExecFor(Frame& f, const lang::For& stmt, Value& result);
@@ -162,6 +169,7 @@ class Interpreter {
   void ExecRaise(Frame& f, const lang::Raise& stmt);
 
   Value Eval(Frame& f, const lang::Expr& e);
+  Value EvalNode(Frame& f, const lang::Expr& e);
   Value EvalCall(Frame& f, const lang::Call& call);
   Value EvalListComp(Frame& f, const lang::ListComp& comp);
   Value MakeFunction(Frame& f, const lang::Node& def, const std::string& name,

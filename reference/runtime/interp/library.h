@@ -33,6 +33,12 @@ void InstallRegistryApis(Interpreter& in);
 void InstallMarkerApis(Interpreter& in);
 // set_stance, error_on_graph_break, reset, config, mark_dynamic, run (apis_stances.cc).
 void InstallStanceApis(Interpreter& in);
+// torch._dynamo.config: its modeled keys with torch's defaults, and config.patch
+// (apis_config.cc); called by InstallStanceApis.
+void InstallDynamoConfig(Interpreter& in);
+// A write of torch._dynamo.config.<name>: torch's AttributeError for a key it lacks, the
+// reference's refusal for a key or (under Dynamo) a value it does not model (DESIGN D13).
+void CheckConfigWrite(Interpreter& in, std::string_view name, const Value& value);
 // no_grad, enable_grad, set_grad_enabled, is_grad_enabled (apis_grad_mode.cc).
 void InstallGradModeApis(Interpreter& in);
 // torch.library.custom_op and register_fake, torch.ops, torch.cond (apis_library.cc).

@@ -101,7 +101,7 @@ graph::Exception ToGoldenException(const Value& exception) {
   return {ExcQualifiedName(e->type()), Str(exception)};
 }
 
-graph::Outcome MakeOutcome(const PyDict& globals, const Value& exception) {
+graph::Outcome MakeOutcome(const PyDict& globals, const ModuleEnd& end) {
   graph::Outcome outcome;
   for (const auto& [key, value] : globals.Items()) {
     const auto* name = DynCast<PyStr>(key);
@@ -111,7 +111,8 @@ graph::Outcome MakeOutcome(const PyDict& globals, const Value& exception) {
   }
   std::sort(outcome.outs.begin(), outcome.outs.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  if (exception) outcome.exception = ToGoldenException(exception);
+  if (end.exception) outcome.exception = ToGoldenException(end.exception);
+  outcome.unsupported = end.unsupported;
   return outcome;
 }
 

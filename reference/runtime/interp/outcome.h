@@ -17,8 +17,16 @@ graph::Value ToGoldenValue(const Value& v);
 graph::Value ToGoldenValue(const Tensor& t);
 // SCHEMA §5 Exception: qualified type name (builtins dropped) and str(exc).
 graph::Exception ToGoldenException(const Value& exception);
-// The outs of `globals` in name order, and the exception if one ended the program.
-graph::Outcome MakeOutcome(const PyDict& globals, const Value& exception);
+// How the module body ended: the exception that ended it (null when none), or the
+// reference's refusal (DESIGN D13), which no `except` of the program could catch.
+struct ModuleEnd {
+  Value exception;
+  std::optional<graph::Unsupported> unsupported;
+};
+
+// The outs of `globals` in name order, and how the module ended (its exception or the
+// reference's refusal).
+graph::Outcome MakeOutcome(const PyDict& globals, const ModuleEnd& end);
 
 }  // namespace tdc::runtime
 

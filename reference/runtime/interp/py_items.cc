@@ -74,7 +74,7 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
     return in.heap().Str(s->value().substr(static_cast<size_t>(i), 1));
   }
   if (Is<PyTensor>(container)) {
-    Raise(in.heap(), ExcType::kNotImplementedError, "tensor indexing is outside the reference");
+    RefuseNotModeled("tensor indexing is outside the reference");
   }
   Raise(in.heap(), ExcType::kTypeError,
         fmt::format("'{}' object is not subscriptable", TypeName(container)));
@@ -96,7 +96,7 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
   if (const auto* t = DynCast<PyTuple>(container)) items = &t->items();
   if (items == nullptr) {
     if (Is<PyTensor>(container)) {
-      Raise(in.heap(), ExcType::kNotImplementedError, "tensor slicing is outside the reference");
+      RefuseNotModeled("tensor slicing is outside the reference");
     }
     Raise(in.heap(), ExcType::kTypeError,
           fmt::format("'{}' object is not subscriptable", TypeName(container)));

@@ -12,6 +12,7 @@
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/tensor_values.h"
 #include "reference/runtime/op_table.h"
+#include "reference/runtime/torch_names.h"
 
 namespace tdc::runtime {
 namespace {
@@ -144,7 +145,7 @@ Value IntOperation(Interpreter& in, BinaryOp op, int64_t a, int64_t b) {
     case BinaryOp::kLShift:
       if (b < 0) Raise(h, ExcType::kValueError, "negative shift count");
       if (b >= 63 || (a != 0 && (a << b) >> b != a))
-        Raise(h, ExcType::kOverflowError, "int outside the reference's int64 range");
+        RefuseNotModeled("int outside the reference's int64 range");
       return h.Int(a << b);
     case BinaryOp::kRShift:
       if (b < 0) Raise(h, ExcType::kValueError, "negative shift count");
@@ -522,16 +523,17 @@ Value MakeRaisable(Interpreter& in, const Value& raised) {
 
 Value ImportModule(Interpreter& in, const std::string& dotted_name) {
   std::optional<ModuleId> id = ModuleByName(dotted_name);
-  if (!id) {
-    Raise(in.heap(), ExcType::kModuleNotFoundError,
-          fmt::format("No module named '{}'", dotted_name));
-  }
+  // Whether CPython would find it is beyond the model: a module it lacks is refused (D13).
+  if (!id) RefuseNotModeled(fmt::format("module '{}' is not modeled", dotted_name));
   return in.process().modules()[*id];
 }
 
 Value ImportFrom(Interpreter& in, const Value& module, const std::string& name) {
   const auto* m = DynCast<PyModule>(module);
   if (Value v = m->GetAttr(name)) return v;
+  if (TorchModuleHas(m->name(), name)) {
+    RefuseNotModeled(fmt::format("{}.{} is not modeled", m->name(), name));
+  }
   Raise(in.heap(), ExcType::kImportError,
         fmt::format("cannot import name '{}' from '{}' (unknown location)", name, m->name()));
 }

@@ -1,5 +1,7 @@
 #include "reference/runtime/interp/run_program.h"
 
+#include <fmt/format.h>
+
 #include "reference/base/diagnostic.h"
 #include "reference/lang/parser.h"
 #include "reference/runtime/interp/library.h"
@@ -28,16 +30,25 @@ Value MakeRecordingBackend(Interpreter& in) {
 
 }  // namespace
 
-std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(
+std::variant<std::shared_ptr<const Program>, Diagnostic> ParseProgram(
     const std::string& source, const std::string& display_name) {
   lang::ParseResult parsed = lang::ParseSubset(source, display_name);
-  if (parsed.error) return FormatDiagnostic(*parsed.error);
+  if (parsed.error) return *parsed.error;
   auto program = std::make_shared<Program>();
   program->filename = display_name;
   program->source = source;
   program->scopes = AnalyzeScopes(*parsed.module);
   program->module = std::move(parsed.module);
   return program;
+}
+
+std::variant<graph::Outcome, std::string> OutcomeOfDiagnostic(const Diagnostic& diagnostic) {
+  if (diagnostic.kind != DiagnosticKind::kUnsupported) return FormatDiagnostic(diagnostic);
+  graph::Outcome outcome;
+  outcome.unsupported = graph::Unsupported{
+      diagnostic.message,
+      fmt::format("{}:{}:{}", diagnostic.file, diagnostic.line, diagnostic.column)};
+  return outcome;
 }
 
 Value RunLibrarySource(Interpreter& in, const std::string& source, const std::string& filename,
@@ -61,15 +72,19 @@ Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name) {
   return globals;
 }
 
-Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program,
-                       const Ref<PyDict>& globals) {
+ModuleEnd RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program,
+                           const Ref<PyDict>& globals) {
   try {
     in.RunModule(program, globals);
   } catch (const PyError& error) {
     if (!IsSubclass(error.type(), ExcType::kException)) throw;
-    return error.exception();
+    return {error.exception(), std::nullopt};
+  } catch (const NotModeled& refusal) {
+    // Refused outside any frame of the program (Dynamo between frames): at its first line.
+    std::string where = refusal.located() ? refusal.where() : program->filename + ":1:1";
+    return {nullptr, graph::Unsupported{refusal.reason(), std::move(where)}};
   }
-  return nullptr;
+  return {};
 }
 
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
@@ -77,7 +92,7 @@ std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      ReuseFlip flip) {
   (void)mode;  // the eager run; the compile mode is reference/dynamo's RunCompiled
   auto parsed = ParseProgram(source, display_name);
-  if (auto* diagnostic = std::get_if<std::string>(&parsed)) return *diagnostic;
+  if (auto* diagnostic = std::get_if<Diagnostic>(&parsed)) return OutcomeOfDiagnostic(*diagnostic);
   auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
   Process process;
   process.heap().set_reuse_flip(flip);
@@ -85,8 +100,7 @@ std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
   {
     Interpreter in(process);
     Ref<PyDict> globals = PrepareFixture(in, display_name);
-    Value exception = RunFixtureModule(in, program, globals);
-    outcome = MakeOutcome(*globals, exception);
+    outcome = MakeOutcome(*globals, RunFixtureModule(in, program, globals));
   }
   return outcome;
 }

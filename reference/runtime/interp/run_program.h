@@ -9,8 +9,10 @@
 #include <string>
 #include <variant>
 
+#include "reference/base/diagnostic.h"
 #include "reference/graph/golden.h"
 #include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/outcome.h"
 
 namespace tdc::runtime {
 
@@ -25,8 +27,12 @@ std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      ReuseFlip flip = {});
 
 // The parsed program with its scopes, or the diagnostic.
-std::variant<std::shared_ptr<const Program>, std::string> ParseProgram(
+std::variant<std::shared_ptr<const Program>, Diagnostic> ParseProgram(
     const std::string& source, const std::string& display_name);
+
+// A diagnostic as a run reports it: a construct outside the subset is the reference's
+// refusal (the outcome `unsupported`, DESIGN D13); any other is the error text (D10).
+std::variant<graph::Outcome, std::string> OutcomeOfDiagnostic(const Diagnostic& diagnostic);
 
 // Runs the source of a module of torch's the runtime models as Python (external_utils'
 // wrappers: their frames are traced like user code, at their lines in `filename`) with
@@ -39,9 +45,9 @@ Value RunLibrarySource(Interpreter& in, const std::string& source, const std::st
 // `backend` (the oracle's RecordingBackend) included.
 Ref<PyDict> PrepareFixture(Interpreter& in, const std::string& display_name);
 
-// Runs the module body; the exception that ended it, or null.
-Value RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program,
-                       const Ref<PyDict>& globals);
+// Runs the module body (ModuleEnd: its exception or the reference's refusal).
+ModuleEnd RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>& program,
+                           const Ref<PyDict>& globals);
 
 }  // namespace tdc::runtime
 

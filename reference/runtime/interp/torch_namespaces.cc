@@ -47,8 +47,7 @@ void InstallFunctional(Interpreter& in) {
           Raise(in.heap(), ExcType::kTypeError,
                 "relu() missing 1 required positional argument: 'input'");
         if (inplace && Truth(in, inplace)) {
-          Raise(in.heap(), ExcType::kNotImplementedError,
-                "F.relu(inplace=True) is outside the reference");
+          RefuseNotModeled("F.relu(inplace=True) is outside the reference");
         }
         return CallTensorOpAt(in, {false, "torch.nn.functional.relu"}, *relu, Surface::kFunction,
                               CallArgs{{input}, {}});
