@@ -27,6 +27,13 @@ namespace tdc::conformance {
 
 namespace {
 
+// DESIGN D13: the reference does not model something the program reaches, so the case has
+// no expected outcome; never PASS, never blamed on the backend.
+Verdict ReferenceRefused(const graph::Unsupported& refused) {
+  return Verdict::Of(CaseStatus::kNotSupported, CasePhase::kTrace, "reference_unsupported",
+                     fmt::format("{}: {}", refused.where, refused.reason));
+}
+
 void WriteAll(int fd, const std::string& text) {
   size_t done = 0;
   while (done < text.size()) {
@@ -76,6 +83,8 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
   if (spec.level == TDC_GRAPH_LEVEL_ATEN) {
     progress(CasePhase::kLower, "the program with the reference's ATen graphs");
     aten = ExpectAtAten(*source, spec.fixture, run);
+    // The backend is not run on graphs of a program the reference refuses.
+    if (aten->outcome.unsupported) return ReferenceRefused(*aten->outcome.unsupported);
   }
   AbiGraphBackend host(backend, spec.level, options.required, aten ? &*aten : nullptr, progress,
                        record);
@@ -86,6 +95,10 @@ Verdict RunInChild(const LoadedBackend& backend, const CaseSpec& spec,
   if (auto* diagnostic = std::get_if<std::string>(&outcome)) {
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, "reference_error",
                        *diagnostic);
+  }
+  // Whatever the backend did, there is no expected outcome to hold it to.
+  if (const auto& refused = std::get<graph::CompiledOutcome>(outcome).unsupported) {
+    return ReferenceRefused(*refused);
   }
   if (host.failure()) return *host.failure();
   if (std::optional<Verdict> leaked = host.Finish()) return *leaked;

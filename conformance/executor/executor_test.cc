@@ -141,6 +141,26 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
                 CasePhase::kLoad, "abi_version");
 }
 
+// DESIGN D13: a program the reference refuses (a class statement; a module it does not
+// model, reached at run time) is NOT_SUPPORTED for every backend at both levels, never PASS.
+TEST(ExecutorTest, ProgramsTheReferenceRefusesAreNotSupported) {
+  auto backend = LoadBundled("reference");
+  ASSERT_TRUE(backend);
+  const std::pair<const char*, const char*> refused[] = {
+      {"fixtures:upstream/decorators:test_disable_class_and_instance_method",
+       "unsupported construct 'ClassDef'"},
+      {"fixtures:upstream/decorators:test_fail_on_recompile_shows_guard_details",
+       ":10:1: module 're' is not modeled"},
+  };
+  for (const auto& [fixture, message] : refused) {
+    for (const char* level : {"dynamo", "aten"}) {
+      Verdict v = RunId(*backend, fmt::format("{}:profile=torch-2.13:level={}", fixture, level));
+      ExpectVerdict(v, CaseStatus::kNotSupported, CasePhase::kTrace, "reference_unsupported");
+      EXPECT_NE(v.message.find(message), std::string::npos) << FormatVerdict(v);
+    }
+  }
+}
+
 TEST(ExecutorTest, TheBrokenCasesAreInTheCoreSetWhereTheyMustBe) {
   // rejects_all is FAIL on the core set: the case it runs as required is a core case, the
   // other one is not (an allowed function's node is no elementwise op).

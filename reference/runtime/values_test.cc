@@ -2,7 +2,6 @@
 // exception table and PyError, modules. Expected texts are what CPython 3.11.7 / torch
 // 2.13.0 print for the same values (checked with .venv/bin/python).
 #include "reference/runtime/values.h"
-#include "reference/runtime/not_modeled.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +11,7 @@
 
 #include "reference/runtime/heap.h"
 #include "reference/runtime/modules.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
 namespace {

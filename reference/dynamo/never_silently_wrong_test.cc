@@ -1,0 +1,177 @@
+// DESIGN D13, never silently wrong: programs that reach what the reference does not model
+// (config keys and values torch 2.13.0 has, stances, modules, attributes of torch,
+// torch._dynamo and torch.compiler) end with the outcome `unsupported`, its reason and
+// location, in both profiles, never with an ordinary outcome. The controls beside them are
+// names torch 2.13.0 does not have: those raise the AttributeError it raises (its text,
+// checked with real torch), so the refusals are not a blanket over every unknown name.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "reference/dynamo/run_compiled.h"
+
+namespace tdc::dynamo {
+namespace {
+
+struct Probe {
+  const char* program;  // after `import torch`, from line 3 of "probe.py"
+  const char* reason;   // what the refusal must say
+  int line = 3;         // where it is reached: the program's first line unless given
+};
+
+constexpr Probe kProbes[] = {
+    // Config keys torch has that the reference does not model, read and written.
+    {"out = torch._dynamo.config.inline_inbuilt_nn_modules",
+     "torch._dynamo.config.inline_inbuilt_nn_modules is not modeled"},
+    {"out = torch._dynamo.config.capture_autograd_function",
+     "torch._dynamo.config.capture_autograd_function is not modeled"},
+    {"out = torch._dynamo.config.dead_code_elimination",
+     "torch._dynamo.config.dead_code_elimination is not modeled"},
+    {"out = torch._dynamo.config.guard_nn_modules",
+     "torch._dynamo.config.guard_nn_modules is not modeled"},
+    {"torch._dynamo.config.allow_rnn = True", "torch._dynamo.config.allow_rnn is not modeled"},
+    {"torch._dynamo.config.fail_on_recompile_limit_hit = True",
+     "torch._dynamo.config.fail_on_recompile_limit_hit is not modeled"},
+    {"torch._dynamo.config.force_parameter_static_shapes = False",
+     "torch._dynamo.config.force_parameter_static_shapes is not modeled"},
+    {"torch._dynamo.config.dynamic_shapes = False",
+     "torch._dynamo.config.dynamic_shapes is not modeled"},
+    // Values of modeled keys the reference does not model under Dynamo.
+    {"torch._dynamo.config.automatic_dynamic_shapes = True",
+     "torch._dynamo.config.automatic_dynamic_shapes = True is not modeled"},
+    {"torch._dynamo.config.assume_static_by_default = False",
+     "torch._dynamo.config.assume_static_by_default = False is not modeled"},
+    {"torch._dynamo.config.recompile_limit = 1",
+     "torch._dynamo.config.recompile_limit = 1 is not modeled"},
+    {"torch._dynamo.config.cache_size_limit = 2",
+     "torch._dynamo.config.cache_size_limit = 2 is not modeled"},
+    {"torch._dynamo.config.accumulated_recompile_limit = 1",
+     "torch._dynamo.config.accumulated_recompile_limit = 1 is not modeled"},
+    {"torch._dynamo.config.capture_scalar_outputs = True",
+     "torch._dynamo.config.capture_scalar_outputs = True is not modeled"},
+    {"torch._dynamo.config.capture_dynamic_output_shape_ops = True",
+     "torch._dynamo.config.capture_dynamic_output_shape_ops = True is not modeled"},
+    {"torch._dynamo.config.error_on_recompile = True",
+     "torch._dynamo.config.error_on_recompile = True is not modeled"},
+    {"torch._dynamo.config.suppress_errors = True",
+     "torch._dynamo.config.suppress_errors = True is not modeled"},
+    {"torch._dynamo.config.verbose = True", "torch._dynamo.config.verbose = True is not modeled"},
+    {"torch._dynamo.config.specialize_int = True",
+     "torch._dynamo.config.specialize_int = True is not modeled"},
+    {"torch._dynamo.config.disable = True", "torch._dynamo.config.disable = True is not modeled"},
+    {"torch._dynamo.config.recompile_limit = True",
+     "torch._dynamo.config.recompile_limit = True is not modeled"},
+    {"torch._dynamo.config.nested_graph_breaks = 1",
+     "torch._dynamo.config.nested_graph_breaks = 1 is not modeled"},
+    {"with torch._dynamo.config.patch(recompile_limit=2):\n    out = 1",
+     "torch._dynamo.config.recompile_limit = 2 is not modeled"},
+    {"with torch._dynamo.config.patch('automatic_dynamic_shapes', True):\n    out = 1",
+     "torch._dynamo.config.automatic_dynamic_shapes = True is not modeled"},
+    {"with torch._dynamo.config.patch({'inline_inbuilt_nn_modules': False}):\n    out = 1",
+     "torch._dynamo.config.inline_inbuilt_nn_modules is not modeled"},
+    // Stances whose compiled calls the reference does not model.
+    {"torch.compiler.set_stance('eager_then_compile')\nout = torch.compile(torch.sin, "
+     "backend=backend)(torch.ones(2))",
+     "set_stance(\"eager_then_compile\") is not modeled", 4},
+    {"torch.compiler.set_stance('aot_eager_then_compile')\nout = torch.compile(torch.sin, "
+     "backend=backend)(torch.ones(2))",
+     "set_stance(\"aot_eager_then_compile\") is not modeled", 4},
+    {"torch.compiler.set_stance('default', force_backend='eager')",
+     "set_stance(force_backend=...) is not modeled under Dynamo"},
+    {"torch.compiler.set_stance('default', skip_guard_eval_unsafe=True)",
+     "set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo"},
+    // Modules the reference does not model.
+    {"import re", "module 're' is not modeled"},
+    {"import os", "module 'os' is not modeled"},
+    {"import sys", "module 'sys' is not modeled"},
+    {"import math", "module 'math' is not modeled"},
+    {"import collections", "module 'collections' is not modeled"},
+    {"import torch._dynamo.utils", "module 'torch._dynamo.utils' is not modeled"},
+    {"from torch._dynamo.eval_frame import innermost_fn",
+     "module 'torch._dynamo.eval_frame' is not modeled"},
+    {"import torch.fx", "module 'torch.fx' is not modeled"},
+    {"import numpy", "module 'numpy' is not modeled"},
+    // Attributes torch 2.13.0 has that the runtime lacks.
+    {"out = torch.vmap", "torch.vmap is not modeled"},
+    {"out = torch.export", "torch.export is not modeled"},
+    {"out = torch.func", "torch.func is not modeled"},
+    {"out = torch._dynamo.mark_static", "torch._dynamo.mark_static is not modeled"},
+    {"out = torch._dynamo.maybe_mark_dynamic", "torch._dynamo.maybe_mark_dynamic is not modeled"},
+    {"out = torch._dynamo.explain", "torch._dynamo.explain is not modeled"},
+    {"out = torch._dynamo.list_backends", "torch._dynamo.list_backends is not modeled"},
+    {"out = torch.compiler.list_backends", "torch.compiler.list_backends is not modeled"},
+    {"out = torch.compiler.cudagraph_mark_step_begin",
+     "torch.compiler.cudagraph_mark_step_begin is not modeled"},
+    {"from torch._dynamo import assume_constant_result",
+     "torch._dynamo.assume_constant_result is not modeled"},
+    {"out = torch.library.Library", "torch.library.Library is not modeled"},
+    {"out = torch.nn.functional.silu", "torch.nn.functional.silu is not modeled"},
+    {"out = 'a b'.split()", "str.split is not modeled"},
+    {"out = torch.ones(2).to", "Tensor.to is not modeled"},
+};
+
+struct Control {
+  const char* program;
+  const char* exception;  // the exception torch 2.13.0 raises, as the golden records it
+};
+
+constexpr Control kControls[] = {
+    {"out = torch.foo_bar", "AttributeError: module 'torch' has no attribute 'foo_bar'"},
+    {"out = torch._dynamo.foo_bar",
+     "AttributeError: module 'torch._dynamo' has no attribute 'foo_bar'"},
+    {"out = torch.compiler.foo_bar",
+     "AttributeError: module 'torch.compiler' has no attribute 'foo_bar'"},
+    {"out = torch._dynamo.config.foo_bar",
+     "AttributeError: torch._dynamo.config.foo_bar does not exist"},
+    {"torch._dynamo.config.foo_bar = 1",
+     "AttributeError: torch._dynamo.config.foo_bar does not exist"},
+    {"torch.compiler.set_stance('bogus')\nout = torch.compile(torch.sin, "
+     "backend=backend)(torch.ones(2))",
+     "RuntimeError: invalid torch.compile stance 'DynamoStance(stance='bogus', "
+     "skip_guard_eval_unsafe=False, backend=None)'"},
+};
+
+graph::CompiledOutcome RunProbe(const std::string& program, const char* profile) {
+  CompileRunOptions options;
+  options.profile = profile;
+  auto result =
+      RunCompiled("# tdc: profiles all\nimport torch\n" + program + "\n", "probe.py", options);
+  if (auto* diagnostic = std::get_if<std::string>(&result)) {
+    ADD_FAILURE() << *diagnostic;
+    return {};
+  }
+  return std::get<graph::CompiledOutcome>(std::move(result));
+}
+
+TEST(NeverSilentlyWrong, EachProbeIsRefusedWithItsReasonAndLocation) {
+  EXPECT_GE(std::size(kProbes), 40u);
+  for (const char* profile : {"torch-2.13", "torch-2.13-ngb"}) {
+    for (const Probe& probe : kProbes) {
+      SCOPED_TRACE(fmt::format("{}: {}", profile, probe.program));
+      graph::CompiledOutcome outcome = RunProbe(probe.program, profile);
+      ASSERT_TRUE(outcome.unsupported)
+          << "an ordinary outcome"
+          << (outcome.exception ? ": " + outcome.exception->type + ": " + outcome.exception->message
+                                : std::string());
+      EXPECT_EQ(outcome.unsupported->reason.find(probe.reason), 0u) << outcome.unsupported->reason;
+      EXPECT_TRUE(outcome.unsupported->where.starts_with(fmt::format("probe.py:{}:", probe.line)))
+          << outcome.unsupported->where;
+    }
+  }
+}
+
+TEST(NeverSilentlyWrong, NamesTorchLacksRaiseWhatTorchRaises) {
+  for (const char* profile : {"torch-2.13", "torch-2.13-ngb"}) {
+    for (const Control& control : kControls) {
+      SCOPED_TRACE(fmt::format("{}: {}", profile, control.program));
+      graph::CompiledOutcome outcome = RunProbe(control.program, profile);
+      EXPECT_FALSE(outcome.unsupported) << outcome.unsupported->reason;
+      ASSERT_TRUE(outcome.exception);
+      EXPECT_EQ(outcome.exception->type + ": " + outcome.exception->message, control.exception);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tdc::dynamo
