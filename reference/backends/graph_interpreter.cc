@@ -142,7 +142,8 @@ class Run {
       const bool imag = n.args[1].text == "imag";
       if (!imag && n.args[1].text != "real")
         return Fail("an attribute of a complex tensor other than real and imag");
-      auto part = Select(values_[static_cast<size_t>(n.args[0].integer)].tensor, -1, imag ? 1 : 0);
+      auto part = backends::Select(values_[static_cast<size_t>(n.args[0].integer)].tensor, -1,
+                                   imag ? 1 : 0);
       if (auto* error = std::get_if<std::string>(&part)) return Fail(*error);
       return std::get<OpValue>(std::move(part));
     }

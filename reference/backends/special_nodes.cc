@@ -218,7 +218,7 @@ Result RunSpecialNode(std::string_view target, const std::vector<OpValue>& args,
     return args[0];
   if (target == "aten.select.int" && args.size() == 3 && IsTensor(args[0]) && IsInt(args[1]) &&
       IsInt(args[2])) {
-    return Select(args[0].tensor, args[1].scalar.AsInt(), args[2].scalar.AsInt());
+    return backends::Select(args[0].tensor, args[1].scalar.AsInt(), args[2].scalar.AsInt());
   }
   // Tensor indexing's ATen ops: slice(self, dim, start, end[, step]) as AOT autograd writes
   // it, alias, and index(self, [None | Tensor, ...]).
