@@ -93,9 +93,9 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   // blocks still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
   in_.process().grad_enabled = old.grad_enabled;
-  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true);
+  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true,
+                                      old.callback, BackendToMatch(*old.callback));
   in_.process().grad_enabled = inside;
-  t->callback = old.callback;
   t->co_name = co_name;
   t->root_depth = outer.depth;
   t->folded = old.folded;
