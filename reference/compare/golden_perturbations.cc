@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -120,8 +121,10 @@ class Walker {
   void String(const std::string& kind, const Json& json, const Loc& at) {
     Set(kind, at, Appended(json));
   }
+  // One apart, and never past int64 (a slice's open end is recorded as 2**63 - 1).
   void Int(const std::string& kind, const Json& json, const Loc& at) {
-    Set(kind, at, json.get<int64_t>() + 1);
+    const int64_t v = json.get<int64_t>();
+    Set(kind, at, v == std::numeric_limits<int64_t>::max() ? v - 1 : v + 1);
   }
   void Bool(const std::string& kind, const Json& json, const Loc& at) {
     Set(kind, at, !json.get<bool>());
