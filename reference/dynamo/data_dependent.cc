@@ -32,7 +32,7 @@ const char* ReadName(TensorDataRead read) {
       return "an if statement's test";
     case TensorDataRead::kTruth:
       return "a truth test other than an if statement's (while, assert, and / or, a ternary, not, "
-             "bool(), any(), all())";
+             "bool(), any(), all(), torch.cond's predicate)";
     case TensorDataRead::kInt:
       return "int()";
     case TensorDataRead::kFloat:
