@@ -207,12 +207,18 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
     }
   }
   if (!Is<PyFunction>(callee) || DynCast<PyFunction>(callee)->is_native()) UseArguments(args);
-  if (const auto* b = DynCast<PyBuiltin>(callee);
-      b != nullptr && rules_.on(Rule::kBuiltinRewrites)) {
+  if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr) {
     bool two_tensors = args.positional.size() == 2 && args.keywords.empty() &&
                        Is<PyTensor>(args.positional[0]) && Is<PyTensor>(args.positional[1]);
-    if (two_tensors && b->name() == "max") return TensorExtreme(callee, args, "torch.maximum");
-    if (two_tensors && b->name() == "min") return TensorExtreme(callee, args, "torch.minimum");
+    bool extreme = two_tensors && (b->name() == "max" || b->name() == "min");
+    if (extreme && rules_.on(Rule::kBuiltinRewrites))
+      return TensorExtreme(callee, args, b->name() == "max" ? "torch.maximum" : "torch.minimum");
+    // Off: the builtin runs as eager code does, comparing the tensors' data to pick one (no
+    // data-dependent break: the fallback of the switch).
+    if (extreme) {
+      EagerRegion eager(*this, true);
+      return in_.CallDirect(callee, std::move(args));
+    }
   }
   if (std::optional<std::string> target = CustomOpTarget(callee);
       target && rules_.on(Rule::kCustomOpNode)) {
