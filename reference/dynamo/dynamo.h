@@ -83,6 +83,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnUse(const Value& v) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnGradModeSet(bool enabled) override;
+  void OnTensorData(const Value& tensor, runtime::TensorDataRead read,
+                    const lang::Expr* test) override;
   void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name,
                     const Value& value) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called,
@@ -100,6 +102,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //                        breaks, skipping the root frame
   //   nested_breaks.cc     nested graph breaks: unwinding, re-rooting, eager resumes
   //   resume_functions.cc  the resume functions a break starts
+  //   data_dependent.cc    a traced tensor's data read: a branch on it breaks the graph
   //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
   //   run_on_backend.cc    an invocation's graphs compiled and run by a GraphBackend
   //   compile_wrapper.cc   torch.compile's wrapper and the stances it reads
@@ -242,6 +245,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // nested graph breaks an inlined frame's): it is compiled, the call runs eagerly, and a
   // resume function goes on.
   Value BreakAtCall(const Value& callee, CallArgs args);
+  // Realizes what the live locals `names` (with `values`) of the frame at `depth` hold at a
+  // break, as a resume function's arguments (an inlined frame's: where they came from).
+  void UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string>& names,
+                     const std::vector<Value>& values);
   // What a frame of the trace does at its current call: its live locals after it, and
   // whether it resumes there (R-return-no-resume). Realizes what they hold.
   struct FrameAtCall {
@@ -357,6 +364,22 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // (folded into compiled code).
   std::optional<int64_t> ShownLine(size_t depth) const;
 
+  // ---- data_dependent.cc (R-data-dependent-branch)
+  // An if statement `branch` of the innermost frame jumps on traced tensor `cond` (the
+  // root's, or under nested graph breaks an inlined frame's): the graph ends there (outputs:
+  // the condition and the live locals, then each outer frame's stack and live locals), and
+  // the block the data selects goes on as a resume function of its own (nested: in the
+  // outer frames' resume function).
+  void BreakAtBranch(Trace& t, const Value& cond, const lang::If& branch, const BreakText& text);
+  // How `cond` was computed, as torch's format_tensor_computation_trace shows it; refuses
+  // what the reference cannot name.
+  std::string ComputationOf(const Trace& t, const Value& cond) const;
+  // The hints torch gives a branch on `cond` before its two fixed ones.
+  std::vector<std::string> BranchHints(const Trace& t, const Value& cond) const;
+  // Records that the graph's nodes from index `first` on were made by the innermost frame,
+  // now (Trace::node_origins).
+  void NoteNodeOrigins(Trace& t, size_t first) const;
+
   // ---- resume_functions.cc
   // The frames resuming after a break, outermost first: the outermost one's resume
   // function is the frame Dynamo is offered next, the others' are called in it.
@@ -436,6 +459,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // is_compiling family as AOT autograd's tracing reads it.
   FragmentRecorder* body_recorder_ = nullptr;
   bool aot_tracing_ = false;
+  // While a data-dependent branch is handled: the innermost frame's position in a user
+  // traceback (its conditional jump's).
+  std::optional<SourceSpan> branch_at_;
 };
 
 }  // namespace tdc::dynamo

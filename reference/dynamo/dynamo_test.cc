@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 
 #include "reference/dynamo/liveness.h"
 #include "reference/dynamo/messages.h"
@@ -96,6 +97,53 @@ TEST(LivenessTest, InAReturnOnlyTheRestOfTheExpressionIsLive) {
       "def f(x, p, q):\n"
       "    return h(x) + g(p)\n";
   EXPECT_EQ(LiveAfterCallOnLine(source, 2), Names{"p"});
+}
+
+// The live locals at the jump of the if statement on line 3 of the only function in
+// `source`, into the block `runs_body` says (nullopt: at the jump itself).
+std::vector<std::string> LiveAtBranchOnLine3(const std::string& source,
+                                             std::optional<bool> runs_body) {
+  lang::ParseResult parsed = lang::ParseSubset(source, "t.py");
+  EXPECT_FALSE(parsed.error.has_value());
+  runtime::ScopeTable scopes = runtime::AnalyzeScopes(*parsed.module);
+  const auto& def = lang::As<lang::FunctionDef>(*parsed.module->body.at(0));
+  const auto& branch = lang::As<lang::If>(*def.body.at(1));
+  return LiveLocalsAtBranch(scopes.Of(&def), def, branch, runs_body);
+}
+
+TEST(LivenessTest, ABranchOutputsTheLocalsLiveInEitherBlockAndResumesWithItsOwn) {
+  // Golden data_dependent/if_on_tensor (torch 2.13.0): the graph outputs y (x is an input),
+  // the body's resume function reads L['y'], the other block's L['x'] and L['y'].
+  const std::string source =
+      "def fn(x):\n"
+      "    y = x * 2\n"
+      "    if y.sum() > 0:\n"
+      "        return y.sin()\n"
+      "    return x.cos() + y\n";
+  EXPECT_EQ(LiveAtBranchOnLine3(source, std::nullopt), (Names{"x", "y"}));
+  EXPECT_EQ(LiveAtBranchOnLine3(source, true), Names{"y"});
+  EXPECT_EQ(LiveAtBranchOnLine3(source, false), (Names{"x", "y"}));
+}
+
+TEST(MessagesTest, ABranchExplanationIsIndentedInTheMessageAndReadBackInTheRecord) {
+  // Golden data_dependent/if_under_fullgraph: torch's explanation ends in a line of four
+  // spaces, which textwrap.indent leaves as it is and the oracle's record loses.
+  BreakText text = DataDependentBranchText(
+      "\n\n  The branch condition involves a tensor computed as follows:\n    # File \"f.py\", "
+      "line 10, in fn, code: if y.mean() < 1.5:\n    lt = lt(mean, 1.5)\n    ",
+      {});
+  EXPECT_EQ(RecordedExplanation(text.explanation),
+            "Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not "
+            "support tracing dynamic control flow.\n\n  The branch condition involves a tensor "
+            "computed as follows:\n    # File \"f.py\", line 10, in fn, code: if y.mean() < "
+            "1.5:\n    lt = lt(mean, 1.5)\n");
+  const std::string begins =
+      "Data-dependent branching\n  Explanation: Detected data-dependent branching (e.g. `if "
+      "my_tensor.sum() > 0:`). Dynamo does not support tracing dynamic control flow.\n\n   "
+      "   The branch condition involves a tensor computed as follows:\n        # File "
+      "\"f.py\", line 10, in fn, code: if y.mean() < 1.5:\n        lt = lt(mean, 1.5)\n  "
+      "  \n  Hint: This graph break is fundamental - it is unlikely th";
+  EXPECT_EQ(FormatBreak(text).substr(0, begins.size()), begins);
 }
 
 TEST(UserTracebackTest, CaretsUnderTheCallUnlessTheyWouldCoverTheWholeLine) {

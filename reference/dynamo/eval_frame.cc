@@ -10,6 +10,8 @@
 #include "reference/dynamo/guards.h"
 #include "reference/lang/ast_fields.h"
 #include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/not_modeled.h"
+#include "reference/runtime/op_table.h"
 
 namespace tdc::dynamo {
 
@@ -191,14 +193,23 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
 void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
   Trace* t = Tracing();
   if (t != nullptr) UseArguments(as_called);
+  // Tensor.item(), nonzero(): torch breaks the graph there (capture_scalar_outputs and
+  // capture_dynamic_output_shape_ops False), which the reference does not model.
+  if (t != nullptr && site.op != nullptr && site.op->Has(runtime::kBreaksGraph) &&
+      rules_.on(Rule::kDataDependentBranch)) {
+    runtime::RefuseNotModeled(
+        fmt::format("`{}` on a traced tensor (torch 2.13.0 breaks the graph there)", site.target));
+  }
   if (!HoldsTensor(result)) return;
   if (t == nullptr) {
     if (body_recorder_ != nullptr) body_recorder_->Record(site, as_called, result);
     return;
   }
+  const size_t first = t->graph.node_count();
   t->graph.AddCall(site.method ? graph::NodeOp::kCallMethod : graph::NodeOp::kCallFunction,
                    std::string(site.target), as_called, result, LowerOp(site, as_called, result),
                    site.accessor);
+  NoteNodeOrigins(*t, first);
 }
 
 Fragment Dynamo::LowerOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {

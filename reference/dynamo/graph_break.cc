@@ -38,6 +38,7 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
     int64_t line = LineOf(f);
     std::optional<SourceSpan> where;
     if (f.call != nullptr) where = CallPosition(f.stmt, *f.call);
+    if (f.call == nullptr && i + 1 == frames.size() && branch_at_) where = branch_at_;
     if (after_call && i + 1 == frames.size() && f.call != nullptr && f.stmt != nullptr) {
       where = SpanAfterCall(*f.stmt, *f.call);
     }
@@ -57,7 +58,7 @@ void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool af
 
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {
   std::string key = FormatBreak(text);
-  if (rules_.on(Rule::kGbCounter) && !ends_frame) {
+  if (rules_.on(Rule::kGbCounter) && !ends_frame && !text.at_jump) {
     auto it = std::find_if(records_.break_counts.begin(), records_.break_counts.end(),
                            [&](const auto& entry) { return entry.first == key; });
     if (it == records_.break_counts.end()) {
@@ -77,9 +78,11 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   // A frame waiting in a nested resume function is at its call of the inner frame's resume
   // function, `__nested_resume_fns[-1](*...)`.
   const bool variadic = IsVariadic(frames[level]->call) || level + 1 <= t.waiting_above;
-  record.reason = ends_frame ? FrameEndingReason(text.then) : BreakReason(variadic);
+  record.reason = ends_frame     ? FrameEndingReason(text.then)
+                  : text.at_jump ? text.gb_type
+                                 : BreakReason(variadic);
   record.gb_type = text.gb_type;
-  record.explanation = text.explanation;
+  record.explanation = RecordedExplanation(text.explanation);
   record.hints = text.hints;
   record.context = text.context;
   // torch's duplicate checker keys on the gb type and the location (a step_unsupported()
@@ -303,6 +306,24 @@ void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names,
   }
 }
 
+void Dynamo::UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string>& names,
+                           const std::vector<Value>& values) {
+  // An inlined frame's locals hold the root's values under its names: handed on, realized
+  // (where they came from, when the reference knows it).
+  if (depth == t.root_depth) {
+    UseMovedLocals(t, names, values);
+    return;
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!values[i]) continue;
+    if (std::optional<ValuePath> path = PathOfLocal(t, depth, names[i])) {
+      t.reads.used_at.insert(std::move(*path));
+    } else {
+      Realize(t, values[i]);
+    }
+  }
+}
+
 Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
   const Frame& f = *in_.frames()[depth];
   const lang::Node& def = *std::get<UserCode>(f.function->code).def;
@@ -310,20 +331,7 @@ Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
   at.names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
   for (const std::string& name : at.names)
     at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
-  // An inlined frame's locals hold the root's values under its names: handed on, realized
-  // (where they came from, when the reference knows it).
-  if (depth == t.root_depth) {
-    UseMovedLocals(t, at.names, at.values);
-  } else {
-    for (size_t i = 0; i < at.names.size(); ++i) {
-      if (!at.values[i]) continue;
-      if (std::optional<ValuePath> path = PathOfLocal(t, depth, at.names[i])) {
-        t.reads.used_at.insert(std::move(*path));
-      } else {
-        Realize(t, at.values[i]);
-      }
-    }
-  }
+  UseLiveLocals(t, depth, at.names, at.values);
   const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) &&
                        !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));
   at.resumes = !returns || !rules_.on(Rule::kReturnNoResume);

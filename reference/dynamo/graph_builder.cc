@@ -247,6 +247,15 @@ bool GraphBuilder::HoldsComputed(const Value& v) const {
   });
 }
 
+std::optional<size_t> GraphBuilder::NodeOf(const Value& v) const {
+  const auto* t = DynCast<PyTensor>(v);
+  if (t == nullptr || t->trace_tag.epoch != epoch_ || t->trace_tag.slot < 0 ||
+      static_cast<size_t>(t->trace_tag.slot) >= calls_.size()) {
+    return std::nullopt;
+  }
+  return static_cast<size_t>(t->trace_tag.slot);
+}
+
 bool GraphBuilder::HoldsTraced(const Value& v) const {
   std::vector<const PyTensor*> tensors;
   CollectTensors(v, tensors);

@@ -84,6 +84,13 @@ class GraphBuilder {
   // Whether `v` holds a tensor this graph knows, computed or input.
   bool HoldsTraced(const Value& v) const;
 
+  // The nodes made so far (call, accessor and get_attr nodes; placeholders apart), and
+  // node `i`: its args' refs are internal (>= 0 a node, < 0 -(placeholder+1)).
+  size_t node_count() const { return calls_.size(); }
+  const graph::Node& node(size_t i) const { return calls_[i]; }
+  // The node computing tensor `v`, if this graph computed it.
+  std::optional<size_t> NodeOf(const Value& v) const;
+
   // count_calls(): the call nodes (get_attr nodes are not calls).
   size_t call_count() const {
     return static_cast<size_t>(

@@ -296,6 +296,15 @@ std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const Fun
   return InVarnamesOrder(scope, LiveBefore(stmt, LiveAfter(def.body, stmt, {}).value_or(Names{})));
 }
 
+std::vector<std::string> LiveLocalsAtBranch(const runtime::Scope& scope, const FunctionDef& def,
+                                            const If& branch, std::optional<bool> runs_body) {
+  const Names after = LiveAfter(def.body, branch, {}).value_or(Names{});
+  Names live;
+  if (!runs_body || *runs_body) live = Union(live, LiveIn(branch.body, 0, after));
+  if (!runs_body || !*runs_body) live = Union(live, LiveIn(branch.orelse, 0, after));
+  return InVarnamesOrder(scope, live);
+}
+
 std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const Node& def,
                                              const Stmt* stmt, const Call& call) {
   Names live;

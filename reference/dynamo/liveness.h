@@ -4,6 +4,7 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_LIVENESS_H_
 #define TDCONFORM_REFERENCE_DYNAMO_LIVENESS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ std::vector<std::string> LiveLocalsDuringCall(const runtime::Scope& scope, const
 // step graph break's checkpoint), in co_varnames order.
 std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const lang::FunctionDef& def,
                                           const lang::Stmt& stmt);
+
+// The fast locals of `scope` (the function `def`) live once if statement `branch` of it has
+// evaluated its test, in co_varnames order: where the block it runs begins (`runs_body`),
+// or, with no block given, at the jump itself (live in either).
+std::vector<std::string> LiveLocalsAtBranch(const runtime::Scope& scope,
+                                            const lang::FunctionDef& def, const lang::If& branch,
+                                            std::optional<bool> runs_body);
 
 // Whether `call`'s value is what the frame returns at once (`return f(x)`, a lambda's
 // body): no resume function follows it (spec §3.3).

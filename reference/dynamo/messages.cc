@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tdc::dynamo {
 
 BreakText GraphBreakCallText(const std::optional<std::string>& keyword_msg,
@@ -225,8 +227,62 @@ BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_ty
       fmt::format("builtin {} {} {}", name, variable_classes, has_kwargs ? "True" : "False")};
 }
 
+namespace {
+
+// Python's textwrap.indent(text, "    ") without its first line's indent: the lines after
+// the first get four spaces unless they hold whitespace only.
+std::string IndentLaterLines(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  for (size_t end = text.find('\n');; end = text.find('\n', start)) {
+    std::string line =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (start > 0 && line.find_first_not_of(" \t") != std::string::npos) out += "    ";
+    out += line;
+    if (end == std::string::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RecordedExplanation(const std::string& explanation) {
+  std::string out;
+  size_t start = 0;
+  for (size_t end = explanation.find('\n');; end = explanation.find('\n', start)) {
+    std::string line =
+        explanation.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    // The oracle's _unindent takes four spaces off each later line: FormatBreak added them,
+    // except to a line of whitespace only.
+    if (start > 0 && line.find_first_not_of(" \t") == std::string::npos)
+      line.erase(0, std::min<size_t>(4, line.size()));
+    out += line;
+    if (end == std::string::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+BreakText DataDependentBranchText(const std::string& computation, std::vector<std::string> hints) {
+  hints.push_back(
+      "This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace "
+      "through your code. Consider finding a workaround.");
+  hints.push_back("Use `torch.cond` to express dynamic control flow.");
+  BreakText text{"gb0170", "Data-dependent branching",
+                 "Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does "
+                 "not support tracing dynamic control flow." +
+                     computation,
+                 std::move(hints), "attempted to jump with TensorVariable()"};
+  text.at_jump = true;
+  return text;
+}
+
 std::string FormatBreak(const BreakText& text) {
-  std::string out = fmt::format("{}\n  Explanation: {}", text.gb_type, text.explanation);
+  std::string out =
+      fmt::format("{}\n  Explanation: {}", text.gb_type, IndentLaterLines(text.explanation));
   for (std::string hint : text.hints) {
     // A hint's later lines are indented under it (golden
     // nonstrict_trace/invalid_input_and_output_types).

@@ -28,7 +28,15 @@ struct BreakText {
   // The gb type torch's duplicate-break checker keys on when it is not gb_type (the
   // exception raised last: "graph break in loop" for a break in a loop).
   std::string duplicate_type = {};
+  // Reached at a conditional jump (generic_jump), not at a call: its record's reason is its
+  // gb type and no counter counts it.
+  bool at_jump = false;
 };
+
+// A conditional jump on a traced tensor (gb0170): `computation` is how the tensor was
+// computed (the explanation's tail, "" for none), `hints` the hints before the two fixed
+// ones.
+BreakText DataDependentBranchText(const std::string& computation, std::vector<std::string> hints);
 
 // A nonstrict_trace'd function given an argument leaf of type `type_name` (`set`), or
 // returning a leaf it cannot (`function_name`: the traceable function's __name__).
@@ -83,6 +91,10 @@ BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_ty
 
 // The text a break is counted under and begins an Unsupported message with.
 std::string FormatBreak(const BreakText& text);
+// A break's explanation as its graph_breaks record holds it: the oracle reads it back out of
+// FormatBreak's text, where a line of spaces only is left unindented (textwrap.indent) and
+// so loses four of them.
+std::string RecordedExplanation(const std::string& explanation);
 
 // A graph_breaks record's `reason`: the root frame's instruction at the break.
 std::string BreakReason(bool variadic_call);

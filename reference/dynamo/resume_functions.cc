@@ -58,6 +58,10 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   const runtime::Scope& scope =
       std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
+  if (outer.call == nullptr) {  // after a data-dependent branch: one code per target
+    key.branch = outer.stmt;
+    key.runs_body = outer.runs_body;
+  }
   // The outermost frame's values are its resume function's arguments (L['___stack0'],
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
   // (L['__nested_frame_values'][0][1]).
@@ -73,6 +77,10 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   for (size_t k = 1; k < levels.size(); ++k) {
     const ResumeLevel& level = levels[k];
     key.nested.push_back(level.call);
+    if (level.call == nullptr) {  // the innermost frame resumes after a data-dependent branch
+      key.branch = level.stmt;
+      key.runs_body = level.runs_body;
+    }
     key.open_contexts += "| " + OpenContexts(level.stack);
     const size_t index = levels.size() - 1 - k;
     add(level, [index](size_t i, const std::string&) {
@@ -91,7 +99,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   const bool at_root = outer.depth == old.root_depth;
   const std::string co_name = at_root ? old.co_name : CodeName(scope);
   const std::string qualname = at_root ? old.code_name : CodeQualname(scope);
-  const int64_t line = outer.call->span.begin.line;
+  const int64_t line = key.resume_line();
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, co_name, line));
   // The resume function is called under the frame's own grad mode and enters the with

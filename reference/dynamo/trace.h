@@ -33,6 +33,14 @@ struct CodeKey {
   // A nested graph break's resume code also holds the inner frames' resume codes: the
   // call each of them was at, outermost first (torch's nested_code_objs).
   std::vector<const lang::Call*> nested = {};
+  // A resume function after a data-dependent branch: the if statement and the block it
+  // runs (one code per target of the jump; resume_at is null).
+  const lang::Stmt* branch = nullptr;
+  bool runs_body = false;
+  // A resume function's break line: its co_firstlineno and the `_at_<line>` of its name.
+  int64_t resume_line() const {
+    return resume_at != nullptr ? resume_at->span.begin.line : branch->span.begin.line;
+  }
   auto operator<=>(const CodeKey&) const = default;
 };
 // One frame's part of a resume function's values: its Python stack below the call (the
@@ -40,11 +48,13 @@ struct CodeKey {
 struct ResumeLevel {
   size_t depth;                       // the frame's index in Interpreter::frames()
   Ref<runtime::PyFunction> function;  // the frame's (it may have returned by the time it is read)
-  const lang::Call* call;             // the call it resumes after
+  const lang::Call* call;             // the call it resumes after (null: a branch's target)
   const lang::Stmt* stmt;             // the statement making it
   std::vector<Value> stack;
   std::vector<std::string> live;
   std::vector<Value> values;  // the live locals' values then
+  // Resuming at a data-dependent branch of if statement `stmt` (call null): the block run.
+  bool runs_body = false;
 };
 // One frame being traced (or, on a cache hit, run again without recording).
 struct Trace {
@@ -95,6 +105,9 @@ struct Trace {
   // one (L['f'].__closure__[0].cell_contents, G['g'].__closure__[0].cell_contents).
   std::map<runtime::ObjectId, std::string> cell_sources;
   GraphBuilder graph;
+  // Where each of the graph's nodes was made (by index; "" where unknown): `File "f.py",
+  // line 3, in fn, code: y = x.sum()`, as a node's stack trace shows its innermost frame.
+  std::vector<std::string> node_origins;
   // The user functions the trace's frames called (inlined or allowed), with the depth of
   // the frame calling: when a frame ends with no op (R-no-ops-skip) or steps back to a
   // checkpoint (R-step-graph-break), torch runs its code eagerly and these calls' frames

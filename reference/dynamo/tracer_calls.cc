@@ -76,11 +76,11 @@ std::pair<std::string, int64_t> Dynamo::CodeOfFrame(size_t depth) const {
   const Frame& f = *in_.frames()[depth];
   // A resume function is a code of its own, starting at its break's line; so is each frame
   // a nested resume function resumed (still running under it).
-  if (depth == t.root_depth && t.resume)
-    return {NameOfQualname(t.code_name), t.key.resume_at->span.begin.line};
+  if (depth == t.root_depth && t.resume) return {NameOfQualname(t.code_name), t.key.resume_line()};
   for (const ResumeLevel& level : t.chain) {
     if (level.depth == depth && depth > t.root_depth && depth <= t.waiting_above) {
-      const int64_t line = level.call->span.begin.line;
+      const int64_t line =
+          level.call != nullptr ? level.call->span.begin.line : level.stmt->span.begin.line;
       return {fmt::format("torch_dynamo_resume_in_{}_at_{}", CodeName(*f.scope), line), line};
     }
   }
@@ -92,7 +92,7 @@ std::pair<std::string, int64_t> Dynamo::SkippedFrame() const {
 }
 
 int64_t Dynamo::FirstLineOf(const Trace& t) const {
-  if (t.resume) return t.key.resume_at->span.begin.line;
+  if (t.resume) return t.key.resume_line();
   return CodeFirstLine(*std::get<UserCode>(in_.frames()[t.root_depth]->function->code).def);
 }
 
@@ -207,12 +207,18 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
     }
   }
   if (!Is<PyFunction>(callee) || DynCast<PyFunction>(callee)->is_native()) UseArguments(args);
-  if (const auto* b = DynCast<PyBuiltin>(callee);
-      b != nullptr && rules_.on(Rule::kBuiltinRewrites)) {
+  if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr) {
     bool two_tensors = args.positional.size() == 2 && args.keywords.empty() &&
                        Is<PyTensor>(args.positional[0]) && Is<PyTensor>(args.positional[1]);
-    if (two_tensors && b->name() == "max") return TensorExtreme(callee, args, "torch.maximum");
-    if (two_tensors && b->name() == "min") return TensorExtreme(callee, args, "torch.minimum");
+    bool extreme = two_tensors && (b->name() == "max" || b->name() == "min");
+    if (extreme && rules_.on(Rule::kBuiltinRewrites))
+      return TensorExtreme(callee, args, b->name() == "max" ? "torch.maximum" : "torch.minimum");
+    // Off: the builtin runs as eager code does, comparing the tensors' data to pick one (no
+    // data-dependent break: the fallback of the switch).
+    if (extreme) {
+      EagerRegion eager(*this, true);
+      return in_.CallDirect(callee, std::move(args));
+    }
   }
   if (std::optional<std::string> target = CustomOpTarget(callee);
       target && rules_.on(Rule::kCustomOpNode)) {

@@ -24,7 +24,10 @@ Value IntOf(Interpreter& in, const Value& v) {
     }
     return in.heap().Int(static_cast<int64_t>(std::trunc(f->value())));
   }
-  if (const auto* t = DynCast<PyTensor>(v)) return in.heap().Int(Item(t->tensor()).AsInt());
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    in.ReadTensorData(v, TensorDataRead::kInt);
+    return in.heap().Int(Item(t->tensor()).AsInt());
+  }
   if (const auto* s = DynCast<PyStr>(v)) {
     try {
       size_t used = 0;
@@ -45,7 +48,10 @@ Value FloatOf(Interpreter& in, const Value& v) {
   if (const auto* i = DynCast<PyInt>(v)) return in.heap().Float(static_cast<double>(i->value()));
   if (const auto* b = DynCast<PyBool>(v)) return in.heap().Float(b->value() ? 1.0 : 0.0);
   if (const auto* f = DynCast<PyFloat>(v)) return in.heap().Float(f->value());
-  if (const auto* t = DynCast<PyTensor>(v)) return in.heap().Float(Item(t->tensor()).AsDouble());
+  if (const auto* t = DynCast<PyTensor>(v)) {
+    in.ReadTensorData(v, TensorDataRead::kFloat);
+    return in.heap().Float(Item(t->tensor()).AsDouble());
+  }
   Raise(in.heap(), ExcType::kTypeError,
         fmt::format("float() argument must be a string or a real number, not '{}'", TypeName(v)));
 }

@@ -151,8 +151,9 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
     case NodeKind::kBoolOp: {
       const auto& b = As<BoolOp>(e);
       Value v;
-      for (const auto& operand : b.values) {
-        v = Eval(f, *operand);
+      for (size_t i = 0; i < b.values.size(); ++i) {
+        v = Eval(f, *b.values[i]);
+        if (i + 1 == b.values.size()) break;  // the last operand is the value, never tested
         bool t = Truth(*this, v);
         if (b.op == BoolOpKind::kAnd ? !t : t) return v;
       }

@@ -155,7 +155,16 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
       return Flow::kNext;
     case NodeKind::kIf: {
       const auto& i = As<If>(st);
-      bool taken = Truth(*this, Eval(f, *i.test));
+      // `if not t:` jumps on t itself (CPython compiles the `not`s into the jump), which is
+      // the value a frame hook sees tested.
+      const lang::Expr* test = i.test.get();
+      bool negated = false;
+      while (test->kind == NodeKind::kUnaryOp &&
+             As<lang::UnaryOp>(*test).op == lang::UnaryOpKind::kNot) {
+        negated = !negated;
+        test = As<lang::UnaryOp>(*test).operand.get();
+      }
+      bool taken = BranchTruth(*this, Eval(f, *test), *i.test) != negated;
       return ExecBlock(f, taken ? i.body : i.orelse, result);
     }
     case NodeKind::kWhile: {

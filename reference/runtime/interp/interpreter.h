@@ -63,6 +63,14 @@ struct ResumeFrame {
   std::vector<Value> fast;
 };
 
+// Where the program reads a tensor's data as a Python value (FrameHook::OnTensorData).
+enum class TensorDataRead {
+  kBranch,  // an if statement's test, through any `not`s: the conditional jump of its code
+  kTruth,   // any other truth test: while, assert, and / or, a ternary, `not`, bool(), any()
+  kInt,     // int(t)
+  kFloat,   // float(t)
+};
+
 // Frame interception (DESIGN D5): Dynamo implements this; the eager interpreter runs
 // with none. OnCall sees every call made through Interpreter::Call before it runs
 // (functions, builtins, methods); returning a value replaces the call. OnReturn sees a
@@ -90,6 +98,14 @@ class FrameHook {
   virtual void OnUse(const Value& v) { (void)v; }
   // Grad mode was set to `enabled` (torch.no_grad / enable_grad entered or left).
   virtual void OnGradModeSet(bool enabled) { (void)enabled; }
+  // The program is about to read `tensor`'s data as a Python value at `read`; `test` is the
+  // if statement's test for kBranch (null otherwise). Eager code reads the value; Dynamo
+  // cannot at trace time (its tensors have no data) and breaks the graph there.
+  virtual void OnTensorData(const Value& tensor, TensorDataRead read, const lang::Expr* test) {
+    (void)tensor;
+    (void)read;
+    (void)test;
+  }
   // `frame` begins executing statement `stmt`.
   virtual void OnStatement(const Frame& frame, const lang::Stmt& stmt) {
     (void)frame;
@@ -138,6 +154,10 @@ class Interpreter {
   // Tells the frame hook the program used `v` (FrameHook::OnUse).
   void Use(const Value& v) {
     if (hook_ != nullptr && v) hook_->OnUse(v);
+  }
+  // Tells the frame hook the program reads tensor `v`'s data (FrameHook::OnTensorData).
+  void ReadTensorData(const Value& v, TensorDataRead read, const lang::Expr* test = nullptr) {
+    if (hook_ != nullptr && v) hook_->OnTensorData(v, read, test);
   }
   // The innermost running frame (null outside any code).
   const Frame* current_frame() const { return frames_.empty() ? nullptr : frames_.back(); }

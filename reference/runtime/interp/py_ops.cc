@@ -359,6 +359,17 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
 
 bool Truth(Interpreter& in, const Value& v) {
   in.Use(v);
+  if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kTruth);
+  try {
+    return IsTruthy(v);
+  } catch (const TorchError& e) {
+    throw ToPyError(in.heap(), e);
+  }
+}
+
+bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test) {
+  in.Use(v);
+  if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kBranch, &test);
   try {
     return IsTruthy(v);
   } catch (const TorchError& e) {

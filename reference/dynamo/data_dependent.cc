@@ -1,0 +1,411 @@
+// A traced tensor's data read as a Python value (R-data-dependent-branch, SEMANTICS §8.2):
+// Dynamo's tensors have no data at trace time. An if statement jumping on one is a graph
+// break at the jump (torch 2.13.0's generic_jump, "Data-dependent branching"): the graph
+// outputs the condition, the original code jumps on its value, and the block it selects
+// goes on as a resume function of its own (one per target). Every other read (while,
+// assert, and / or, a ternary, bool(), int(), float()) is refused: torch breaks or skips
+// the frame there in ways the reference does not model yet.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "reference/base/py_repr.h"
+#include "reference/dynamo/code_names.h"
+#include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/liveness.h"
+#include "reference/dynamo/user_traceback.h"
+#include "reference/runtime/not_modeled.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+const char* ReadName(TensorDataRead read) {
+  switch (read) {
+    case TensorDataRead::kBranch:
+      return "an if statement's test";
+    case TensorDataRead::kTruth:
+      return "a truth test other than an if statement's (while, assert, and / or, a ternary, not, "
+             "bool(), any(), all(), torch.cond's predicate)";
+    case TensorDataRead::kInt:
+      return "int()";
+    case TensorDataRead::kFloat:
+      return "float()";
+  }
+  return "a data read";
+}
+
+// The if statement's test without its `not`s, and whether they negate it.
+const lang::Expr& Peeled(const lang::Expr& test, bool& negated) {
+  const lang::Expr* e = &test;
+  negated = false;
+  while (e->kind == lang::NodeKind::kUnaryOp &&
+         lang::As<lang::UnaryOp>(*e).op == lang::UnaryOpKind::kNot) {
+    negated = !negated;
+    e = lang::As<lang::UnaryOp>(*e).operand.get();
+  }
+  return *e;
+}
+
+bool IsReservedFxName(const std::string& name) {
+  static const std::set<std::string> reserved = {
+#define TDC_FX_RESERVED(name) name,
+#include "reference/dynamo/fx_reserved_names.def"
+#undef TDC_FX_RESERVED
+  };
+  return reserved.contains(name);
+}
+
+// A name torch.fx takes as it is: lowercase, digits and underscores, not ending in `_<digits>`
+// (which FX reads as a count) nor a dunder.
+bool IsPlainFxName(const std::string& name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9') || name.starts_with("__")) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  const size_t underscore = name.rfind('_');
+  if (underscore != std::string::npos && underscore + 1 < name.size() &&
+      name.find_first_not_of("0123456789", underscore + 1) == std::string::npos) {
+    return false;
+  }
+  return true;
+}
+
+// The __name__ of a call_function node's target, where the reference knows it: an operator
+// function, a torch builtin reached as `torch.<name>` (torch.linalg.vector_norm's is
+// linalg_vector_norm), a torch.nn.functional function or a user function.
+std::optional<std::string> FunctionName(const std::string& target) {
+  const size_t dot = target.rfind('.');
+  const std::string last = dot == std::string::npos ? target : target.substr(dot + 1);
+  const std::string module = dot == std::string::npos ? "" : target.substr(0, dot);
+  if (module == "operator" || module == "torch" || module == "torch.nn.functional" ||
+      module.empty()) {
+    return last;
+  }
+  return std::nullopt;
+}
+
+// The FX names of graph `g`'s nodes (torch.fx's _Namespace.create_name, in creation order);
+// nullopt where the reference does not know the name.
+std::vector<std::optional<std::string>> FxNames(const GraphBuilder& g) {
+  std::set<std::string> used;
+  std::map<std::string, int64_t> counts;
+  std::vector<std::optional<std::string>> names;
+  for (size_t i = 0; i < g.node_count(); ++i) {
+    const graph::Node& n = g.node(i);
+    std::optional<std::string> base;
+    if (n.op == graph::NodeOp::kCallMethod) base = n.target;
+    if (n.op == graph::NodeOp::kCallFunction) base = FunctionName(n.target);
+    if (!base || !IsPlainFxName(*base)) {
+      names.emplace_back();
+      continue;
+    }
+    int64_t num = counts[*base];
+    std::string candidate = *base;
+    if (IsReservedFxName(*base)) candidate = fmt::format("{}_{}", *base, ++num);
+    while (used.contains(candidate)) candidate = fmt::format("{}_{}", *base, ++num);
+    used.insert(candidate);
+    counts[*base] = num;
+    names.emplace_back(std::move(candidate));
+  }
+  return names;
+}
+
+// A node argument as torch's format_tensor_computation_trace prints it (repr, or a node's
+// name); refuses what the reference cannot print.
+std::string ArgText(const graph::Arg& a, const std::vector<std::optional<std::string>>& names) {
+  using graph::ValueKind;
+  if (a.kind == ValueKind::kInt) return std::to_string(a.integer);
+  if (a.kind == ValueKind::kFloat) return ReprFloat(a.number);
+  if (a.kind == ValueKind::kBool) return a.boolean ? "True" : "False";
+  if (a.kind == ValueKind::kNone) return "None";
+  if (a.kind == ValueKind::kRef && a.integer >= 0 &&
+      static_cast<size_t>(a.integer) < names.size() && names[a.integer]) {
+    return *names[a.integer];
+  }
+  RefuseNotModeled(
+      "the computation of a data-dependent branch's condition reads a value the reference "
+      "cannot print as torch does (a graph input, a node it cannot name, a container)");
+}
+
+std::string Trimmed(const std::string& s) {
+  const size_t begin = s.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+// Where a user traceback shows an if statement's conditional jump: CPython 3.11 gives the
+// jump a single comparison's position (through any `not`s), any other test's the whole
+// statement's; Dynamo's frame summary has no end line, so the carets run to the end of the
+// line (probed on 3.11.7: `if y.sum() > 0:` carets `y.sum() > 0:`, `if y.sum():` none).
+SourceSpan JumpPosition(const lang::If& branch, const lang::Expr& peeled) {
+  const bool comparison =
+      peeled.kind == lang::NodeKind::kCompare && lang::As<lang::Compare>(peeled).ops.size() == 1;
+  SourcePos begin = comparison ? peeled.span.begin : branch.span.begin;
+  SourcePos end = begin;
+  ++end.line;  // no end line: to the end of the line
+  end.col = 0;
+  return {begin, end};
+}
+
+// Sets the branch's position for the scope (a break unwinds through it).
+class BranchScope {
+ public:
+  BranchScope(std::optional<SourceSpan>& slot, SourceSpan at)
+      : slot_(slot), saved_(std::exchange(slot, at)) {}
+  ~BranchScope() { slot_ = saved_; }
+  BranchScope(const BranchScope&) = delete;
+  BranchScope& operator=(const BranchScope&) = delete;
+
+ private:
+  std::optional<SourceSpan>& slot_;
+  std::optional<SourceSpan> saved_;
+};
+
+}  // namespace
+
+void Dynamo::NoteNodeOrigins(Trace& t, size_t first) const {
+  const size_t depth = in_.frames().size() - 1;
+  const Frame& f = *in_.frames()[depth];
+  const int64_t line = LineOf(f);
+  std::string code = Trimmed(SourceLine(f.program->source, line));
+  std::string origin = fmt::format("File \"{}\", line {}, in {}", f.program->filename, line,
+                                   CodeOfFrame(depth).first);
+  if (!code.empty()) origin += ", code: " + code;
+  t.node_origins.resize(first);
+  t.node_origins.resize(t.graph.node_count(), origin);
+}
+
+std::string Dynamo::ComputationOf(const Trace& t, const Value& cond) const {
+  std::optional<size_t> root = t.graph.NodeOf(cond);
+  if (!root) {
+    RefuseNotModeled(
+        "a data-dependent branch on a graph input (torch shows its placeholder in the "
+        "explanation)");
+  }
+  const std::vector<std::optional<std::string>> names = FxNames(t.graph);
+  // format_tensor_computation_trace: from the condition's node back through call_function
+  // nodes only (at most 20), each shown after the nodes it reads.
+  constexpr size_t kMaxBlocks = 20;
+  std::vector<std::vector<std::string>> blocks;
+  std::set<size_t> visited;
+  std::function<void(size_t)> walk = [&](size_t i) {
+    if (!visited.insert(i).second) return;
+    const graph::Node& n = t.graph.node(i);
+    if (n.op != graph::NodeOp::kCallFunction || blocks.size() >= kMaxBlocks) return;
+    std::optional<std::string> function = FunctionName(n.target);
+    const std::string origin = i < t.node_origins.size() ? t.node_origins[i] : "";
+    if (!names[i] || !function || origin.empty()) {
+      RefuseNotModeled(fmt::format(
+          "the computation of a data-dependent branch's condition has a node `{}` the reference "
+          "cannot show as torch does",
+          n.target));
+    }
+    std::vector<std::string> args;
+    for (const graph::Arg& a : n.args) args.push_back(ArgText(a, names));
+    blocks.push_back(
+        {"# " + origin, fmt::format("{} = {}({})", *names[i], *function, fmt::join(args, ", "))});
+    for (const graph::Arg& a : n.args) {
+      if (a.kind == graph::ValueKind::kRef) walk(static_cast<size_t>(a.integer));
+    }
+  };
+  walk(*root);
+  if (blocks.empty()) return "";
+  std::string out = "\n\n  The branch condition involves a tensor computed as follows:";
+  for (auto block = blocks.rbegin(); block != blocks.rend(); ++block) {
+    for (const std::string& line : *block) out += "\n    " + line;
+    out += "\n    ";
+  }
+  return out;
+}
+
+std::vector<std::string> Dynamo::BranchHints(const Trace& t, const Value& cond) const {
+  std::vector<std::string> hints;
+  const Tensor& tensor = DynCast<PyTensor>(cond)->tensor();
+  if (tensor.dim() == 0 && (tensor.dtype == DType::kInt32 || tensor.dtype == DType::kInt64)) {
+    hints.push_back(
+        "The branch condition uses a scalar integer tensor. Consider rewriting the computation "
+        "to use plain Python ints (e.g. use int attributes instead of tensor buffers) so the "
+        "condition becomes a shape guard instead of data-dependent branching.");
+  }
+  if (tensor.dim() == 0 && tensor.dtype == DType::kBool) {
+    hints.push_back(
+        "For the common pattern `if tensor_cond: x = transform(x)` (e.g. clamping inf/nan "
+        "values), consider making the code branchless by always applying the transform. "
+        "Operations like torch.clamp, torch.nan_to_num, and torch.where are typically no-ops on "
+        "well-behaved inputs and compile without graph breaks.");
+  }
+  if (std::optional<size_t> node = t.graph.NodeOf(cond)) {
+    const graph::Node& n = t.graph.node(*node);
+    std::optional<std::string> name =
+        n.op == graph::NodeOp::kCallMethod ? std::optional(n.target) : FunctionName(n.target);
+    if (name &&
+        (*name == "any" || *name == "all" || *name == "bitwise_and" || *name == "bitwise_or")) {
+      hints.push_back(
+          "Note: Python `or`/`and` between tensor expressions (e.g. `tensor.any() or "
+          "other_tensor.any()`) triggers implicit bool conversion. Use "
+          "`torch.logical_or`/`torch.logical_and` or the `|`/`&` operators instead.");
+    }
+  }
+  return hints;
+}
+
+void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::Expr* test) {
+  if (!rules_.on(Rule::kDataDependentBranch)) return;  // off: decided on the data at trace time
+  // AOT autograd traces an allowed function's body on fake tensors, where reading data is
+  // an error torch raises.
+  if (aot_tracing_ || body_recorder_ != nullptr) {
+    RefuseNotModeled(fmt::format(
+        "{} on a tensor inside an allowed function's body (AOT autograd traces it on fake "
+        "tensors)",
+        ReadName(read)));
+  }
+  Trace* t = Tracing();
+  if (t == nullptr) return;  // eager code, or code a trace runs eagerly: its data is there
+  if (read != TensorDataRead::kBranch || test == nullptr) {
+    RefuseNotModeled(fmt::format(
+        "{} on a traced tensor (torch 2.13.0 breaks the graph or skips the frame there)",
+        ReadName(read)));
+  }
+  const Frame& here = *in_.frames().back();
+  if (here.stmt == nullptr || here.stmt->kind != lang::NodeKind::kIf ||
+      lang::As<lang::If>(*here.stmt).test.get() != test) {
+    RefuseNotModeled("a data-dependent branch outside its if statement");
+  }
+  bool negated = false;
+  const lang::Expr& peeled = Peeled(*test, negated);
+  // `if a and t:`, `if (t if c else u):`: torch jumps on each operand, at its own position.
+  if (peeled.kind == lang::NodeKind::kBoolOp || peeled.kind == lang::NodeKind::kIfExp) {
+    RefuseNotModeled("a data-dependent branch on an `and` / `or` / ternary of tensors");
+  }
+  if (DynCast<PyTensor>(tensor)->tensor().numel() != 1) {
+    RefuseNotModeled(
+        "a data-dependent branch on a tensor without exactly one element (the compiled code "
+        "raises RuntimeError at the jump)");
+  }
+  const auto& branch = lang::As<lang::If>(*here.stmt);
+  BranchScope scope(branch_at_, JumpPosition(branch, peeled));
+  // The text is logged or raised only where the trace records (a cache hit runs the frame
+  // again without recording, its graph's nodes unnamed).
+  BreakText text = t->record
+                       ? DataDependentBranchText(ComputationOf(*t, tensor), BranchHints(*t, tensor))
+                       : DataDependentBranchText("", {});
+  // fullgraph=True or error_on_graph_break: Unsupported, as at any break (Break's test).
+  const bool error =
+      t->record &&
+      ((t->callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
+       (in_.process().compiler.error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
+  if (error) RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text));
+  const size_t innermost = in_.frames().size() - 1;
+  if (innermost != t->root_depth) {
+    const bool nested = NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak);
+    // Nested graph breaks: the inlined frame ends the graph at its jump when it and every
+    // frame around it can (no try block, no loop).
+    if (nested && NestedBreakLevel(*t) < innermost) {
+      RefuseNotModeled(
+          "a data-dependent branch in an inlined frame inside a try block under nested graph "
+          "breaks");
+    }
+    if (nested && !BackedgeAtOrAbove(*t, innermost)) {
+      BreakAtBranch(*t, tensor, branch, text);
+      return;
+    }
+    // Classic profile, or a loop around the frame under nested graph breaks: the exception
+    // leaves the inlined frames, and the root frame breaks at its call of them as at any
+    // call's break (counted, reason CALL; a loop's "graph break in loop" chained to it under
+    // nested graph breaks); the callee then runs as a frame of its own and meets the branch
+    // as its root (goldens data_dependent/if_in_inlined_callee,
+    // variants/data_dependent__if_in_loop__wrap).
+    if (!rules_.on(Rule::kClassicReattribute)) {
+      RefuseNotModeled(
+          "a data-dependent branch in an inlined frame with R-classic-reattribute off");
+    }
+    text.at_jump = false;
+    CallArgs none;
+    Break(text, in_.heap().None(), none);  // unwinds to the root frame's call
+    RefuseNotModeled("a data-dependent branch in an inlined frame that ends no graph");
+  }
+  BreakAtBranch(*t, tensor, branch, text);
+}
+
+void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::If& branch,
+                           const BreakText& reached) {
+  const size_t slot = contexts_.size() - 1;
+  const auto& frames = in_.frames();
+  const size_t innermost = frames.size() - 1;
+  const Frame& f = *frames[innermost];
+  const lang::Node& code = *std::get<UserCode>(f.function->code).def;
+  if (code.kind != lang::NodeKind::kFunctionDef) {
+    RefuseNotModeled("a data-dependent branch outside a def");
+  }
+  const auto& def = lang::As<lang::FunctionDef>(code);
+  const Resumability& shape = ResumabilityOf(def);
+  BreakText text = reached;
+  // A loop's backward jump ahead in the root frame: torch cannot resume there and skips the
+  // frame ("graph break in loop" chained to the branch's text), whatever checkpoint it has
+  // (golden data_dependent/if_in_loop_after_checkpoint).
+  if (innermost == t.root_depth && rules_.on(Rule::kStepGraphBreak) &&
+      shape.BackedgeAfter(&branch)) {
+    if (t.rerooted) RefuseNotModeled("a data-dependent branch in a loop of a rerooted trace");
+    auto [name, line] = SkippedFrame();
+    text = LoopBreakText(text, name, f.program->filename, line);
+    text.then = BreakText::Then::kSkipFrame;
+    if (t.record) LogBreak(t, text, true, t.root_depth);
+    Explain(
+        fmt::format("line {} in {}: {} in a loop", LineOf(f), CodeName(*f.scope), text.gb_type));
+    SkipRootFrame();
+  }
+  // Not probed: a try block (the frame cannot compile a partial graph there), a with block
+  // (its __exit__ on the stack), a nested resume function's trace, a rerooted one.
+  if (shape.InTry(&branch) || !f.stack.empty() || t.chain.size() > 1 || t.rerooted) {
+    RefuseNotModeled(
+        "a data-dependent branch inside a try or with block, or in a nested resume function");
+  }
+  // The graph outputs the condition (the jump's operand) and the branch frame's locals live
+  // at either target (torch's livevars at the jump), then each outer frame's stack and live
+  // locals, as at a call's break (BreakAtCall); each outer frame that does more than return
+  // its callee's value resumes.
+  std::vector<Value> live = {cond};
+  const std::vector<std::string> names = LiveLocalsAtBranch(*f.scope, def, branch, std::nullopt);
+  std::vector<Value> values;
+  for (const std::string& name : names) values.push_back(f.fast[f.scope->local_slot.at(name)]);
+  UseLiveLocals(t, innermost, names, values);
+  live.insert(live.end(), values.begin(), values.end());
+  bool negated = false;
+  Peeled(*branch.test, negated);
+  const bool runs_body = IsTruthy(cond) != negated;
+  ResumeLevel at_branch{innermost, f.function, nullptr, &branch, {}, {}, {}, runs_body};
+  at_branch.live = LiveLocalsAtBranch(*f.scope, def, branch, runs_body);
+  for (const std::string& name : at_branch.live)
+    at_branch.values.push_back(f.fast[f.scope->local_slot.at(name)]);
+  std::vector<ResumeLevel> resuming = {std::move(at_branch)};
+  for (size_t depth = innermost; depth-- > t.root_depth;) {
+    const Frame& outer = *frames[depth];
+    FrameAtCall at = AtCall(t, depth);
+    live.insert(live.end(), outer.stack.begin(), outer.stack.end());
+    live.insert(live.end(), at.values.begin(), at.values.end());
+    if (at.resumes)
+      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
+                                         std::move(at.names), at.values});
+  }
+  if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
+  if (t.record) LogBreak(t, text, false, innermost);
+  Explain(fmt::format("line {} in {}: {}", LineOf(f), CodeName(*f.scope), text.gb_type));
+  Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{},
+       LineOf(*frames[t.root_depth]), false);
+  if (!rules_.on(Rule::kResumeFunction)) {
+    contexts_[slot] = nullptr;  // the rest runs as it is
+    return;
+  }
+  // The compiled code jumps on the graph's value: the block the data selects goes on as its
+  // resume function, with the locals live there.
+  StartResume(slot, std::move(resuming));
+}
+
+}  // namespace tdc::dynamo
