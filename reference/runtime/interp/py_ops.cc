@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "reference/runtime/elementwise.h"
+#include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/tensor_values.h"
 #include "reference/runtime/op_table.h"
@@ -349,6 +350,8 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
     }
     return s->value().find(sub->value()) != std::string::npos;
   }
+  if (std::optional<Value> method = LookupMethod(in, container, "__contains__"))
+    return Truth(in, in.Call(*method, {{container, item}, {}}));
   for (const Value& v : in.Iterate(container)) {
     if (v == item || PyEquals(v, item)) return true;
   }
@@ -359,6 +362,11 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
 
 bool Truth(Interpreter& in, const Value& v) {
   in.Use(v);
+  // A library class's __len__ (torch._dynamo.utils.counters' Counter): empty is false.
+  if (Is<PyInstance>(v)) {
+    if (std::optional<Value> len = LookupMethod(in, v, "__len__"))
+      return IsTruthy(in.Call(*len, {{v}, {}}));
+  }
   try {
     return IsTruthy(v);
   } catch (const TorchError& e) {
