@@ -4,7 +4,6 @@
 // the compiler state they set (the stance, error_on_graph_break) has no eager effect.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <memory>
 
 #include "reference/runtime/interp/library.h"
@@ -34,60 +33,40 @@ void RejectUnknownKeywords(Interpreter& in, std::string_view name, const CallArg
   }
 }
 
-// eval_frame._set_stance(stance): sets eval_frame._stance, a DynamoStance, and returns the
-// prior one. The reference keeps the stance as its name (CompilerState::stance), so the
-// DynamoStance it returns is opaque (its fields are refused: skip_guard_eval_unsafe and
-// the backend are not kept) and restores that setting when passed back. torch stores any
-// other argument as it is (a str makes later compiled calls fail reading `.stance`):
-// eagerly nothing reads it, under Dynamo that is refused (D13).
+// eval_frame._set_stance(stance): sets eval_frame._stance, a DynamoStance, to `stance` and
+// returns the prior one. Only its own return values are DynamoStances a program can pass,
+// so a program's first call stores something else (torch keeps it as it is: a str makes
+// later compiled calls fail reading `.stance`). Eagerly nothing reads it, so that call is
+// modeled: the prior DynamoStance is opaque (its fields and repr are refused: the reference
+// keeps a stance as its name). Under Dynamo it is refused, and so is any later call (what
+// _stance holds then is not kept) (D13).
 void InstallEvalFrameSetStance(Interpreter& in) {
   Ref<PyType> dynamo_stance = LibraryClass(in, "DynamoStance", "torch._dynamo.eval_frame");
   AddMethod(in, dynamo_stance, "__getattr__", [](CallArgs& args) -> Value {
     RefuseNotModeled(fmt::format("DynamoStance.{} is not modeled", Str(args.positional.at(1))));
   });
-  struct Saved {
-    std::vector<std::pair<Ref<PyInstance>, StanceSetting>> stances;  // the ones returned
-    Value foreign;  // the stored non-DynamoStance value, null when none
-    Value current;  // the DynamoStance last passed in, while its setting is the stance
-  };
-  auto saved = std::make_shared<Saved>();
+  auto replaced = std::make_shared<bool>(false);  // _stance holds the program's value
   Ref<PyFunction> fn = apis::MakeLibFunction(
       in, apis::LibGlobals(in, "torch._dynamo.eval_frame"), "_set_stance",
-      [&in, dynamo_stance, saved](PyFunction&, CallArgs& args) -> Value {
+      [&in, dynamo_stance, replaced](PyFunction&, CallArgs& args) -> Value {
         Value stance = apis::BindParams(in, "_set_stance", {{"stance"}}, args)[0];
-        CompilerState& compiler = in.process().compiler;
+        const CompilerState& compiler = in.process().compiler;
         if (compiler.eval_frame_callback) {
           Raise(in.heap(), ExcType::kRuntimeError,
                 "attempted to set_stance in a torch.compile region");
         }
-        auto setting_of = [&](const Value& object) -> const StanceSetting* {
-          for (const auto& [o, setting] : saved->stances) {
-            if (Value(o) == object) return &setting;
-          }
-          return nullptr;
-        };
-        Value prior = saved->foreign;
-        if (!prior && saved->current && setting_of(saved->current)->name == compiler.stance.name)
-          prior = saved->current;  // torch returns the object it holds
-        if (!prior) {
-          Ref<PyInstance> object = in.heap().NewInstance(dynamo_stance);
-          object->repr_not_modeled = true;  // its fields are not kept
-          saved->stances.emplace_back(object, compiler.stance);
-          prior = object;
+        if (*replaced) {
+          RefuseNotModeled("eval_frame._set_stance after it stored a non-DynamoStance");
         }
-        if (const StanceSetting* setting = setting_of(stance)) {
-          compiler.stance = *setting;
-          saved->foreign = nullptr;
-          saved->current = stance;
-        } else if (compiler.make_compile_wrapper) {
+        if (compiler.make_compile_wrapper) {
           RefuseNotModeled(fmt::format(
-              "eval_frame._set_stance({}) under Dynamo: a stance that is not a DynamoStance",
+              "eval_frame._set_stance({}) under Dynamo (a stance that is not a DynamoStance)",
               Repr(stance)));
-        } else {
-          saved->foreign = stance;
-          saved->current = nullptr;
         }
-        return prior;
+        *replaced = true;
+        Ref<PyInstance> prior = in.heap().NewInstance(dynamo_stance);
+        prior->repr_not_modeled = true;
+        return Value(prior);
       });
   // torch marks it forbidden: tracing a call of it is an error (golden
   // upstream/decorators/test_set_stance_forbid_in_graph).
