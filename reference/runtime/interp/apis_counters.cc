@@ -67,14 +67,6 @@ void ExpectPositional(Interpreter& in, const CallArgs& args, std::string_view na
   }
 }
 
-// `collections.<name>.<attr>` for the attributes the views do not model.
-void RefuseOtherAttributes(Interpreter& in, const Ref<PyType>& type) {
-  AddMethod(in, type, "__getattr__", [type](CallArgs& args) -> Value {
-    RefuseNotModeled(fmt::format("collections.{}.{} is not modeled (torch._dynamo.utils.counters)",
-                                 type->name, Str(args.positional.at(1))));
-  });
-}
-
 // collections.Counter over one category: a dict of str -> int whose missing keys read 0.
 void InstallCounterMethods(Interpreter& in, const std::shared_ptr<CounterViews>& views) {
   const Ref<PyType>& type = views->type;

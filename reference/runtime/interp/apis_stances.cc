@@ -42,9 +42,7 @@ void RejectUnknownKeywords(Interpreter& in, std::string_view name, const CallArg
 // _stance holds then is not kept) (D13).
 void InstallEvalFrameSetStance(Interpreter& in) {
   Ref<PyType> dynamo_stance = LibraryClass(in, "DynamoStance", "torch._dynamo.eval_frame");
-  AddMethod(in, dynamo_stance, "__getattr__", [](CallArgs& args) -> Value {
-    RefuseNotModeled(fmt::format("DynamoStance.{} is not modeled", Str(args.positional.at(1))));
-  });
+  RefuseOtherAttributes(in, dynamo_stance);
   auto replaced = std::make_shared<bool>(false);  // _stance holds the program's value
   Ref<PyFunction> fn = apis::MakeLibFunction(
       in, apis::LibGlobals(in, "torch._dynamo.eval_frame"), "_set_stance",

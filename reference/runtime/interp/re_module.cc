@@ -264,13 +264,6 @@ class ReModule : public std::enable_shared_from_this<ReModule> {
   std::vector<std::pair<Ref<PyInstance>, std::shared_ptr<const MatchState>>> matches_;
 };
 
-void RefuseOtherAttributes(Interpreter& in, const Ref<PyType>& type) {
-  AddMethod(in, type, "__getattr__", [type](CallArgs& args) -> Value {
-    RefuseNotModeled(
-        fmt::format("re.{}.{} is not modeled", type->name, Str(args.positional.at(1))));
-  });
-}
-
 void ReModule::InstallFunctions() {
   PyModule& re = *in_.process().modules()[ModuleId::kRe];
   Value globals = apis::LibGlobals(in_, "re");
