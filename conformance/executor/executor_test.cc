@@ -147,9 +147,9 @@ TEST(ExecutorTest, ProgramsTheReferenceRefusesAreNotSupported) {
   auto backend = LoadBundled("reference");
   ASSERT_TRUE(backend);
   const std::pair<const char*, const char*> refused[] = {
-      {"fixtures:upstream/decorators:test_disable_class_and_instance_method",
+      {"fixtures:upstream%2Fdecorators:test_disable_class_and_instance_method",
        "unsupported construct 'ClassDef'"},
-      {"fixtures:upstream/decorators:test_fail_on_recompile_shows_guard_details",
+      {"fixtures:upstream%2Fdecorators:test_fail_on_recompile_shows_guard_details",
        ":10:1: module 're' is not modeled"},
   };
   for (const auto& [fixture, message] : refused) {

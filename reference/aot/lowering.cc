@@ -55,6 +55,7 @@ void Lower(Recorder& r, const OpCall& call) {
   if (target.starts_with("aten.")) return LowerAtenDirect(r, call);
   if (target == "torch.maximum" || target == "torch.minimum") return LowerExtreme(r, call);
   if (target == "builtins.getattr") return LowerComplexPart(r, call);
+  if (target == "operator.getitem") return LowerTensorIndex(r, call);
   if (call.site.op != nullptr) {
     for (const Row& row : kLowerings) {
       if (row.op == call.site.op->name) return row.lower(r, call);

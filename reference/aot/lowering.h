@@ -39,6 +39,8 @@ void LowerAtenDirect(Recorder& r, const OpCall& call);
 void LowerOpaque(Recorder& r, const OpCall& call);
 void LowerExtreme(Recorder& r, const OpCall& call);
 void LowerComplexPart(Recorder& r, const OpCall& call);
+// Tensor indexing, `operator.getitem` of a tensor (lower_indexing.cc).
+void LowerTensorIndex(Recorder& r, const OpCall& call);
 
 // The lowering functions (lowerings.def names one per op).
 #define TDC_LOWERING(op, function) void function(Recorder& r, const OpCall& call);

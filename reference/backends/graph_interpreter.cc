@@ -123,6 +123,14 @@ class Run {
           return Fail(fmt::format("item {} of a tuple of {}", i, of.items.size()));
         return of.items[static_cast<size_t>(i)];
       }
+      if (of.kind == OpValue::Kind::kTensor) {  // tensor indexing (a Dynamo graph's)
+        auto item = TensorGetItem(of.tensor, n.args[1], [this](int64_t ref) -> const OpValue& {
+          return values_[static_cast<size_t>(ref)];
+        });
+        if (auto* error = std::get_if<std::string>(&item))
+          return Fail(fmt::format("{}: {}", n.target, *error));
+        return std::get<OpValue>(std::move(item));
+      }
     }
     if (n.target == "torch._C._set_grad_enabled")
       return OpValue::None();  // no training graphs here
@@ -134,7 +142,8 @@ class Run {
       const bool imag = n.args[1].text == "imag";
       if (!imag && n.args[1].text != "real")
         return Fail("an attribute of a complex tensor other than real and imag");
-      auto part = Select(values_[static_cast<size_t>(n.args[0].integer)].tensor, -1, imag ? 1 : 0);
+      auto part = backends::Select(values_[static_cast<size_t>(n.args[0].integer)].tensor, -1,
+                                   imag ? 1 : 0);
       if (auto* error = std::get_if<std::string>(&part)) return Fail(*error);
       return std::get<OpValue>(std::move(part));
     }

@@ -6,10 +6,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "reference/runtime/advanced_index.h"
 #include "reference/runtime/elementwise.h"
+#include "reference/runtime/indexing.h"
 #include "reference/runtime/spectral.h"
+#include "reference/runtime/views.h"
 
 namespace tdc::backends {
 
@@ -70,17 +75,100 @@ std::variant<OpValue, std::string> Extreme(const Tensor& a, const Tensor& b, boo
 
 }  // namespace
 
+namespace {
+
+// A kernel's TorchError as the node's error text.
+template <typename F>
+std::variant<OpValue, std::string> Guarded(F compute) {
+  try {
+    return OpValue::Of(compute());
+  } catch (const runtime::TorchError& e) {
+    return fmt::format("{}: {}", e.type(), e.what());
+  }
+}
+
+// One item of a graph's index, as the runtime's indexing reads the Python value.
+std::optional<runtime::TensorIndex> IndexItem(
+    const graph::Arg& a, const std::function<const OpValue&(int64_t)>& value_of) {
+  using Kind = runtime::TensorIndex::Kind;
+  runtime::TensorIndex item;
+  auto bound = [](const graph::Arg& b, int64_t absent) {
+    return b.kind == graph::ValueKind::kInt ? b.integer : absent;
+  };
+  switch (a.kind) {
+    case graph::ValueKind::kInt:
+      item.kind = Kind::kInteger;
+      item.integer = a.integer;
+      return item;
+    case graph::ValueKind::kBool:
+      item.kind = Kind::kBoolean;
+      item.boolean = a.boolean;
+      return item;
+    case graph::ValueKind::kNone:
+      item.kind = Kind::kNone;
+      return item;
+    case graph::ValueKind::kEllipsis:
+      item.kind = Kind::kEllipsis;
+      return item;
+    case graph::ValueKind::kSlice:
+      // Ints or None only (the graphs Dynamo records for the subset's programs).
+      if (a.items.size() != 3) return std::nullopt;
+      for (const graph::Arg& b : a.items) {
+        if (b.kind != graph::ValueKind::kInt && b.kind != graph::ValueKind::kNone)
+          return std::nullopt;
+      }
+      item.kind = Kind::kSlice;
+      item.step = bound(a.items[2], 1);
+      if (item.step <= 0) return std::nullopt;
+      item.start = bound(a.items[0], 0);
+      item.stop = bound(a.items[1], std::numeric_limits<int64_t>::max());
+      return item;
+    case graph::ValueKind::kRef: {
+      const OpValue& v = value_of(a.integer);
+      if (v.kind != OpValue::Kind::kTensor) return std::nullopt;
+      item.kind = Kind::kTensor;
+      item.tensor = v.tensor;
+      return item;
+    }
+    case graph::ValueKind::kTensor:
+    case graph::ValueKind::kFloat:
+    case graph::ValueKind::kStr:
+    case graph::ValueKind::kTuple:
+    case graph::ValueKind::kList:
+    case graph::ValueKind::kDict:
+    case graph::ValueKind::kDtype:
+    case graph::ValueKind::kDevice:
+    case graph::ValueKind::kCallable:
+    case graph::ValueKind::kRepr:
+    case graph::ValueKind::kLayout:
+    case graph::ValueKind::kMemoryFormat:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::variant<OpValue, std::string> Select(const Tensor& t, int64_t dim, int64_t index) {
-  if (t.dim() == 0) return std::string("select() of a 0-dim tensor");
-  const int64_t d = runtime::WrapDim(dim, t.dim());
-  const int64_t size = t.sizes[static_cast<size_t>(d)];
-  if (index < -size || index >= size)
-    return fmt::format("select(): index {} out of range for size {}", index, size);
-  Tensor out = t;
-  out.storage_offset += (index < 0 ? index + size : index) * t.strides[static_cast<size_t>(d)];
-  out.sizes.erase(out.sizes.begin() + d);
-  out.strides.erase(out.strides.begin() + d);
-  return OpValue::Of(out);
+  return Guarded([&] { return runtime::Select(t, dim, index); });
+}
+
+std::variant<OpValue, std::string> TensorGetItem(
+    const Tensor& self, const graph::Arg& key,
+    const std::function<const OpValue&(int64_t)>& value_of) {
+  const bool tuple = key.kind == graph::ValueKind::kTuple;
+  std::vector<runtime::TensorIndex> items;
+  for (const graph::Arg& a : tuple ? key.items : std::vector<graph::Arg>{key}) {
+    std::optional<runtime::TensorIndex> item = IndexItem(a, value_of);
+    if (!item) {
+      return fmt::format("an index item of kind {} is outside the interpreter",
+                         graph::ValueKindName(a.kind));
+    }
+    items.push_back(std::move(*item));
+  }
+  // A tensor key takes torch's tuple path, as the runtime's indexing does.
+  const bool as_tuple = tuple || key.kind == graph::ValueKind::kRef;
+  return Guarded([&] { return runtime::ApplyIndex(self, items, as_tuple).result; });
 }
 
 namespace {
@@ -130,7 +218,33 @@ Result RunSpecialNode(std::string_view target, const std::vector<OpValue>& args,
     return args[0];
   if (target == "aten.select.int" && args.size() == 3 && IsTensor(args[0]) && IsInt(args[1]) &&
       IsInt(args[2])) {
-    return Select(args[0].tensor, args[1].scalar.AsInt(), args[2].scalar.AsInt());
+    return backends::Select(args[0].tensor, args[1].scalar.AsInt(), args[2].scalar.AsInt());
+  }
+  // Tensor indexing's ATen ops: slice(self, dim, start, end[, step]) as AOT autograd writes
+  // it, alias, and index(self, [None | Tensor, ...]).
+  if (target == "aten.slice.Tensor" && args.size() >= 4 && args.size() <= 5 && IsTensor(args[0]) &&
+      std::all_of(args.begin() + 1, args.end(), IsInt)) {
+    return Guarded([&] {
+      return runtime::Slice(args[0].tensor, args[1].scalar.AsInt(), args[2].scalar.AsInt(),
+                            args[3].scalar.AsInt(), args.size() == 5 ? args[4].scalar.AsInt() : 1);
+    });
+  }
+  if (target == "aten.alias.default" && args.size() == 1 && IsTensor(args[0])) {
+    return OpValue::Of(runtime::Alias(args[0].tensor));
+  }
+  if (target == "aten.index.Tensor" && args.size() == 2 && IsTensor(args[0]) &&
+      args[1].kind == OpValue::Kind::kList) {
+    std::vector<std::optional<Tensor>> indices;
+    for (const OpValue& v : args[1].items) {
+      if (v.kind == OpValue::Kind::kNone) {
+        indices.push_back(std::nullopt);
+      } else if (IsTensor(v)) {
+        indices.push_back(v.tensor);
+      } else {
+        return std::string("aten.index.Tensor: an index that is neither None nor a tensor");
+      }
+    }
+    return Guarded([&] { return runtime::Index(args[0].tensor, indices); });
   }
   if (target == "aten.reciprocal.default" && args.size() == 1 && IsTensor(args[0])) {
     return OpValue::Of(

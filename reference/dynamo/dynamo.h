@@ -86,6 +86,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                     const Value& value) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called,
                   const Value& result) override;
+  bool RecordsOps() const override { return Tracing() != nullptr || body_recorder_ != nullptr; }
 
  private:
   // Where each part lives:

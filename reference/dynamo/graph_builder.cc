@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "reference/runtime/interp/slices.h"
+
 namespace tdc::dynamo {
 
 using runtime::DynCast;
@@ -70,6 +72,21 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
       return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList,
                            std::move(args));
     }
+    case runtime::ObjectKind::kInstance:
+      // A tensor index's slice and Ellipsis (SCHEMA §7: {"slice": [start, stop, step]}).
+      if (std::optional<runtime::SliceParts> parts = runtime::SliceOf(v)) {
+        Arg arg;
+        arg.kind = graph::ValueKind::kSlice;
+        arg.items = {ArgOf(parts->start, ref_of), ArgOf(parts->stop, ref_of),
+                     ArgOf(parts->step, ref_of)};
+        return arg;
+      }
+      if (runtime::IsEllipsis(v)) {
+        Arg arg;
+        arg.kind = graph::ValueKind::kEllipsis;
+        return arg;
+      }
+      break;
     case runtime::ObjectKind::kDict:
     case runtime::ObjectKind::kCell:
     case runtime::ObjectKind::kFunction:
@@ -77,7 +94,6 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
     case runtime::ObjectKind::kModule:
     case runtime::ObjectKind::kException:
     case runtime::ObjectKind::kType:
-    case runtime::ObjectKind::kInstance:
     case runtime::ObjectKind::kMethod:
       break;
   }

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "reference/runtime/not_modeled.h"
+#include "reference/runtime/torch_names.h"
+
 namespace tdc::runtime {
 namespace {
 
@@ -202,6 +205,10 @@ BoundArgs Bind(const Signature& signature, std::string_view op_name, Surface sur
              input_alias;
     });
     if (it == params.end()) {
+      // A parameter torch has that the op's signature leaves out is not modeled (D13).
+      if (TorchAcceptsKeyword(surface == Surface::kMethod, op_name, name)) {
+        RefuseNotModeled(fmt::format("{}({}=...) is not modeled", op_name, name));
+      }
       ArgumentError(fmt::format("{}() got an unexpected keyword argument '{}'", op_name, name));
     }
     auto& slot = slots[static_cast<size_t>(it - params.begin())];

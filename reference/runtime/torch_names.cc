@@ -18,7 +18,9 @@ const std::unordered_set<std::string>& ModuleNames() {
   static const auto* names = new std::unordered_set<std::string>{
 #define TDC_MODULE_NAME(module, name) Key(module, name),
 #define TDC_TYPE_NAME(type, name)
+#define TDC_KEYWORD(surface, name, keyword)
 #include "reference/runtime/torch_names.def"
+#undef TDC_KEYWORD
 #undef TDC_TYPE_NAME
 #undef TDC_MODULE_NAME
   };
@@ -29,7 +31,23 @@ const std::unordered_set<std::string>& TypeNames() {
   static const auto* names = new std::unordered_set<std::string>{
 #define TDC_MODULE_NAME(module, name)
 #define TDC_TYPE_NAME(type, name) Key(type, name),
+#define TDC_KEYWORD(surface, name, keyword)
 #include "reference/runtime/torch_names.def"
+#undef TDC_KEYWORD
+#undef TDC_TYPE_NAME
+#undef TDC_MODULE_NAME
+  };
+  return *names;
+}
+
+// "surface\0name\0keyword".
+const std::unordered_set<std::string>& Keywords() {
+  static const auto* names = new std::unordered_set<std::string>{
+#define TDC_MODULE_NAME(module, name)
+#define TDC_TYPE_NAME(type, name)
+#define TDC_KEYWORD(surface, name, keyword) Key(Key(surface, name), keyword),
+#include "reference/runtime/torch_names.def"
+#undef TDC_KEYWORD
 #undef TDC_TYPE_NAME
 #undef TDC_MODULE_NAME
   };
@@ -44,6 +62,10 @@ bool TorchModuleHas(std::string_view module, std::string_view name) {
 
 bool PythonTypeHas(std::string_view type, std::string_view name) {
   return TypeNames().contains(Key(type, name));
+}
+
+bool TorchAcceptsKeyword(bool method, std::string_view name, std::string_view keyword) {
+  return Keywords().contains(Key(Key(method ? "method" : "function", name), keyword));
 }
 
 }  // namespace tdc::runtime

@@ -6,7 +6,7 @@
 namespace tdc::runtime {
 namespace {
 
-Tensor Alias(const Tensor& t, Shape sizes, Shape strides) {
+Tensor Restrided(const Tensor& t, Shape sizes, Shape strides) {
   Tensor v = t;
   v.sizes = std::move(sizes);
   v.strides = std::move(strides);
@@ -116,15 +116,16 @@ Tensor View(const Tensor& t, const Shape& shape) {
                      "least one dimension spans across two contiguous subspaces). Use "
                      ".reshape(...) instead.");
   }
-  return Alias(t, sizes, *strides);
+  return Restrided(t, sizes, *strides);
 }
 
 Tensor Reshape(const Tensor& t, const Shape& shape) {
   Shape sizes = InferSize(shape, t.numel());
-  if (std::optional<Shape> strides = ComputeViewStrides(t, sizes)) return Alias(t, sizes, *strides);
+  if (std::optional<Shape> strides = ComputeViewStrides(t, sizes))
+    return Restrided(t, sizes, *strides);
   Tensor copy = EmptyTensor(t.dtype, t.sizes);
   CopyInto(copy, t);
-  return Alias(copy, sizes, ContiguousStrides(sizes));
+  return Restrided(copy, sizes, ContiguousStrides(sizes));
 }
 
 Tensor Transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
@@ -154,7 +155,7 @@ Tensor Permute(const Tensor& t, const Shape& dims) {
     sizes[i] = t.sizes[d];
     strides[i] = t.strides[d];
   }
-  return Alias(t, sizes, strides);
+  return Restrided(t, sizes, strides);
 }
 
 // ATen's inferExpandGeometry: new leading dims get stride 0, as do expanded size-1 dims.
@@ -198,7 +199,7 @@ Tensor Expand(const Tensor& t, const Shape& shape) {
     sizes[i] = target;
     strides[i] = stride;
   }
-  return Alias(t, sizes, strides);
+  return Restrided(t, sizes, strides);
 }
 
 Tensor Squeeze(const Tensor& t) {
@@ -208,7 +209,7 @@ Tensor Squeeze(const Tensor& t) {
     sizes.push_back(t.sizes[d]);
     strides.push_back(t.strides[d]);
   }
-  return Alias(t, sizes, strides);
+  return Restrided(t, sizes, strides);
 }
 
 Tensor Squeeze(const Tensor& t, int64_t dim) {
@@ -228,6 +229,40 @@ Tensor Unsqueeze(const Tensor& t, int64_t dim) {
   v.strides.insert(v.strides.begin() + dim, stride);
   return v;
 }
+
+Tensor Select(const Tensor& t, int64_t dim, int64_t index) {
+  if (t.dim() == 0) throw TorchError("IndexError", "select() cannot be applied to a 0-dim tensor.");
+  dim = WrapDim(dim, t.dim());
+  const int64_t size = t.sizes[dim];
+  if (index < -size || index >= size) {
+    throw TorchError("IndexError", "select(): index " + std::to_string(index) +
+                                       " out of range for tensor of size " + ShapeText(t.sizes) +
+                                       " at dimension " + std::to_string(dim));
+  }
+  Tensor v = t;
+  v.storage_offset += (index < 0 ? index + size : index) * t.strides[dim];
+  v.sizes.erase(v.sizes.begin() + dim);
+  v.strides.erase(v.strides.begin() + dim);
+  return v;
+}
+
+// ATen's slice (TensorShape.cpp).
+Tensor Slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  if (t.dim() == 0) throw TorchError("IndexError", "slice() cannot be applied to a 0-dim tensor.");
+  if (step <= 0) throw TorchError("RuntimeError", "slice step must be positive");
+  dim = WrapDim(dim, t.dim());
+  const int64_t size = t.sizes[dim];
+  auto wrap = [size](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + size : i, 0, size); };
+  start = wrap(start);
+  end = std::max(wrap(end), start);
+  Tensor v = t;
+  v.storage_offset += start * t.strides[dim];
+  v.sizes[dim] = (end - start + step - 1) / step;
+  v.strides[dim] *= step;
+  return v;
+}
+
+Tensor Alias(const Tensor& t) { return t; }
 
 Tensor Contiguous(const Tensor& t) {
   if (t.IsContiguous()) return t;

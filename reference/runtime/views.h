@@ -23,6 +23,13 @@ Tensor Expand(const Tensor& t, const Shape& shape);
 Tensor Squeeze(const Tensor& t);
 Tensor Squeeze(const Tensor& t, int64_t dim);
 Tensor Unsqueeze(const Tensor& t, int64_t dim);
+// aten.select.int: the view at `index` (negative counts from the end) without dim `dim`.
+Tensor Select(const Tensor& t, int64_t dim, int64_t index);
+// aten.slice.Tensor: elements start, start+step, ... before end along dim (start and end
+// wrap once when negative, then clamp to [0, size]; an end before start selects none).
+Tensor Slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step);
+// aten.alias.default: a view of all of `t`.
+Tensor Alias(const Tensor& t);
 // `t` itself when already contiguous, else a row-major copy.
 Tensor Contiguous(const Tensor& t);
 // torch.clone (memory_format=preserve): a non-overlapping-and-dense input keeps its

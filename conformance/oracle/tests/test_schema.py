@@ -101,8 +101,10 @@ class SchemaTest(unittest.TestCase):
         document = json.loads(text)
         self.assertEqual(golden.dumps(document), text)
         self.assertEqual(list(document), ["schema", "meta", "eager", "compiled"])
+        self.assertEqual(list(document["eager"]), ["outs", "exception", "unsupported"])
         self.assertEqual(list(_compiled(document)),
-                         ["outs", "exception", "invocations", "counters", "graph_breaks"])
+                         ["outs", "exception", "unsupported", "invocations", "counters",
+                          "graph_breaks"])
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/slices.h"
 
 namespace tdc::runtime {
 namespace {
@@ -223,6 +224,7 @@ void InstallBuiltins(Interpreter& in) {
     return Value(in.heap().NewList(std::move(rows)));  // an iterator in CPython
   });
   InstallBuiltinTypeConstructors(in);
+  InstallSlices(in);
 }
 
 }  // namespace tdc::runtime

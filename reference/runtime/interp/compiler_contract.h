@@ -79,6 +79,10 @@ class OpObserver {
   virtual ~OpObserver() = default;
   virtual void OnTensorOp(const OpCallSite& site, const CallArgs& as_called,
                           const Value& result) = 0;
+  // Whether the op calls made now become graph nodes (a frame is traced, or an allowed
+  // function's body is recorded for the ATen level): what the reference does not model
+  // there is refused, while the same call run eagerly is not.
+  virtual bool RecordsOps() const = 0;
 };
 
 // The callback torch's eval-frame hook holds (torch/_dynamo/eval_frame.py): a compile

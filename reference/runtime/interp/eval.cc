@@ -5,6 +5,7 @@
 
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/slices.h"
 
 namespace tdc::runtime {
 
@@ -92,10 +93,12 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
     case ConstantValue::Kind::kStr:
       v = heap().Intern(cv.text);
       break;
+    case ConstantValue::Kind::kEllipsis:
+      v = EllipsisObject(*this);
+      break;
     case ConstantValue::Kind::kComplex:
     case ConstantValue::Kind::kBytes:
-    case ConstantValue::Kind::kEllipsis:
-      RefuseNotModeled("bytes, complex and Ellipsis constants are outside the reference");
+      RefuseNotModeled("bytes and complex constants are outside the reference");
   }
   constants_.emplace(&c, v);
   return v;
@@ -233,8 +236,15 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
       Value key = Eval(f, *s.slice);
       return GetItem(*this, container, key);
     }
+    case NodeKind::kSlice: {  // a:b:c inside a tuple index (BUILD_SLICE)
+      const auto& sl = As<lang::Slice>(e);
+      Value none = heap().None();
+      Value lower = sl.lower ? Eval(f, *sl.lower) : none;
+      Value upper = sl.upper ? Eval(f, *sl.upper) : none;
+      Value step = sl.step ? Eval(f, *sl.step) : none;
+      return NewSlice(*this, std::move(lower), std::move(upper), std::move(step));
+    }
     case NodeKind::kStarred:
-    case NodeKind::kSlice:
     case NodeKind::kUnsupportedExpr:
 #define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_EXPR_##Category(Name)
 #include "reference/lang/ast_nodes.def"

@@ -1,5 +1,5 @@
 // Items and slices of Python containers: seq[i], seq[a:b:c], d[k], their assignment and
-// deletion, with CPython 3.11's errors.
+// deletion, with CPython 3.11's errors; a tensor's are tensor_items.cc's.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +7,8 @@
 #include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/slices.h"
+#include "reference/runtime/interp/tensor_items.h"
 
 namespace tdc::runtime {
 namespace {
@@ -62,6 +64,9 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key) {
   in.Use(container);
+  if (Is<PyTensor>(container)) return TensorGetItem(in, container, key);
+  if (std::optional<SliceParts> parts = SliceOf(key); parts && !Is<PyDict>(container))
+    return GetSlice(in, container, parts->start, parts->stop, parts->step);
   if (const auto* l = DynCast<PyList>(container))
     return l->items()[Index(in, key, l->items().size(), "list")];
   if (const auto* t = DynCast<PyTuple>(container))
@@ -74,9 +79,6 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
     int64_t i = Index(in, key, s->value().size(), "string");
     return in.heap().Str(s->value().substr(static_cast<size_t>(i), 1));
   }
-  if (Is<PyTensor>(container)) {
-    RefuseNotModeled("tensor indexing is outside the reference");
-  }
   // A library class's __getitem__ (torch._dynamo.utils.counters, re.Match).
   if (std::optional<Value> method = LookupMethod(in, container, "__getitem__"))
     return in.Call(*method, {{container, key}, {}});
@@ -87,6 +89,9 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
 Value GetSlice(Interpreter& in, const Value& container, const Value& lower, const Value& upper,
                const Value& step) {
   in.Use(container);
+  // x[a:b:c] on a tensor is x[slice(a, b, c)] (CPython 3.11 builds the slice object).
+  if (Is<PyTensor>(container))
+    return TensorGetItem(in, container, NewSlice(in, lower, upper, step));
   if (Is<PyStr>(container)) {
     std::vector<Value> chars = in.Iterate(container);
     std::string out;
@@ -99,9 +104,6 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
   if (const auto* l = DynCast<PyList>(container)) items = &l->items();
   if (const auto* t = DynCast<PyTuple>(container)) items = &t->items();
   if (items == nullptr) {
-    if (Is<PyTensor>(container)) {
-      RefuseNotModeled("tensor slicing is outside the reference");
-    }
     Raise(in.heap(), ExcType::kTypeError,
           fmt::format("'{}' object is not subscriptable", TypeName(container)));
   }
