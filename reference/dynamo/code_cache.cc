@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "reference/runtime/not_modeled.h"
+
 namespace tdc::dynamo {
 
 std::string CodeCache::Failure(const CacheEntry& entry,
@@ -25,12 +27,33 @@ std::string CodeCache::Failure(const CacheEntry& entry,
   return "";
 }
 
-const CacheEntry* CodeCache::Lookup(const CodeKey& key, const std::vector<Value>& frame_values) {
+namespace {
+
+// torch's backend_match on two BackendKeys: the same kind, and the same object or (a backend
+// named by a string) the same registered backend.
+bool SameBackend(const BackendKey& cached, const BackendKey& current) {
+  if (!current.backend) return true;
+  if (cached.forced != current.forced) return false;
+  if (cached.backend == current.backend) return true;
+  const auto* a = runtime::DynCast<runtime::PyStr>(cached.backend);
+  const auto* b = runtime::DynCast<runtime::PyStr>(current.backend);
+  return a != nullptr && b != nullptr && a->value() == b->value();
+}
+
+}  // namespace
+
+BackendKey BackendToMatch(const runtime::CompileCallback& callback) {
+  if (callback.run_only) return {};
+  return {callback.backend, callback.forced_backend};
+}
+
+const CacheEntry* CodeCache::Lookup(const CodeKey& key, const std::vector<Value>& frame_values,
+                                    const BackendKey& backend) {
   auto code = codes_.find(key);
   if (code == codes_.end() || !rules_.on(Rule::kCacheHit)) return nullptr;
   std::vector<CacheEntry>& cache = code->second.cache;  // least recently used first
   auto hit = std::find_if(cache.rbegin(), cache.rend(), [&](const CacheEntry& entry) {
-    return Failure(entry, frame_values).empty();
+    return SameBackend(entry.backend, backend) && Failure(entry, frame_values).empty();
   });
   if (hit == cache.rend()) return nullptr;
   std::rotate(hit.base() - 1, hit.base(), cache.end());
@@ -63,7 +86,9 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
     std::erase_if(global.guards,
                   [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
   }
-  return {t.compile_id, std::nullopt, std::move(guards), t.grad_enabled, std::move(globals)};
+  return {t.compile_id,       std::nullopt,
+          std::move(guards),  t.grad_enabled,
+          std::move(globals), t.callback ? BackendToMatch(*t.callback) : BackendKey{}};
 }
 
 std::string CodeCache::FailOnRecompileMessage(const CodeKey& key, const std::string& filename,
@@ -79,7 +104,13 @@ std::string CodeCache::FailOnRecompileMessage(const CodeKey& key, const std::str
   if (!code.cache.empty()) message += "\n    triggered by the following guard failure(s):";
   // Most recently used entry first, each with the first guard it fails.
   for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
-    message += fmt::format("\n    - {}: {}", entry->compile_id, Failure(*entry, frame_values));
+    std::string failure = Failure(*entry, frame_values);
+    if (failure.empty()) {
+      runtime::RefuseNotModeled(
+          "fail_on_recompile meeting a cache entry of another backend (BACKEND_MATCH) is not "
+          "modeled");
+    }
+    message += fmt::format("\n    - {}: {}", entry->compile_id, failure);
   }
   return message;
 }

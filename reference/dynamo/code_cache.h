@@ -18,6 +18,18 @@
 
 namespace tdc::dynamo {
 
+// A compile callback's backend as torch's cache lookup compares them (the innermost backend
+// of the callback, compared with ==): torch.compile's _TorchCompileWrapper equals another
+// of the same backend (a name: the same registered backend; a callable: the same object);
+// set_stance's force_backend is that backend itself, which equals only itself (probed on
+// torch 2.13.0: forcing a function's own backend compiles it again, once).
+struct BackendKey {
+  Value backend;  // null: any backend (a run-only callback: torch's callback False)
+  bool forced = false;
+};
+// The backend a frame's cache entries must have been compiled for under `callback`.
+BackendKey BackendToMatch(const runtime::CompileCallback& callback);
+
 // One compiled entry of a code's cache: its compile id and the guards of its frame values
 // (in the frame's argument order).
 struct CacheEntry {
@@ -28,6 +40,9 @@ struct CacheEntry {
   std::vector<GuardedValue> guards;
   bool grad_enabled = true;  // the global grad-mode guard
   std::vector<GlobalGuard> globals;
+  // The backend it was compiled for: a frame called under another backend misses it
+  // (torch's cache lookup, BACKEND_MATCH).
+  BackendKey backend = {};
 };
 
 // What Dynamo knows of one code object across calls.
@@ -53,9 +68,11 @@ class CodeCache {
   // The state of `key`'s code (a fresh one the first time).
   CodeState& Of(const CodeKey& key) { return codes_[key]; }
 
-  // The entry of `key`'s cache the frame values pass, or null; the one that does (the most
-  // recently used first) moves to the front, as torch's lookup does.
-  const CacheEntry* Lookup(const CodeKey& key, const std::vector<Value>& frame_values);
+  // The entry of `key`'s cache compiled for `backend` (BackendToMatch; null: any) that the
+  // frame values pass, or null; the one that does (the most recently used first) moves to the
+  // front, as torch's lookup does.
+  const CacheEntry* Lookup(const CodeKey& key, const std::vector<Value>& frame_values,
+                           const BackendKey& backend);
   // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
   std::string Failure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
   // Whether `key`'s cache is full (R-recompile-limit).
@@ -74,6 +91,8 @@ class CodeCache {
   // The fail_on_recompile stance's RuntimeError message for a frame of `key`'s code (at
   // `filename`, `name`, `first_line`) that would compile again: each cache entry's failing
   // guard, most recently used first (spec §2.14, S29).
+  // An entry whose guards pass but whose backend differs (BACKEND_MATCH) is refused: its
+  // message is not modeled.
   std::string FailOnRecompileMessage(const CodeKey& key, const std::string& filename,
                                      const std::string& name, int64_t first_line,
                                      const std::vector<Value>& frame_values);

@@ -27,6 +27,31 @@ std::string WrapInlineSource() {
 
 }  // namespace
 
+std::shared_ptr<const CompileCallback> Dynamo::ForcedCallback(const CompileCallback& own,
+                                                              const Value& forced) {
+  // A backend named by a string other than these two is not modeled; a callable one is,
+  // until a graph is handed to it (Emit: only the injected backend's calls are modeled).
+  const auto* name = DynCast<PyStr>(forced);
+  const bool modeled = name != nullptr ? name->value() == "eager" || name->value() == "aot_eager"
+                                       : forced == recorder_ || apis::IsCallable(in_, forced);
+  if (!modeled) {
+    RefuseNotModeled(fmt::format(
+        "set_stance(force_backend={}) is not modeled: only \"eager\", \"aot_eager\" and callables",
+        name != nullptr ? fmt::format("\"{}\"", name->value()) : std::string(TypeName(forced))));
+  }
+  // The forced callback is convert_frame's (one_graph=False), but the wrapper of a
+  // fullgraph=True function still expects compiled frames: probed, its resume functions are
+  // not converted, which the reference does not model.
+  if (own.fullgraph) {
+    RefuseNotModeled("set_stance(force_backend=...) on a fullgraph=True function is not modeled");
+  }
+  // Each call makes a new ConvertFrameAssert, whose constructor resets the duplicate-graph-
+  // break checker (as each torch.compile does).
+  if (rules_.on(Rule::kGbLogDedup)) logged_locations_.clear();
+  return std::make_shared<const CompileCallback>(
+      CompileCallback{forced, false, false, false, /*forced_backend=*/true});
+}
+
 Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   // Each torch.compile makes a new ConvertFrameAssert, whose constructor resets the
   // duplicate-graph-break checker (convert_frame.py): user stacks are logged again.
@@ -48,7 +73,8 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   always_optimize_.insert(std::get<UserCode>(DynCast<PyFunction>(target)->code).def);
   auto installed = std::make_shared<const CompileCallback>(std::move(callback));
   // _callback_from_stance, read at each call (spec §2.14): force_eager clears the callback,
-  // eager_on_recompile makes it run-only, fail_on_recompile makes recompiles raise.
+  // eager_on_recompile makes it run-only, fail_on_recompile makes recompiles raise, and the
+  // default stance with force_backend compiles with that backend instead (S32).
   auto run_only = std::make_shared<const CompileCallback>(
       CompileCallback{installed->backend, installed->fullgraph, true, false});
   auto failing = std::make_shared<const CompileCallback>(
@@ -82,6 +108,8 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
                                 "skip_guard_eval_unsafe=False, backend=None)'",
                                 in_.process().compiler.stance.name));
             case Stance::kDefault:
+              if (in_.process().compiler.stance.force_backend)
+                active = ForcedCallback(*installed, in_.process().compiler.stance.force_backend);
               break;
           }
         }

@@ -152,6 +152,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     Dynamo& d_;
   };
 
+  // ---- compile_wrapper.cc
+  // The callback of a compiled call under set_stance("default", force_backend=`forced`): a
+  // convert_frame of that backend, never fullgraph (eval_frame._callback_from_stance); refused
+  // for a backend the reference does not model.
+  std::shared_ptr<const runtime::CompileCallback> ForcedCallback(
+      const runtime::CompileCallback& own, const Value& forced);
+
   // ---- eval_frame.cc
   std::optional<Value> RunFrame(const Ref<runtime::PyFunction>& function, CallArgs& args,
                                 bool run_only = false);
@@ -159,8 +166,12 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   using Sources = std::vector<std::pair<Value, std::string>>;
   // Records where `v`'s closure cells came from, when it is a function read from `source`.
   static void NameClosureCells(Trace& t, const Value& v, const std::string& source);
+  // `callback`: the compile callback converting it; `backend`: the one its cache entry must
+  // have been compiled for (BackendToMatch; null: any).
   std::unique_ptr<Trace> NewTrace(const CodeKey& key, const Sources& sources, std::string code_name,
-                                  bool resume);
+                                  bool resume,
+                                  std::shared_ptr<const runtime::CompileCallback> callback,
+                                  const BackendKey& backend);
   // The fail_on_recompile stance met a frame that would compile again: RuntimeError with
   // each cache entry's failing guard (spec §2.14, S29).
   [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeKey& key,
@@ -243,7 +254,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     size_t level;
     enum class Kind { kAtCall, kStep, kSkipFrame } kind;
   };
-  // A break reached by the root frame itself (spec §3.3).
+  // A break reached by the root frame itself, or handed to its call by an inlined callee
+  // (spec §3.3).
   Ending RootEnding(const Trace& t, BreakText& text);
   // Records a break; `ends_frame`: the root frame reached skip_frame / step_unsupported
   // (its own reason, not counted). `level`: the frame ending the graph at its call (Dynamo
@@ -318,6 +330,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   size_t NestedBreakLevel(const Trace& t);
   // A frame of the trace at `depth` or above it with a loop's backward jump ahead.
   bool BackedgeAtOrAbove(const Trace& t, size_t depth);
+  // A frame of the trace above `depth` (the root included) at a call inside a try block.
+  bool TryAbove(const Trace& t, size_t depth);
   // The same as SkipRootFrame for a trace RerootAt made, whose frame cannot run again from
   // its start: it runs again from its resume function's start (ResumeFrameEagerly) or,
   // where it cannot, the calls it made so far run again (offered), the rest of it eagerly.

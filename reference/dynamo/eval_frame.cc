@@ -242,8 +242,11 @@ std::string Dynamo::Where(const PyFunction& function) {
 }
 
 std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sources,
-                                        std::string code_name, bool resume) {
+                                        std::string code_name, bool resume,
+                                        std::shared_ptr<const CompileCallback> callback,
+                                        const BackendKey& backend) {
   auto t = std::make_unique<Trace>();
+  t->callback = std::move(callback);
   t->serial = next_trace_serial_++;
   t->key = key;
   t->code_name = std::move(code_name);
@@ -256,7 +259,7 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
     NameClosureCells(*t, v, source);
     frame_values.push_back(v);
   }
-  if (const CacheEntry* hit = code_cache_.Lookup(key, frame_values)) {
+  if (const CacheEntry* hit = code_cache_.Lookup(key, frame_values, backend)) {
     t->record = false;
     t->cached_invocation = hit->invocation;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
@@ -326,14 +329,17 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
-  if (run_only && !code_cache_.Lookup(key, values)) {
+  // The disable(recursive=False) wrapper's callback is False: any backend's entry runs.
+  const BackendKey backend = run_only ? BackendKey{} : BackendToMatch(*callback);
+  if (run_only && !code_cache_.Lookup(key, values, backend)) {
     Explain(fmt::format(
         "{}: the disable(recursive=False) wrapper's function, no cached code: runs eagerly, "
         "its callees offered to Dynamo",
         Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
-  if (callback->run_only && rules_.on(Rule::kRunOnly) && !code_cache_.Lookup(key, values)) {
+  if (callback->run_only && rules_.on(Rule::kRunOnly) &&
+      !code_cache_.Lookup(key, values, backend)) {
     Explain(fmt::format(
         "{}: run-only callback (torch._dynamo.run, eager_on_recompile), no cached code: runs "
         "eagerly",
@@ -346,10 +352,11 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
         fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;
   }
-  if (callback->fail_on_recompile && rules_.on(Rule::kStance) && !code_cache_.Lookup(key, values)) {
+  if (callback->fail_on_recompile && rules_.on(Rule::kStance) &&
+      !code_cache_.Lookup(key, values, backend)) {
     FailOnRecompile(*function, key, values);
   }
-  if (code_cache_.AtRecompileLimit(key) && !code_cache_.Lookup(key, values)) {
+  if (code_cache_.AtRecompileLimit(key) && !code_cache_.Lookup(key, values, backend)) {
     // torch warns that the frame hit config.recompile_limit and runs this call without
     // the callback: the frames it calls are not converted either (golden
     // variants/guards__recompile_limit__wrap).
@@ -359,8 +366,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }
-  std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false);
-  t->callback = callback;
+  std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false, callback, backend);
   t->co_name = CodeName(scope);
   t->root_depth = in_.frames().size();
   t->waiting_above = t->root_depth;

@@ -74,9 +74,13 @@ void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   if (!ResumabilityOf(*std::get<UserCode>(frame.function->code).def).IsCheckpoint(&stmt)) return;
   const size_t i = depth - t->root_depth;
   if (t->checkpoints.size() <= i) t->checkpoints.resize(i + 1);
-  t->checkpoints[i] =
-      Trace::Checkpoint{&stmt,    t->graph.mark(),        frame.fast, t->inlined_calls.size(),
-                        t->reads, t->global_guards.size()};
+  t->checkpoints[i] = Trace::Checkpoint{&stmt,
+                                        t->graph.mark(),
+                                        frame.fast,
+                                        t->inlined_calls.size(),
+                                        t->reads,
+                                        t->global_guards.size(),
+                                        in_.process().grad_enabled};
 }
 
 Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
@@ -102,13 +106,21 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
     const Frame& outer = *in_.frames()[depth];
     FrameAtCall at = AtCall(t, depth);
     live.insert(live.end(), outer.stack.begin(), outer.stack.end());
-    live.insert(live.end(), at.values.begin(), at.values.end());
+    // Its call has not returned: the outputs are the locals live during it (a with block's
+    // exception path included); its resume function takes those live after it.
+    for (const std::string& name :
+         LiveLocalsDuringCall(*outer.scope, *std::get<UserCode>(outer.function->code).def,
+                              outer.stmt, *outer.call)) {
+      live.push_back(outer.fast[outer.scope->local_slot.at(name)]);
+    }
     if (at.resumes)
       resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
                                          std::move(at.names), at.values});
   }
   const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line
                                              : in_.frames()[t.root_depth]->call->span.begin.line;
+  // The graph leaves grad mode as the frame found it, as at a break's call (BreakAtCall).
+  if (checkpoint.grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
   Emit(t, rules_.on(Rule::kGraphOutputs) ? live : std::vector<Value>{}, line, false);
   Explain("the rest of the frame from the checkpoint runs eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls;

@@ -133,7 +133,8 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
 Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
   // What the frame does (spec §3.3): a break inside a try block steps back to the last
   // checkpoint, or skips the frame without one; one with a loop's backward jump ahead
-  // skips it (R-step-graph-break). step_unsupported() steps back too.
+  // skips it (R-step-graph-break). step_unsupported() steps back too. The same holds for a
+  // break an inlined callee hands to the root frame's call (InlinedEnding).
   using Kind = Ending::Kind;
   const Frame& root = *in_.frames()[t.root_depth];
   const Resumability& shape = ResumabilityOf(*std::get<UserCode>(root.function->code).def);
@@ -151,7 +152,7 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
   if (!rules_.on(Rule::kStepGraphBreak)) return {t.root_depth, Kind::kAtCall};
   if (shape.InTry(root.stmt)) return {t.root_depth, can_step ? Kind::kStep : Kind::kSkipFrame};
   if (shape.BackedgeAfter(root.stmt)) {
-    auto [name, line] = SkippedFrame();
+    auto [name, line] = CodeOfFrame(t.root_depth);
     text = LoopBreakText(text, name, root.program->filename, line);
     return {t.root_depth, Kind::kSkipFrame};
   }
@@ -193,8 +194,13 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     }
     return;
   }
-  // fullgraph returns the inputs it outputs from the graph (R-graph-outputs): realized.
-  if (fullgraph) {
+  // fullgraph returns the inputs it outputs from the graph (R-graph-outputs): realized. So
+  // does a return of one tensor: torch's compile_subgraph then takes its fast path, which
+  // makes every stack value a graph output, an input too (golden
+  // graph_break/return_input_after_no_grad_break).
+  const bool returns_one_tensor = at_return && live.size() == 1 && Is<PyTensor>(live.front());
+  const bool outputs_inputs = fullgraph || returns_one_tensor;
+  if (outputs_inputs) {
     for (const Value& v : live) Realize(t, v);
   }
   code.cache.push_back(code_cache_.EntryFor(t));
@@ -203,7 +209,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     Explain(ends + ": empty, not sent to the backend");
     return;
   }
-  FinishedGraphs graphs = t.graph.Finish(live, fullgraph, t.grad_enabled);
+  FinishedGraphs graphs = t.graph.Finish(live, outputs_inputs, t.grad_enabled);
   const graph::Graph& graph = graphs.dynamo;
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
     return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput &&
@@ -217,7 +223,15 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     return;
   }
   Explain(fmt::format("{}: {} op(s) sent to the backend", ends, ops));
-  if (t.callback->backend != recorder_) return;
+  if (t.callback->backend != recorder_) {
+    // A named backend (eager, aot_eager, inductor) runs the graph as traced; what a callable
+    // other than the injected one does with it is not modeled (set_stance's force_backend,
+    // golden upstream/decorators/test_set_stance_force_backend_with_disable, hands none).
+    if (!Is<PyStr>(t.callback->backend)) {
+      RefuseNotModeled("a graph handed to a backend other than the injected one is not modeled");
+    }
+    return;
+  }
   code.cache.back().invocation = records_.invocations.size();
   graph::Invocation invocation;
   invocation.trigger = {t.code_name, t.resume, line};

@@ -205,6 +205,73 @@ Names LiveAfterCallInStatement(const Node& def, const Stmt& stmt, const Call& ca
   return Union(live, rest.reads);
 }
 
+// What the exception paths of the with blocks around `target` (in `body`, continued by
+// `out`) read: a with's handler, when __exit__ suppresses the exception, goes on after the
+// with statement, so what is live there is live at any instruction of its body that can
+// raise (torch's livevars_analysis walks each exception-table target). Nullopt when `target`
+// is not in `body`.
+std::optional<Names> LiveOnWithExits(const StmtList& body, const Stmt& target, const Names& out) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    Names cont = LiveIn(body, i + 1, out);
+    const Stmt& st = *body[i];
+    if (&st == &target) return Names{};
+    std::optional<Names> inner;
+    switch (st.kind) {
+      case NodeKind::kIf:
+        inner = LiveOnWithExits(As<If>(st).body, target, cont);
+        if (!inner) inner = LiveOnWithExits(As<If>(st).orelse, target, cont);
+        break;
+      case NodeKind::kFor:
+      case NodeKind::kWhile: {
+        Names again = Union(cont, Reads(&st));
+        inner = LiveOnWithExits(st.kind == NodeKind::kFor ? As<For>(st).body : As<While>(st).body,
+                                target, again);
+        if (!inner) {
+          inner = LiveOnWithExits(
+              st.kind == NodeKind::kFor ? As<For>(st).orelse : As<While>(st).orelse, target, cont);
+        }
+        break;
+      }
+      case NodeKind::kWith:
+        inner = LiveOnWithExits(As<With>(st).body, target, cont);
+        if (inner) inner = Union(std::move(*inner), cont);
+        break;
+      case NodeKind::kTry: {
+        const auto& t = As<Try>(st);
+        Names within = Union(cont, Reads(&st));
+        inner = LiveOnWithExits(t.body, target, within);
+        for (size_t h = 0; !inner && h < t.handlers.size(); ++h)
+          inner = LiveOnWithExits(t.handlers[h]->body, target, within);
+        if (!inner) inner = LiveOnWithExits(t.orelse, target, within);
+        if (!inner) inner = LiveOnWithExits(t.finalbody, target, cont);
+        break;
+      }
+      case NodeKind::kFunctionDef:
+      case NodeKind::kReturn:
+      case NodeKind::kDelete:
+      case NodeKind::kAssign:
+      case NodeKind::kAugAssign:
+      case NodeKind::kRaise:
+      case NodeKind::kAssert:
+      case NodeKind::kImport:
+      case NodeKind::kImportFrom:
+      case NodeKind::kGlobal:
+      case NodeKind::kNonlocal:
+      case NodeKind::kExprStmt:
+      case NodeKind::kPass:
+      case NodeKind::kBreak:
+      case NodeKind::kContinue:
+      case NodeKind::kUnsupportedStmt:
+#define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+        break;
+    }
+    if (inner) return inner;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool ReturnedAtOnce(const Node& def, const Stmt* stmt, const Call& call) {
@@ -238,6 +305,17 @@ std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const 
     NameCollector rest(call.span.end);
     rest.Walk(As<Lambda>(def).body.get());
     live = rest.reads;
+  }
+  return InVarnamesOrder(scope, live);
+}
+
+std::vector<std::string> LiveLocalsDuringCall(const runtime::Scope& scope, const Node& def,
+                                              const Stmt* stmt, const Call& call) {
+  Names live;
+  for (const std::string& name : LiveLocalsAfterCall(scope, def, stmt, call)) live.insert(name);
+  if (stmt != nullptr && def.kind == NodeKind::kFunctionDef) {
+    live = Union(std::move(live),
+                 LiveOnWithExits(As<FunctionDef>(def).body, *stmt, {}).value_or(Names{}));
   }
   return InVarnamesOrder(scope, live);
 }

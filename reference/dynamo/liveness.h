@@ -18,6 +18,13 @@ namespace tdc::dynamo {
 std::vector<std::string> LiveLocalsAfterCall(const runtime::Scope& scope, const lang::Node& def,
                                              const lang::Stmt* stmt, const lang::Call& call);
 
+// The same while `call` is still running (a frame around a step graph break's frame, at its
+// CALL instruction): the locals live after each with statement around it are live too, as
+// its exception path may go on there (golden
+// nested_graph_breaks/step_unsupported_under_outer_no_grad).
+std::vector<std::string> LiveLocalsDuringCall(const runtime::Scope& scope, const lang::Node& def,
+                                              const lang::Stmt* stmt, const lang::Call& call);
+
 // The fast locals of `scope` (the function `def`) live when statement `stmt` begins (a
 // step graph break's checkpoint), in co_varnames order.
 std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const lang::FunctionDef& def,

@@ -44,6 +44,14 @@ size_t Dynamo::NestedBreakLevel(const Trace& t) {
   return frames.size() - 1;
 }
 
+bool Dynamo::TryAbove(const Trace& t, size_t depth) {
+  for (size_t d = t.root_depth; d < depth; ++d) {
+    const Frame& f = *in_.frames()[d];
+    if (ResumabilityOf(*std::get<UserCode>(f.function->code).def).InTry(f.stmt)) return true;
+  }
+  return false;
+}
+
 Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
   using Kind = Ending::Kind;
   const size_t innermost = in_.frames().size() - 1;
@@ -73,11 +81,16 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
       continue;
     }
     // A frame that cannot end the graph at its call steps back to its checkpoint, if it
-    // has one (golden variants/graph_break__break_in_try_block__wrap).
-    if (t.CheckpointAt(level) != nullptr) return {level, Kind::kStep};
+    // has one (golden variants/graph_break__break_in_try_block__wrap) and no frame around it
+    // is in a try block: those cannot compile a partial graph either (probed on torch
+    // 2.13.0; golden graph_break/break_in_callee_in_loop_or_try).
+    if (t.CheckpointAt(level) != nullptr && !TryAbove(t, level)) return {level, Kind::kStep};
   }
+  // The break reaches the root frame's call, which decides as for a break of its own: a try
+  // block around the call steps back or skips the frame, a loop around it skips the frame
+  // (golden graph_break/break_in_callee_in_loop_or_try).
   text.then = BreakText::Then::kResume;
-  return {t.root_depth, Kind::kAtCall};
+  return RootEnding(t, text);
 }
 
 Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& callee,

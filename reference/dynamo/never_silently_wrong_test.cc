@@ -77,8 +77,18 @@ constexpr Probe kProbes[] = {
     {"torch.compiler.set_stance('aot_eager_then_compile')\nout = torch.compile(torch.sin, "
      "backend=backend)(torch.ones(2))",
      "set_stance(\"aot_eager_then_compile\") is not modeled", 4},
-    {"torch.compiler.set_stance('default', force_backend='eager')",
-     "set_stance(force_backend=...) is not modeled under Dynamo"},
+    // force_backend is modeled for "eager", "aot_eager" and the injected backend (S32).
+    {"with torch.compiler.set_stance('default', force_backend='inductor'):\n"
+     "    out = torch.compile(torch.sin, backend=backend)(torch.ones(2))",
+     "set_stance(force_backend=\"inductor\") is not modeled", 4},
+    {"def f(x):\n    return x.sin()\n"
+     "with torch.compiler.set_stance('default', force_backend='eager'):\n"
+     "    out = torch.compile(f, backend=backend, fullgraph=True)(torch.ones(2))",
+     "set_stance(force_backend=...) on a fullgraph=True function is not modeled", 6},
+    {"def b(gm, example_inputs):\n    return gm.forward\n"
+     "with torch.compiler.set_stance('default', force_backend=b):\n"
+     "    out = torch.compile(torch.sin, backend=backend)(torch.ones(2))",
+     "a graph handed to a backend other than the injected one is not modeled", 6},
     {"torch.compiler.set_stance('default', skip_guard_eval_unsafe=True)",
      "set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo"},
     // Modules the reference does not model.

@@ -15,11 +15,16 @@ namespace {
 // The context managers whose with blocks are open at a break (their __exit__ waits on the
 // stack) with their target values: `no_grad`, `ErrorOnGraphBreakDecoratorContextManager(True)`
 // (golden variants/error_on_graph_break__s37_nested__wrap: two resume codes for one line).
+// The context manager whose `__exit__` a with block left on the stack, or null.
+const PyInstance* OpenContext(const Value& v) {
+  const auto* exit = DynCast<PyMethod>(v);
+  return exit != nullptr ? DynCast<PyInstance>(exit->self) : nullptr;
+}
+
 std::string OpenContexts(const std::vector<Value>& stack) {
   std::string out;
   for (const Value& v : stack) {
-    const auto* exit = DynCast<PyMethod>(v);
-    const auto* manager = exit != nullptr ? DynCast<PyInstance>(exit->self) : nullptr;
+    const PyInstance* manager = OpenContext(v);
     if (manager == nullptr) continue;
     Value target = manager->attrs->GetStr("error_on_graph_break");
     out += fmt::format("{}({}) ", manager->type->name,
@@ -93,9 +98,16 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   // blocks still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
   in_.process().grad_enabled = old.grad_enabled;
-  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true);
+  std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true,
+                                      old.callback, BackendToMatch(*old.callback));
   in_.process().grad_enabled = inside;
-  t->callback = old.callback;
+  // A with block's `__exit__` handed on is not guarded: torch rebuilds the context manager
+  // from its target values, which the code key holds (a new bound method each call would
+  // fail an id guard; golden upstream/ctx_manager/test_nested_grad_mode_graph_break).
+  if (t->record) {
+    std::erase_if(t->guards,
+                  [&](const GuardedValue& g) { return OpenContext(values[g.index]) != nullptr; });
+  }
   t->co_name = co_name;
   t->root_depth = outer.depth;
   t->folded = old.folded;

@@ -126,6 +126,10 @@ struct Trace {
     // what it read after it is not guarded.
     Reads reads;
     size_t global_guards;
+    // Grad mode then: a with block of an outer frame may have changed it since the trace
+    // began, and the graph compiled up to the checkpoint sets it back at its end (golden
+    // upstream/nested_graph_breaks/test_ctx_manager_nested_step_graph_break).
+    bool grad_enabled;
   };
   std::vector<std::optional<Checkpoint>> checkpoints;
   const std::optional<Checkpoint>* CheckpointAt(size_t depth) const {

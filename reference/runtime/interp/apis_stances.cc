@@ -78,24 +78,31 @@ void InstallSetStance(Interpreter& in) {
   Value contextlib_globals = apis::LibGlobals(in, "torch.utils._contextlib");
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
   // eval_frame._stance: the process's current stance (CompilerState::stance), read by compile
-  // wrappers when called.
-  auto current = [&in]() -> Value { return in.heap().Intern(in.process().compiler.stance.name); };
+  // wrappers when called. An instance keeps a stance as two attributes: `<prefix>` (its name)
+  // and `<prefix>_force_backend` (None when there is none).
+  auto keep = [&in](PyInstance& m, const std::string& prefix, const Value& stance,
+                    const Value& backend) {
+    m.attrs->SetStr(prefix, stance);
+    m.attrs->SetStr(prefix + "_force_backend", backend ? backend : in.heap().None());
+  };
   // eval_frame._set_stance: refused while a compile callback is active (eager code a
   // compiled call runs, such as a disable(recursive=False) body: spec §2.14, S31).
-  auto set_current = [&in](const Value& stance) {
+  auto set_current = [&in](const Value& self, const std::string& prefix) {
     if (in.process().compiler.eval_frame_callback) {
       Raise(in.heap(), ExcType::kRuntimeError, "attempted to set_stance in a torch.compile region");
     }
-    if (const auto* s = DynCast<PyStr>(stance)) {
+    const auto* m = DynCast<PyInstance>(self);
+    Value backend = m->attrs->GetStr(prefix + "_force_backend");
+    if (const auto* s = DynCast<PyStr>(m->attrs->GetStr(prefix))) {
       in.process().compiler.stance = {StanceNamed(s->value()).value_or(Stance::kUnknown),
-                                      s->value()};
+                                      s->value(), Is<PyNone>(backend) ? Value() : backend};
     }
   };
   Ref<PyType> type = LibraryClass(in, "set_stance", "torch._dynamo.decorators");
   type->dict->SetStr(markers::kForbidden, in.heap().True());
   PyType* raw = type.get();
   // set_stance.__init__: sets the stance now and remembers the previous one.
-  auto make = [&in, raw, current, set_current](CallArgs& args) {
+  auto make = [&in, raw, keep, set_current](CallArgs& args) {
     if (args.positional.size() > 1) TooManyPositional(in, "set_stance", 1, args.positional.size());
     RejectUnknownKeywords(in, "set_stance", args,
                           {"stance", "skip_guard_eval_unsafe", "force_backend"});
@@ -106,53 +113,58 @@ void InstallSetStance(Interpreter& in) {
     if (forces && !PyEquals(stance, in.heap().Intern("default"))) {
       Raise(in.heap(), ExcType::kRuntimeError, "non-default stance cannot have force_backend set");
     }
-    // Under Dynamo these change what compiled calls do, which the reference does not model
-    // yet (S32); eagerly they have no effect.
+    // Under Dynamo this changes what compiled calls do, which the reference does not model
+    // yet; eagerly it has no effect. force_backend is read by compile wrappers when called
+    // (compile_wrapper.cc, S32), which refuse the backends the reference does not model.
     Value skip_guards = ArgOrKeyword(args, 99, "skip_guard_eval_unsafe");
-    if (in.process().compiler.make_compile_wrapper) {
-      if (forces) RefuseNotModeled("set_stance(force_backend=...) is not modeled under Dynamo");
-      if (skip_guards && Truth(in, skip_guards)) {
-        RefuseNotModeled("set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo");
-      }
+    if (in.process().compiler.make_compile_wrapper && skip_guards && Truth(in, skip_guards)) {
+      RefuseNotModeled("set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo");
     }
     Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
-    m->attrs->SetStr("stance", stance);
-    m->attrs->SetStr("prev", current());
-    set_current(stance);
+    keep(*m, "stance", stance, forces ? force_backend : Value());
+    const StanceSetting& now = in.process().compiler.stance;
+    keep(*m, "prev", in.heap().Intern(now.name), now.force_backend);
+    set_current(Value(m), "stance");
     return Value(m);
   };
   type->construct = make;
   AddMethod(in, type, "__enter__", [&in, set_current](CallArgs& args) {
-    set_current(DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance"));
+    set_current(args.positional[0], "stance");
     return in.heap().None();
   });
   AddMethod(in, type, "__exit__", [&in, set_current](CallArgs& args) {
-    set_current(DynCast<PyInstance>(args.positional[0])->attrs->GetStr("prev"));
+    set_current(args.positional[0], "prev");
     return in.heap().None();
   });
-  AddMethod(in, type, "clone", [make](CallArgs& args) {
-    CallArgs again{{DynCast<PyInstance>(args.positional[0])->attrs->GetStr("stance")}, {}};
-    return make(again);
+  // The arguments that make the same stance again (clone, the decorator's each call).
+  auto again = [](const Value& self) {
+    const auto* m = DynCast<PyInstance>(self);
+    return CallArgs{{m->attrs->GetStr("stance")},
+                    {{"force_backend", m->attrs->GetStr("stance_force_backend")}}};
+  };
+  AddMethod(in, type, "clone", [make, again](CallArgs& args) {
+    CallArgs same = again(args.positional[0]);
+    return make(same);
   });
-  AddMethod(in, type, "__call__", [&in, make, set_current, contextlib_globals](CallArgs& args) {
-    if (args.positional.size() != 2) {
-      Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("set_stance.__call__() takes 2 positional arguments but {} were given",
-                        args.positional.size()));
-    }
-    Value self = args.positional[0];
-    set_current(DynCast<PyInstance>(self)->attrs->GetStr("prev"));
-    Value stance = DynCast<PyInstance>(self)->attrs->GetStr("stance");
-    Value wrapper = ContextDecorator(
-        in, contextlib_globals,
-        [make, stance]() {
-          CallArgs again{{stance}, {}};
-          return make(again);
-        },
-        args.positional[1]);
-    in.SetAttr(wrapper, markers::kForbidden, in.heap().True());
-    return wrapper;
-  });
+  AddMethod(
+      in, type, "__call__", [&in, make, again, set_current, contextlib_globals](CallArgs& args) {
+        if (args.positional.size() != 2) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("set_stance.__call__() takes 2 positional arguments but {} were given",
+                            args.positional.size()));
+        }
+        Value self = args.positional[0];
+        set_current(self, "prev");
+        Value wrapper = ContextDecorator(
+            in, contextlib_globals,
+            [make, again, self]() {
+              CallArgs same = again(self);
+              return make(same);
+            },
+            args.positional[1]);
+        in.SetAttr(wrapper, markers::kForbidden, in.heap().True());
+        return wrapper;
+      });
   modules[ModuleId::kTorchDynamo]->SetAttr("set_stance", type);
   Value cls = type;
   Ref<PyFunction> compiler_set_stance = apis::MakeLibFunction(

@@ -51,10 +51,12 @@ enum class Stance {
 };
 std::optional<Stance> StanceNamed(std::string_view name);
 
-// The stance as torch stores it: its kind and the name it was set with.
+// The stance as torch stores it (DynamoStance): its kind, the name it was set with, and the
+// backend set_stance("default", force_backend=...) forces on every compiled call (null: none).
 struct StanceSetting {
   Stance stance = Stance::kDefault;
   std::string name = "default";
+  Value force_backend = {};
 };
 
 // How a tensor op was called, as an FX node names it: a call_method `add`, or a
@@ -95,6 +97,9 @@ struct CompileCallback {
   bool run_only = false;
   // The fail_on_recompile stance: a frame that would compile again raises.
   bool fail_on_recompile = false;
+  // Made for set_stance's force_backend: its backend is the one named (lookup_backend's),
+  // where torch.compile's is a _TorchCompileWrapper around it, which no forced one equals.
+  bool forced_backend = false;
 };
 
 // torch._dynamo.utils.counters, a defaultdict(Counter): category -> key -> count, each in
