@@ -42,7 +42,6 @@ using runtime::Ref;
 struct Records {
   std::vector<graph::Invocation> invocations;
   std::vector<graph::GraphBreak> graph_breaks;
-  graph::OrderedMap<int64_t> break_counts;  // counters["graph_break"]
   // `tdref explain`: what Dynamo decided and why, one line per decision, indented by
   // how many compiled frames enclose it.
   std::vector<std::string> explanation;

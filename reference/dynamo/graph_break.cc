@@ -59,13 +59,7 @@ void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool af
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {
   std::string key = FormatBreak(text);
   if (rules_.on(Rule::kGbCounter) && !ends_frame && !text.at_jump) {
-    auto it = std::find_if(records_.break_counts.begin(), records_.break_counts.end(),
-                           [&](const auto& entry) { return entry.first == key; });
-    if (it == records_.break_counts.end()) {
-      records_.break_counts.emplace_back(key, 1);
-    } else {
-      ++it->second;
-    }
+    in_.process().compiler.counters.Add("graph_break", key);
   }
   const auto& frames = in_.frames();
   // Where Dynamo says the break is: the innermost frame, or under nested graph breaks the

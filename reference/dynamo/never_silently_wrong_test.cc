@@ -92,14 +92,22 @@ constexpr Probe kProbes[] = {
     {"torch.compiler.set_stance('default', skip_guard_eval_unsafe=True)",
      "set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo"},
     // Modules the reference does not model.
-    {"import re", "module 're' is not modeled"},
+    {"import random", "module 'random' is not modeled"},
     {"import os", "module 'os' is not modeled"},
     {"import sys", "module 'sys' is not modeled"},
     {"import math", "module 'math' is not modeled"},
     {"import collections", "module 'collections' is not modeled"},
-    {"import torch._dynamo.utils", "module 'torch._dynamo.utils' is not modeled"},
-    {"from torch._dynamo.eval_frame import innermost_fn",
-     "module 'torch._dynamo.eval_frame' is not modeled"},
+    {"import torch._dynamo.types", "module 'torch._dynamo.types' is not modeled"},
+    {"from torch._dynamo.eval_frame import set_code_exec_strategy",
+     "torch._dynamo.eval_frame.set_code_exec_strategy is not modeled"},
+    // The parts of modeled library objects the reference does not model.
+    {"from torch._dynamo.utils import counters\nout = counters['frames']",
+     "torch._dynamo.utils.counters: category 'frames' is not modeled", 4},
+    {"from torch._dynamo.utils import counters\nout = len(counters)",
+     "torch._dynamo.utils.counters: counters.__len__ is not modeled", 4},
+    {"import re\nout = re.findall('a', 'a')", "re.findall is not modeled", 4},
+    {"import re\nout = re.search('a(?=b)', 'ab')",
+     "re pattern 'a(?=b)': a (?...) extension other than (?:...) is not modeled", 4},
     {"import torch.fx", "module 'torch.fx' is not modeled"},
     {"import numpy", "module 'numpy' is not modeled"},
     // Attributes torch 2.13.0 has that the runtime lacks.
@@ -117,7 +125,8 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.assume_constant_result is not modeled"},
     {"out = torch.library.Library", "torch.library.Library is not modeled"},
     {"out = torch.nn.functional.silu", "torch.nn.functional.silu is not modeled"},
-    {"out = 'a b'.split()", "str.split is not modeled"},
+    {"out = 'a b'.splitlines()", "str.splitlines is not modeled"},
+    {"out = '\xc3\x89'.lower()", "str.lower() of non-ASCII text is not modeled"},
     {"out = torch.ones(2).to", "Tensor.to is not modeled"},
 };
 

@@ -92,7 +92,8 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
     const Records& records = dynamo.records();
     outcome.invocations = records.invocations;
     outcome.graph_breaks = records.graph_breaks;
-    outcome.counters.graph_break = records.break_counts;
+    // torch._dynamo.utils.counters["graph_break"] at the end (the program may clear it).
+    outcome.counters.graph_break = process.compiler.counters.Counts("graph_break");
     explained.explanation = records.explanation;
     auto count = [&](const char* name) {
       const auto* v = DynCast<PyInt>(in.GetAttr(recorder, name));

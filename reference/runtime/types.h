@@ -49,6 +49,10 @@ class PyInstance final : public Object {
   // A library object whose __repr__ torch fixes at creation (torch._ops' packets and
   // overloads); empty: object.__repr__'s `<module.Type object>`.
   std::string repr;
+  // A library object whose __repr__ depends on state the reference does not keep as text
+  // (torch._dynamo.utils.counters and its Counters, an opaque DynamoStance): repr() and
+  // str() of it are refused (DESIGN D13).
+  bool repr_not_modeled = false;
 
  private:
   friend class Heap;

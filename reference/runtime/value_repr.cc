@@ -1,6 +1,7 @@
 // repr() and str() of runtime values as CPython 3.11 prints them (values.h).
 #include "reference/base/py_repr.h"
 #include "reference/runtime/heap.h"
+#include "reference/runtime/not_modeled.h"
 #include "reference/runtime/values.h"
 
 namespace tdc::runtime {
@@ -85,6 +86,9 @@ std::string ReprPrinter::Print(const Value& v) {
       return "<class '" + DynCast<PyType>(v)->QualifiedName() + "'>";
     case ObjectKind::kInstance: {
       const auto* i = DynCast<PyInstance>(v);
+      if (i->repr_not_modeled) {
+        RefuseNotModeled("repr() of a " + i->type->QualifiedName() + " object is not modeled");
+      }
       return i->repr.empty() ? "<" + i->type->QualifiedName() + " object>" : i->repr;
     }
     case ObjectKind::kMethod: {

@@ -33,6 +33,45 @@ void RejectUnknownKeywords(Interpreter& in, std::string_view name, const CallArg
   }
 }
 
+// eval_frame._set_stance(stance): sets eval_frame._stance, a DynamoStance, to `stance` and
+// returns the prior one. Only its own return values are DynamoStances a program can pass,
+// so a program's first call stores something else (torch keeps it as it is: a str makes
+// later compiled calls fail reading `.stance`). Eagerly nothing reads it, so that call is
+// modeled: the prior DynamoStance is opaque (its fields and repr are refused: the reference
+// keeps a stance as its name). Under Dynamo it is refused, and so is any later call (what
+// _stance holds then is not kept) (D13).
+void InstallEvalFrameSetStance(Interpreter& in) {
+  Ref<PyType> dynamo_stance = LibraryClass(in, "DynamoStance", "torch._dynamo.eval_frame");
+  RefuseOtherAttributes(in, dynamo_stance);
+  auto replaced = std::make_shared<bool>(false);  // _stance holds the program's value
+  Ref<PyFunction> fn = apis::MakeLibFunction(
+      in, apis::LibGlobals(in, "torch._dynamo.eval_frame"), "_set_stance",
+      [&in, dynamo_stance, replaced](PyFunction&, CallArgs& args) -> Value {
+        Value stance = apis::BindParams(in, "_set_stance", {{"stance"}}, args)[0];
+        const CompilerState& compiler = in.process().compiler;
+        if (compiler.eval_frame_callback) {
+          Raise(in.heap(), ExcType::kRuntimeError,
+                "attempted to set_stance in a torch.compile region");
+        }
+        if (*replaced) {
+          RefuseNotModeled("eval_frame._set_stance after it stored a non-DynamoStance");
+        }
+        if (compiler.make_compile_wrapper) {
+          RefuseNotModeled(fmt::format(
+              "eval_frame._set_stance({}) under Dynamo (a stance that is not a DynamoStance)",
+              Repr(stance)));
+        }
+        *replaced = true;
+        Ref<PyInstance> prior = in.heap().NewInstance(dynamo_stance);
+        prior->repr_not_modeled = true;
+        return Value(prior);
+      });
+  // torch marks it forbidden: tracing a call of it is an error (golden
+  // upstream/decorators/test_set_stance_forbid_in_graph).
+  fn->SetAttr(markers::kForbidden, in.heap().True());
+  in.process().modules()[ModuleId::kTorchDynamoEvalFrame]->SetAttr("_set_stance", fn);
+}
+
 // torch._dynamo.decorators.set_stance and torch.compiler.set_stance.
 void InstallSetStance(Interpreter& in) {
   const Modules& modules = in.process().modules();
@@ -134,6 +173,7 @@ void InstallSetStance(Interpreter& in) {
   // torch.compiler.set_stance is forbidden itself: tracing it names the function (S31).
   compiler_set_stance->SetAttr(markers::kForbidden, in.heap().True());
   modules[ModuleId::kTorchCompiler]->SetAttr("set_stance", compiler_set_stance);
+  InstallEvalFrameSetStance(in);
 }
 
 namespace {

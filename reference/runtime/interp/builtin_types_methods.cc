@@ -247,6 +247,7 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
   in.process().builtins()->SetAttr("range", range);
   InstallListMethods(in);
   InstallDictMethods(in);
+  InstallStrMethods(in);
 }
 
 }  // namespace tdc::runtime

@@ -103,6 +103,8 @@ void InstallBuiltins(Interpreter& in) {
       if (t->tensor().dim() == 0) Raise(in.heap(), ExcType::kTypeError, "len() of a 0-d tensor");
       return in.heap().Int(t->tensor().sizes[0]);
     }
+    if (std::optional<Value> method = LookupMethod(in, v, "__len__"))
+      return in.Call(*method, {{v}, {}});
     Raise(in.heap(), ExcType::kTypeError,
           fmt::format("object of type '{}' has no len()", TypeName(v)));
   });

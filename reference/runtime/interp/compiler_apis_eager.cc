@@ -13,6 +13,8 @@ void InstallCompilerApisEager(Interpreter& in) {
   InstallGradModeApis(in);  // before the stance APIs: the order objects are made in is kept
   InstallStanceApis(in);
   InstallLibraryApis(in);
+  InstallDynamoModules(in);
+  InstallReModule(in);
 }
 
 }  // namespace tdc::runtime

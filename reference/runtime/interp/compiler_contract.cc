@@ -17,4 +17,30 @@ std::optional<Stance> StanceNamed(std::string_view name) {
   return std::nullopt;
 }
 
+void DynamoCounters::Add(std::string_view category, std::string_view key, int64_t n) {
+  Counter& counter = *Category(category);
+  for (auto& [k, count] : counter) {
+    if (k == key) {
+      count += n;
+      return;
+    }
+  }
+  counter.emplace_back(std::string(key), n);
+}
+
+const std::shared_ptr<DynamoCounters::Counter>& DynamoCounters::Category(
+    std::string_view category) {
+  for (const auto& [name, counter] : categories) {
+    if (name == category) return counter;
+  }
+  return categories.emplace_back(std::string(category), std::make_shared<Counter>()).second;
+}
+
+DynamoCounters::Counter DynamoCounters::Counts(std::string_view category) const {
+  for (const auto& [name, counter] : categories) {
+    if (name == category) return *counter;
+  }
+  return {};
+}
+
 }  // namespace tdc::runtime

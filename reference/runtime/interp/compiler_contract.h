@@ -102,6 +102,23 @@ struct CompileCallback {
   bool forced_backend = false;
 };
 
+// torch._dynamo.utils.counters, a defaultdict(Counter): category -> key -> count, each in
+// first-count order. Dynamo counts into it (reference/dynamo), the program reads and clears
+// it (apis_counters.cc), and a compile-mode run's golden counters.graph_break is its
+// "graph_break" category at the end of the run. A category is shared: a view the program
+// holds stays attached to it until counters.clear() drops it (torch's Counter objects).
+struct DynamoCounters {
+  using Counter = std::vector<std::pair<std::string, int64_t>>;
+  std::vector<std::pair<std::string, std::shared_ptr<Counter>>> categories;
+
+  // counters[category][key] += n.
+  void Add(std::string_view category, std::string_view key, int64_t n = 1);
+  // counters[category], made empty when absent (as the defaultdict's read does).
+  const std::shared_ptr<Counter>& Category(std::string_view category);
+  // The category's counts (empty when absent), read without making it.
+  Counter Counts(std::string_view category) const;
+};
+
 // The compiler's state in one process, as torch keeps it in module globals and C state.
 struct CompilerState {
   // Dynamo's allowed / disallowed / nonstrict_trace callable ids (registries.h).
@@ -109,6 +126,8 @@ struct CompilerState {
   // torch._dynamo.error_on_graph_break's flag (the C-level one its context manager sets):
   // a graph break traced while it is true is an error (spec §2.17).
   bool error_on_graph_break = false;
+  // torch._dynamo.utils.counters.
+  DynamoCounters counters;
   // torch.compiler.set_stance's current stance, read by compile wrappers when called.
   StanceSetting stance;
   std::shared_ptr<const CompileCallback> eval_frame_callback;  // null: frames run normally

@@ -219,5 +219,270 @@ TEST(InterpTest, AResumedFrameRunsFromItsStatementWithTheGivenLocals) {
       R"({"str":"marker"}]}]})");
 }
 
+// What the library does not model is refused, never approximated (DESIGN D13).
+std::string RefusalOf(const std::string& source) {
+  graph::Outcome outcome = RunSource(source);
+  return outcome.unsupported ? outcome.unsupported->reason : "not refused: " + Outs(source);
+}
+
+TEST(LibraryTest, StrSplitJoinStrip) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("out = (\"a,b,,c\".split(\",\"), \"a,b,,c\".split(\",\", 2), \"  a b\\t c  \".split(), "
+           "\"  a b  c  \".split(None, 1), \"-\".join([\"x\", \"y\", \"z\"]), \"  hi "
+           "\\n\".strip(), \"xxhixx\".strip(\"x\"), \"  hi \".lstrip(), \"  hi \".rstrip(), "
+           "\"\".split(), \"a\".split(\"a\"))\n"),
+      R"json({"out":{"tuple":[{"list":[{"str":"a"},{"str":"b"},{"str":""},{"str":"c"}]},{"list":[{"str":"a"},{"str":"b"},{"str":",c"}]},{"list":[{"str":"a"},{"str":"b"},{"str":"c"}]},{"list":[{"str":"a"},{"str":"b  c  "}]},{"str":"x-y-z"},{"str":"hi"},{"str":"hi"},{"str":"hi "},{"str":"  hi"},{"list":[]},{"list":[{"str":""},{"str":""}]}]}})json");
+}
+
+TEST(LibraryTest, StrFindCountReplace) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("out = (\"abcabc\".find(\"c\"), \"abcabc\".rfind(\"c\"), \"abcabc\".find(\"c\", 3), "
+           "\"abc\".find(\"\", 3), \"abc\".find(\"\", 4), \"abc\".count(\"\"), \"abc\".count(\"\", "
+           "2, 1), \"aaaa\".count(\"aa\"), \"abcabc\".index(\"b\", 2), \"abc\".find(\"c\", -1), "
+           "\"abc\".replace(\"\", \"-\"), \"abc\".replace(\"\", \"-\", 2), \"aaa\".replace(\"a\", "
+           "\"b\", 2), \"ab\".find(\"\", 1, 0))\n"),
+      R"json({"out":{"tuple":[{"int":2},{"int":5},{"int":5},{"int":3},{"int":-1},{"int":4},{"int":0},{"int":2},{"int":4},{"int":2},{"str":"-a-b-c-"},{"str":"-a-bc"},{"str":"bba"},{"int":-1}]}})json");
+}
+
+TEST(LibraryTest, StrAffixesAndCase) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("out = (\"abc\".startswith(\"ab\"), \"abc\".startswith((\"x\", \"a\")), "
+           "\"abc\".endswith(\"b\", 0, 2), \"abc\".startswith(\"\", 3), \"abc\".startswith(\"\", "
+           "4), \"AbC\".lower(), \"AbC\".upper(), \"abc\".endswith(\"\"))\n"),
+      R"json({"out":{"tuple":[{"bool":true},{"bool":true},{"bool":true},{"bool":true},{"bool":false},{"str":"abc"},{"str":"ABC"},{"bool":true}]}})json");
+}
+
+TEST(LibraryTest, StrFormat) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("out = (\"{} and {}\".format(1, \"x\"), \"{0}{0}{1!r}\".format(\"x\", \"y\"), "
+           "\"{name}!\".format(name=2.5), \"{{}} {}\".format(None))\n"),
+      R"json({"out":{"tuple":[{"str":"1 and x"},{"str":"xx'y'"},{"str":"2.5!"},{"str":"{} None"}]}})json");
+}
+
+TEST(LibraryTest, StrIndexMissing) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"abc\".index(\"d\")\n"), "exception ValueError: substring not found");
+}
+
+TEST(LibraryTest, StrJoinNonStr) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"-\".join([\"a\", 1])\n"),
+            "exception TypeError: sequence item 1: expected str instance, int found");
+}
+
+TEST(LibraryTest, StrSplitEmptySeparator) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"a\".split(\"\")\n"), "exception ValueError: empty separator");
+}
+
+TEST(LibraryTest, StrFormatIndexOutOfRange) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"{}{}\".format(1)\n"),
+            "exception IndexError: Replacement index 1 out of range for positional args tuple");
+}
+
+TEST(LibraryTest, StrStartswithBadType) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"a\".startswith(1)\n"),
+            "exception TypeError: startswith first arg must be str or a tuple of str, not int");
+}
+
+TEST(LibraryTest, StrFindArgCount) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"a\".find()\n"),
+            "exception TypeError: find() takes at least 1 argument (0 given)");
+}
+
+TEST(LibraryTest, StrStripArgCount) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"a\".strip(\"a\", \"b\")\n"),
+            "exception TypeError: strip expected at most 1 argument, got 2");
+}
+
+TEST(LibraryTest, StrLowerArgs) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("out = \"a\".lower(1)\n"),
+            "exception TypeError: str.lower() takes no arguments (1 given)");
+}
+
+TEST(LibraryTest, ReSearchMatchFullmatch) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("import re\n"
+           "m = re.search(r\"(\\d+)-(\\d+)\", \"ab 12-345 c\")\n"
+           "out = (m.group(), m.group(1), m.group(2), m.group(1, 2), m.groups(), m.span(), "
+           "m.start(2), m.end(), m[1], re.match(\"b\", \"ab\") is None, re.match(\"a\", \"ab\") is "
+           "not None, re.fullmatch(\"a.\", \"ab\").group(), re.fullmatch(\"a\", \"ab\") is None, "
+           "re.search(\"x\", \"abc\"))\n"),
+      R"json({"out":{"tuple":[{"str":"12-345"},{"str":"12"},{"str":"345"},{"tuple":[{"str":"12"},{"str":"345"}]},{"tuple":[{"str":"12"},{"str":"345"}]},{"tuple":[{"int":3},{"int":9}]},{"int":6},{"int":9},{"str":"12"},{"bool":true},{"bool":true},{"str":"ab"},{"bool":true},{"none":null}]}})json");
+}
+
+TEST(LibraryTest, ReSub) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("import re\n"
+           "out = (re.sub(r\"line number: \\d+\", \"line number: N\", \"at line number: 42, line "
+           "number: 7\"), re.sub(\"x*\", \"-\", \"abxd\"), re.sub(r\"(a)(b)?\", r\"[\\1\\2]\", \"a "
+           "ab\"), re.sub(r\"0x[0-9A-Fa-f]+\", \"0xmem_addr\", \"<f at 0x7f00ABcd12>\"), "
+           "re.sub(\"a\", \"b\", \"aaa\", 2), re.sub(r\"filename: '[^']*/\", \"filename: '\", "
+           "\"filename: '/x/y/z.py'\"), re.sub(\"a|b\", \"\\\\n\", \"ab\"))\n"),
+      R"json({"out":{"tuple":[{"str":"at line number: N, line number: N"},{"str":"-a-b--d-"},{"str":"[a] [ab]"},{"str":"<f at 0xmem_addr>"},{"str":"bba"},{"str":"filename: 'z.py'"},{"str":"\n\n"}]}})json");
+}
+
+TEST(LibraryTest, ReQuantifiersAndClasses) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("import re\n"
+           "out = (re.search(\"a+?\", \"aaa\").group(), re.search(\"a{2,3}\", \"aaaa\").group(), "
+           "re.search(\"a{,2}\", \"aaa\").group(), re.search(\"a{2}\", \"aaa\").group(), "
+           "re.search(\"[^a-c]+\", \"abcdef\").group(), re.search(r\"\\w+\\s\\S\", \"hi "
+           "you\").group(), re.search(\"(?:ab)+\", \"xababy\").group(), re.search(\"a$\", "
+           "\"ba\\n\").span(), re.search(\"^b\", \"ab\"), re.search(\"a{\", \"a{\").group(), "
+           "re.search(r\"\\(\\)\", \"f()\").span(), re.search(\".*\", \"ab\\ncd\").group(), "
+           "re.search(\"(a|ab)(c|bcd)\", \"abcd\").groups())\n"),
+      R"json({"out":{"tuple":[{"str":"a"},{"str":"aaa"},{"str":"aa"},{"str":"aa"},{"str":"def"},{"str":"hi y"},{"str":"abab"},{"tuple":[{"int":1},{"int":2}]},{"none":null},{"str":"a{"},{"tuple":[{"int":1},{"int":3}]},{"str":"ab"},{"tuple":[{"str":"a"},{"str":"bcd"}]}]}})json");
+}
+
+TEST(LibraryTest, ReCompiledPattern) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("import re\n"
+           "p = re.compile(r\"b(c)\")\n"
+           "m = p.search(\"abcd\")\n"
+           "out = (p.pattern, p.groups, m.group(1), re.search(p, \"bc\").span(), p.match(\"bc\") "
+           "is not None, p.sub(\"X\", \"abcbc\"), repr(p), repr(m), re.compile(p) is p)\n"),
+      R"json({"out":{"tuple":[{"str":"b(c)"},{"int":1},{"str":"c"},{"tuple":[{"int":0},{"int":2}]},{"bool":true},{"str":"aXX"},{"str":"re.compile('b(c)')"},{"str":"<re.Match object; span=(1, 3), match='bc'>"},{"bool":true}]}})json");
+}
+
+TEST(LibraryTest, ReTypeErrors) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("import re\n"
+                 "out = re.search(\"a\", 1)\n"),
+            "exception TypeError: expected string or bytes-like object, got 'int'");
+}
+
+TEST(LibraryTest, ReNoSuchGroup) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("import re\n"
+                 "out = re.match(\"(a)\", \"a\").group(2)\n"),
+            "exception IndexError: no such group");
+}
+
+TEST(LibraryTest, DynamoExcClasses) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("import torch._dynamo.exc as exc\n"
+           "from torch._dynamo.exc import Unsupported\n"
+           "out = (Unsupported.__name__, Unsupported.__module__, Unsupported is exc.Unsupported, "
+           "isinstance(exc.Unsupported(\"m\"), RuntimeError), "
+           "isinstance(exc.UncapturedHigherOrderOpError(\"m\"), exc.TorchDynamoException))\n"),
+      R"json({"out":{"tuple":[{"str":"Unsupported"},{"str":"torch._dynamo.exc"},{"bool":true},{"bool":true},{"bool":true}]}})json");
+}
+
+TEST(LibraryTest, DynamoCountersEagerly) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("from torch._dynamo.utils import counters\n"
+           "c = counters[\"graph_break\"]\n"
+           "out = (len(c), c[\"k\"], c is counters[\"graph_break\"], bool(c), list(c), "
+           "c.get(\"k\"), \"k\" in c, sum(c.values()))\n"
+           "counters.clear()\n"
+           "out2 = c is counters[\"graph_break\"]\n"),
+      R"json({"out":{"tuple":[{"int":0},{"int":0},{"bool":true},{"bool":false},{"list":[]},{"none":null},{"bool":false},{"int":0}]},"out2":{"bool":false}})json");
+}
+
+TEST(LibraryTest, EvalFrameInnermostFn) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("import torch\n"
+                 "from torch._dynamo.eval_frame import innermost_fn\n"
+                 "def g(x):\n"
+                 "    return x\n"
+                 "d = torch._dynamo.disable(g)\n"
+                 "out = (innermost_fn(d) is g, innermost_fn(g) is g, innermost_fn(fn=d) is g)\n"),
+            R"json({"out":{"tuple":[{"bool":true},{"bool":true},{"bool":true}]}})json");
+}
+
+TEST(LibraryTest, EvalFrameSetStanceEagerly) {
+  // torch 2.13.0 (TORCHDYNAMO_DISABLE=1): the prior stance is a DynamoStance.
+  EXPECT_EQ(Outs("import torch\np = torch._dynamo.eval_frame._set_stance(\"force_eager\")\n"
+                 "out = type(p).__name__\n"),
+            R"json({"out":{"str":"DynamoStance"}})json");
+  // What _stance holds after that, and the DynamoStance's fields, are not kept.
+  EXPECT_EQ(RefusalOf("import torch\np = torch._dynamo.eval_frame._set_stance('force_eager')\n"
+                      "torch._dynamo.eval_frame._set_stance(p)\n"),
+            "eval_frame._set_stance after it stored a non-DynamoStance");
+  EXPECT_EQ(RefusalOf("import torch\np = torch._dynamo.eval_frame._set_stance('force_eager')\n"
+                      "out = p.stance\n"),
+            "torch._dynamo.eval_frame.DynamoStance.stance is not modeled");
+}
+
+TEST(LibraryTest, ReSubWithFunction) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(Outs("import re\n"
+                 "def rep(m):\n"
+                 "    return m.group(0).upper()\n"
+                 "out = re.sub(\"[a-c]\", rep, \"abcd\")\n"),
+            R"json({"out":{"str":"ABCd"}})json");
+}
+
+TEST(LibraryTest, UnmodeledCountersAreRefused) {
+  const std::string prelude = "from torch._dynamo.utils import counters\n";
+  EXPECT_EQ(RefusalOf(prelude + "out = counters['frames']['total']\n"),
+            "torch._dynamo.utils.counters: category 'frames' is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "out = len(counters)\n"),
+            "torch._dynamo.utils.counters: counters.__len__ is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "out = counters.items()\n"),
+            "collections.defaultdict.items is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "counters['graph_break']['x'] = 1\n"),
+            "torch._dynamo.utils.counters: writing a Counter's item is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "out = repr(counters['graph_break'])\n"),
+            "repr() of a collections.Counter object is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "out = counters['graph_break'].most_common()\n"),
+            "collections.Counter.most_common is not modeled");
+}
+
+TEST(LibraryTest, UnmodeledRegexSyntaxIsRefused) {
+  EXPECT_EQ(RefusalOf("import re\nout = re.search('a(?=b)', 'ab')\n"),
+            "re pattern 'a(?=b)': a (?...) extension other than (?:...) is not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.search(r'(a)\\1', 'aa')\n"),
+            "re pattern '(a)\\1': the escape \\1 is not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.search(r'\\bx', 'x')\n"),
+            "re pattern '\\bx': the escape \\b is not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.search('a', 'A', re.I)\n"), "re.I is not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.search('a', 'A', 2)\n"), "re flags are not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.search('(a*)*', 'a')\n"),
+            "re pattern '(a*)*': a repeated group that can match the empty string is not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.search(r'\\w', '\xc3\xa9')\n"),
+            "re: \\d, \\w and \\s on a non-ASCII character are not modeled");
+  EXPECT_EQ(RefusalOf("import re\nout = re.findall('a', 'a')\n"), "re.findall is not modeled");
+}
+
+TEST(LibraryTest, UnicodeDependentStrMethodsAreRefused) {
+  EXPECT_EQ(RefusalOf("out = '\xc3\x89'.lower()\n"),
+            "str.lower() of non-ASCII text is not modeled");
+  EXPECT_EQ(RefusalOf("out = 'a\xc2\xa0"
+                      "b'.split()\n"),
+            "str.split() by whitespace of non-ASCII text is not modeled");
+  EXPECT_EQ(RefusalOf("out = '{:>3}'.format(1)\n"),
+            "str.format: a format spec, attribute or index in a field is not modeled");
+  EXPECT_EQ(RefusalOf("out = 'a'.splitlines()\n"), "str.splitlines is not modeled");
+}
+
+TEST(LibraryTest, NonAsciiPositionsCountCodePoints) {
+  // CPython: (2, 1, 'b', (1, 2)).
+  EXPECT_EQ(
+      Outs("import re\nout = ('\xc3\xa9"
+           "ab'.find('b'), '\xc3\xa9"
+           "ab'.index('a'), "
+           "'\xc3\xa9"
+           "ab'.split('a')[1], re.search('a', '\xc3\xa9"
+           "ab').span())\n"),
+      R"json({"out":{"tuple":[{"int":2},{"int":1},{"str":"b"},{"tuple":[{"int":1},{"int":2}]}]}})json");
+}
+
 }  // namespace
 }  // namespace tdc::runtime

@@ -49,6 +49,15 @@ void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type,
                     const Ref<PyType>& packet_type, const Ref<PyType>& overload_type);
 // functools, operator and weakref.finalize as fixtures use them (stdlib_modules.cc).
 void InstallStdlibModules(Interpreter& in);
+// torch._dynamo.exc's exception classes, torch._dynamo.utils.counters and the
+// torch._dynamo.eval_frame functions fixtures import (apis_dynamo_modules.cc).
+void InstallDynamoModules(Interpreter& in);
+// torch._dynamo.utils.counters over CompilerState::counters (apis_counters.cc).
+void InstallDynamoCounters(Interpreter& in);
+// str's methods (str_methods.cc); called by InstallBuiltinTypeConstructors.
+void InstallStrMethods(Interpreter& in);
+// The re module for the pattern syntax re_module.cc accepts (re_module.cc).
+void InstallReModule(Interpreter& in);
 // torch.nn.functional, torch.special, torch.linalg, torch.fft and the torch functions
 // outside ops.def that fixtures call (torch_namespaces.cc).
 void InstallTorchNamespaces(Interpreter& in);

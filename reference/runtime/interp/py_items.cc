@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/slices.h"
@@ -78,6 +79,9 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
     int64_t i = Index(in, key, s->value().size(), "string");
     return in.heap().Str(s->value().substr(static_cast<size_t>(i), 1));
   }
+  // A library class's __getitem__ (torch._dynamo.utils.counters, re.Match).
+  if (std::optional<Value> method = LookupMethod(in, container, "__getitem__"))
+    return in.Call(*method, {{container, key}, {}});
   Raise(in.heap(), ExcType::kTypeError,
         fmt::format("'{}' object is not subscriptable", TypeName(container)));
 }
@@ -119,6 +123,10 @@ void SetItem(Interpreter& in, const Value& container, const Value& key, Value va
   }
   if (auto* d = DynCast<PyDict>(container)) {
     d->Set(key, std::move(value));
+    return;
+  }
+  if (std::optional<Value> method = LookupMethod(in, container, "__setitem__")) {
+    in.Call(*method, {{container, key, std::move(value)}, {}});
     return;
   }
   Raise(in.heap(), ExcType::kTypeError,

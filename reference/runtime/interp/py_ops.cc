@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "reference/runtime/elementwise.h"
+#include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/tensor_values.h"
 #include "reference/runtime/op_table.h"
@@ -349,10 +350,26 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
     }
     return s->value().find(sub->value()) != std::string::npos;
   }
+  if (std::optional<Value> method = LookupMethod(in, container, "__contains__"))
+    return Truth(in, in.Call(*method, {{container, item}, {}}));
   for (const Value& v : in.Iterate(container)) {
     if (v == item || PyEquals(v, item)) return true;
   }
   return false;
+}
+
+// The truth of a value once any tensor data read is recorded.
+bool TruthOfValue(Interpreter& in, const Value& v) {
+  // A library class's __len__ (torch._dynamo.utils.counters' Counter): empty is false.
+  if (Is<PyInstance>(v)) {
+    if (std::optional<Value> len = LookupMethod(in, v, "__len__"))
+      return IsTruthy(in.Call(*len, {{v}, {}}));
+  }
+  try {
+    return IsTruthy(v);
+  } catch (const TorchError& e) {
+    throw ToPyError(in.heap(), e);
+  }
 }
 
 }  // namespace
@@ -360,21 +377,13 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
 bool Truth(Interpreter& in, const Value& v) {
   in.Use(v);
   if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kTruth);
-  try {
-    return IsTruthy(v);
-  } catch (const TorchError& e) {
-    throw ToPyError(in.heap(), e);
-  }
+  return TruthOfValue(in, v);
 }
 
 bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test) {
   in.Use(v);
   if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kBranch, &test);
-  try {
-    return IsTruthy(v);
-  } catch (const TorchError& e) {
-    throw ToPyError(in.heap(), e);
-  }
+  return TruthOfValue(in, v);
 }
 
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b) {

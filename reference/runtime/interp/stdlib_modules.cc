@@ -22,6 +22,13 @@ void AddMethod(Interpreter& in, const Ref<PyType>& type, std::string_view name, 
   type->dict->SetStr(name, MakeBuiltin(in, type->name + "." + std::string(name), std::move(code)));
 }
 
+void RefuseOtherAttributes(Interpreter& in, const Ref<PyType>& type) {
+  std::string qualified = type->QualifiedName();
+  AddMethod(in, type, "__getattr__", [qualified](CallArgs& args) -> Value {
+    RefuseNotModeled(fmt::format("{}.{} is not modeled", qualified, Str(args.positional.at(1))));
+  });
+}
+
 Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name) {
   if (index < args.positional.size()) return args.positional[index];
   for (const auto& [k, v] : args.keywords) {

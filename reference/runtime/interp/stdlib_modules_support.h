@@ -15,6 +15,9 @@ namespace tdc::runtime {
 Ref<PyType> LibraryClass(Interpreter& in, std::string_view name, std::string_view module);
 // Adds a method (a builtin receiving self first) to a library class.
 void AddMethod(Interpreter& in, const Ref<PyType>& type, std::string_view name, BuiltinCode code);
+// A library class whose other attributes (those the reference does not give it) are
+// refused, not AttributeError: `<module>.<Class>.<name> is not modeled` (DESIGN D13).
+void RefuseOtherAttributes(Interpreter& in, const Ref<PyType>& type);
 // The positional argument `index`, or the keyword `name`, or null.
 Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name);
 // The `with ctx: return fn(*args, **kwargs)` body of a context-manager decorator.
