@@ -81,6 +81,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                   const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
+  void OnRaise(const Value& exception) override;
+  // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no
+  // traced frame handled is Unsupported "Observed exception" (observed_exception.cc).
+  void RaiseIfObservedUnhandled(const runtime::PyError& error);
   void OnGradModeSet(bool enabled) override;
   void OnTensorData(const Value& tensor, runtime::TensorDataRead read,
                     const lang::Expr* test) override;
@@ -192,6 +196,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // ---- tracer_calls.cc
   // Marks a call's arguments used (OnUse): any call but an inlined one realizes them.
   void UseArguments(const CallArgs& args);
+  // error_on_graph_break(...) traced: anything but one bool is Dynamo's RuntimeError,
+  // wrapped as InternalTorchDynamoError.
+  void CheckErrorOnGraphBreakCall(const CallArgs& args);
   // The code a skip_frame() call would skip: co_name and co_firstlineno of the calling frame.
   std::pair<std::string, int64_t> SkippedFrame() const;
   // co_name and co_firstlineno of the code the frame at `depth` runs (a resume function's

@@ -69,6 +69,21 @@ BreakText NonstrictDefinedInsideText(const std::string& name) {
           "UserFunctionVariable()"};
 }
 
+BreakText ObservedExceptionText(const std::string& exception_repr) {
+  return {"gb0088",
+          "Observed exception",
+          "Dynamo found no exception handler at the top-level compiled function when "
+          "encountering an exception. Exception will propagate outside the compiled region.",
+          {"Your code may result in an error when running in eager. Please double check that "
+           "your code doesn't contain a similar error when actually running eager/uncompiled. "
+           "You can do this by removing the `torch.compile` call, or by using "
+           "`torch.compiler.set_stance(\"force_eager\")`. ",
+           "It may be possible to write Dynamo tracing rules for this code. Please report an "
+           "issue to PyTorch if you encounter this graph break often and it is causing "
+           "performance issues."},
+          fmt::format("raised exception {}", exception_repr)};
+}
+
 BreakText StepUnsupportedText() {
   BreakText text{"gb4636",
                  "Call to `torch._dynamo.step_unsupported()`",
@@ -188,25 +203,55 @@ BreakText SkippedBuiltinText(const std::string& module, const std::string& qualn
       fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
 }
 
+namespace {
+
+// SkipFunctionVariable.call_function's text for a function with a source file `path`: only
+// "Avoid calling" when the path has "_dynamo" in it; allow_in_graph's own explanation.
+BreakText SkippedFunction(const std::string& name, const std::string& path, std::string context) {
+  BreakText text{
+      "gb0007",
+      "Attempted to call function marked as skipped",
+      fmt::format("Dynamo developers have intentionally marked that the function `{}` in "
+                  "file `{}` should not be traced.",
+                  name, path),
+      {fmt::format("Avoid calling the function `{}`.", name)},
+      std::move(context)};
+  if (path.find("_dynamo") == std::string::npos) {
+    text.hints.push_back(fmt::format(
+        "Apply `@torch._dynamo.dont_skip_tracing` to the function `{}` to force tracing into the "
+        "function. More graph breaks may occur as a result of attempting to trace into the "
+        "function.",
+        name));
+    text.hints.push_back("Please file an issue to PyTorch.");
+  }
+  if (name == "allow_in_graph") {
+    text.explanation =
+        "torch.compiler.allow_in_graph (or torch._dynamo.allow_in_graph) was called inside a "
+        "compiled region. Dynamically annotating functions inside a compiled region is not "
+        "supported.";
+    text.hints = {
+        "Apply @torch.compiler.allow_in_graph as a decorator before compilation, not inside the "
+        "compiled function."};
+  }
+  return text;
+}
+
+}  // namespace
+
 BreakText SkippedFunctionText(const std::string& name, const std::string& file,
                               const std::string& module, const std::string& qualname,
                               const std::string& skip_repr) {
-  return {
-      "gb0007",
-      "Attempted to call function marked as skipped",
-      fmt::format(
-          "Dynamo developers have intentionally marked that the function `{}` in file `{}` should "
-          "not be traced.",
-          name, file),
-      {fmt::format("Avoid calling the function `{}`.", name),
-       fmt::format(
-           "Apply `@torch._dynamo.dont_skip_tracing` to the function `{}` to force tracing into "
-           "the "
-           "function. More graph breaks may occur as a result of attempting to trace into the "
-           "function.",
-           name),
-       "Please file an issue to PyTorch."},
-      fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr)};
+  return SkippedFunction(
+      name, file,
+      fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr));
+}
+
+BreakText SkippedLibFunctionText(const std::string& module, const std::string& qualname,
+                                 const std::string& file, const std::string& skiplist_dir) {
+  return SkippedFunction(
+      qualname, fmt::format("<torch>/{}", file),
+      fmt::format("module: {}, qualname: {}, skip reason: file matches MOD_SKIPLIST (<torch>/{})",
+                  module, qualname, skiplist_dir));
 }
 
 BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types,

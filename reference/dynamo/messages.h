@@ -56,6 +56,8 @@ BreakText SkipFrameText(const std::string& msg, const std::string& args_repr,
                         const std::string& kwargs_repr, const std::string& frame,
                         const std::string& file, int64_t line);
 // torch._dynamo.step_unsupported(); `ErrorOnStepText`: the Unsupported it is under fullgraph.
+// An exception raised in a fullgraph trace that no traced frame handles (`context`: its repr).
+BreakText ObservedExceptionText(const std::string& exception_repr);
 BreakText StepUnsupportedText();
 BreakText StepUnsupportedErrorText();
 // step_unsupported() with no checkpoint before it (no statement of the frame began with an
@@ -84,6 +86,10 @@ BreakText SkippedBuiltinText(const std::string& module, const std::string& qualn
 BreakText SkippedFunctionText(const std::string& name, const std::string& file,
                               const std::string& module, const std::string& qualname,
                               const std::string& skip_repr);
+// A function of torch's own (`file` under <torch>/) that trace_rules skips as its directory
+// is on MOD_SKIPLIST (skipped_lib_functions.def).
+BreakText SkippedLibFunctionText(const std::string& module, const std::string& qualname,
+                                 const std::string& file, const std::string& skiplist_dir);
 
 // A builtin Dynamo cannot trace with these argument types (print): gb0059.
 BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types,

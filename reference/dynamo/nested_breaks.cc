@@ -13,6 +13,7 @@
 
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::dynamo {
 
@@ -104,9 +105,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   // A frame returning at once between them has no resume function to be waiting in.
   if (waiting.empty() || waiting.back().depth != level || inner.empty() ||
       inner.front().depth != level + 1) {
-    Raise(in_.heap(), ExcType::kNotImplementedError,
-          "a graph break ending the graph at a call that a nested graph break resumed is outside "
-          "the reference");
+    RefuseNotModeled("a graph break ending the graph at a call that a nested graph break resumed");
   }
   // Nothing was traced at the waiting frames: the graph ends empty at `level`'s call, and
   // what the abandoned inlining read is not guarded (it is the new frame's).

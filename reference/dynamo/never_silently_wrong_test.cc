@@ -128,6 +128,13 @@ constexpr Probe kProbes[] = {
     {"out = 'a b'.splitlines()", "str.splitlines is not modeled"},
     {"out = '\xc3\x89'.lower()", "str.lower() of non-ASCII text is not modeled"},
     {"out = torch.ones(2).to", "Tensor.to is not modeled"},
+    // Calls traced code makes that Dynamo handles in ways the reference does not model.
+    {"def f(x):\n    torch.library.custom_op('m::g', mutates_args=())\n    return x + 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "torch.library.custom_op called in traced code", 4},
+    {"def f(x):\n    with torch._dynamo.error_on_graph_break(x):\n        return x + 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "error_on_graph_break() traced with an argument that is not a Python constant", 4},
 };
 
 struct Control {

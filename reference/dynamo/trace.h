@@ -90,6 +90,13 @@ struct Trace {
   std::string co_name;    // the original function's name, for resume function names
   bool resume = false;
   bool record = true;  // false on a cache hit
+  // The exception a raise statement of the traced code raised last, with the user-code
+  // traceback there: under fullgraph, one no traced frame handles is Unsupported.
+  struct Observed {
+    runtime::Value exception;
+    std::string traceback;
+  };
+  std::optional<Observed> observed;
   // On a cache hit whose compile sent a graph to the backend: that compile's invocation
   // (an installed GraphBackend runs its compiled graph again; cleared once it has).
   std::optional<size_t> cached_invocation;

@@ -4,10 +4,13 @@
 // tensor ops are recorded by OnTensorOp as they run.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::dynamo {
 
@@ -51,9 +54,46 @@ std::string VariableDict(const std::vector<std::pair<std::string, Value>>& keywo
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
 
+bool IsPythonConstant(const Value& v) {
+  return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v);
+}
+
+// Whether error_on_graph_break(...) binds to one Python bool, as Dynamo requires of a call
+// it traces (variables/functions.py: the signature bound, then `isinstance(..., bool)`).
+bool BindsToOneBool(const CallArgs& args) {
+  const size_t given = args.positional.size() + args.keywords.size();
+  if (given != 1) return false;
+  if (!args.keywords.empty() && args.keywords[0].first != "error_on_graph_break") return false;
+  return Is<PyBool>(args.positional.empty() ? args.keywords[0].second : args.positional[0]);
+}
+
 std::string ModuleNameOf(const PyFunction& f) {
   const auto* s = DynCast<PyStr>(f.module);
   return s != nullptr ? s->value() : "None";
+}
+
+struct SkippedLibFunction {
+  std::string_view module, qualname, file, skiplist_dir;
+};
+
+constexpr SkippedLibFunction kSkippedLibFunctions[] = {
+#define TDC_SKIPPED_LIB_FUNCTION(module, qualname, file, dir) {module, qualname, file, dir},
+#include "reference/dynamo/skipped_lib_functions.def"
+#undef TDC_SKIPPED_LIB_FUNCTION
+};
+
+// The break of a call of one of torch's own functions that Dynamo skips (none for others).
+std::optional<BreakText> SkippedLibCallText(const Value& callee) {
+  const auto* f = DynCast<PyFunction>(callee);
+  if (f == nullptr || !f->is_native()) return std::nullopt;
+  const std::string module = ModuleNameOf(*f);
+  for (const SkippedLibFunction& row : kSkippedLibFunctions) {
+    if (row.module == module && row.qualname == f->qualname_text()) {
+      return SkippedLibFunctionText(module, std::string(row.qualname), std::string(row.file),
+                                    std::string(row.skiplist_dir));
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -132,6 +172,17 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
     if (DefinedInTrace(fn))
       return NonstrictDefinedInsideText(std::string(DynCast<PyFunction>(fn)->name_text()));
   }
+  if (std::optional<BreakText> skipped = SkippedLibCallText(callee);
+      skipped && rules_.on(Rule::kSkippedLibCall)) {
+    return skipped;
+  }
+  // torch 2.13.0 traces into custom_op and breaks at torch._library's infer_schema: the
+  // frames between are not modeled.
+  if (const auto* f = DynCast<PyFunction>(callee); f != nullptr && f->is_native() &&
+                                                   ModuleNameOf(*f) == "torch.library" &&
+                                                   f->qualname_text() == "custom_op") {
+    RefuseNotModeled("torch.library.custom_op called in traced code");
+  }
   if (p.compiler.registries.disallowed.contains(callee->id()) && callee != graph_break &&
       rules_.on(Rule::kDisallowedBreak)) {
     if (const auto* b = DynCast<PyBuiltin>(callee)) {
@@ -186,6 +237,23 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
   return std::nullopt;
 }
 
+void Dynamo::CheckErrorOnGraphBreakCall(const CallArgs& args) {
+  if (BindsToOneBool(args)) return;
+  bool constants = std::ranges::all_of(args.positional, IsPythonConstant) &&
+                   std::ranges::all_of(args.keywords,
+                                       [](const auto& kw) { return IsPythonConstant(kw.second); });
+  // The message shows each argument's VariableTracker; only a constant's repr is modeled.
+  if (!constants) {
+    RefuseNotModeled(
+        "error_on_graph_break() traced with an argument that is not a Python constant");
+  }
+  Explain("error_on_graph_break() traced without one bool argument: Dynamo's RuntimeError");
+  RaiseWithUserCode(ExcType::kInternalTorchDynamoError,
+                    fmt::format("RuntimeError: Improper error_on_graph_break() call. Please fix "
+                                "your call to error_on_graph_break(). args: {}, kwargs: {}",
+                                VariableList(args.positional), VariableDict(args.keywords)));
+}
+
 void Dynamo::UseArguments(const CallArgs& args) {
   for (const Value& v : args.positional) in_.Use(v);
   for (const auto& [name, v] : args.keywords) in_.Use(v);
@@ -196,6 +264,10 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   if (rules_.on(Rule::kForbidden) && Flag(callee, runtime::markers::kForbidden)) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));
+  }
+  if (callee == in_.process().modules()[ModuleId::kTorchDynamo]->GetAttr("error_on_graph_break") &&
+      rules_.on(Rule::kErrorOnGraphBreak)) {
+    CheckErrorOnGraphBreakCall(args);
   }
   if (std::optional<BreakText> text = BreakTextOf(callee, args)) {
     RealizeArguments(*Tracing(), args);
@@ -302,9 +374,8 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
     // A nested break replaced this call's trace by a resume function's, in which this
     // frame's call is a call of its inner resume function: not modeled.
     if (Tracing() == nullptr || Tracing()->serial != serial) {
-      Raise(in_.heap(), ExcType::kNotImplementedError,
-            "a graph break ending the graph at a call that a nested graph break resumed is outside "
-            "the reference");
+      RefuseNotModeled(
+          "a graph break ending the graph at a call that a nested graph break resumed");
     }
     abandon();  // the break inside the callee ends the graph at this call (R-classic-reattribute)
     if (!restart.step) return BreakAtCall(callee, std::move(saved));

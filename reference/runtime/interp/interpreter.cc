@@ -214,7 +214,7 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
 #undef TDC_AST_NODE
       break;
   }
-  Raise(heap(), ExcType::kNotImplementedError, "statement outside the tdconform subset");
+  RefuseNotModeled("statement outside the tdconform subset");
 }
 
 Interpreter::Flow Interpreter::ExecFor(Frame& f, const For& st, Value& result) {
@@ -448,11 +448,14 @@ void Interpreter::Delete(Frame& f, const Expr& target) {
 void Interpreter::ExecRaise(Frame& f, const lang::Raise& st) {
   if (!st.exc) {
     if (handling_.empty()) Raise(heap(), ExcType::kRuntimeError, "No active exception to reraise");
+    if (hook_ != nullptr) hook_->OnRaise(handling_.back());
     throw PyError(handling_.back());
   }
   Value raised = Eval(f, *st.exc);
   if (st.cause) Eval(f, *st.cause);  // the cause is not observable in outcomes
-  throw PyError(MakeRaisable(*this, raised));
+  Value exception = MakeRaisable(*this, raised);
+  if (hook_ != nullptr) hook_->OnRaise(exception);
+  throw PyError(exception);
 }
 
 }  // namespace tdc::runtime

@@ -106,6 +106,8 @@ class FrameHook {
     (void)read;
     (void)test;
   }
+  // A raise statement of the program raises `exception` (Dynamo observes it while tracing).
+  virtual void OnRaise(const Value& exception) { (void)exception; }
   // `frame` begins executing statement `stmt`.
   virtual void OnStatement(const Frame& frame, const lang::Stmt& stmt) {
     (void)frame;

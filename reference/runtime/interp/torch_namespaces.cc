@@ -13,6 +13,7 @@
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/stdlib_modules_support.h"
 #include "reference/runtime/interp/tensor_values.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
 namespace {
@@ -85,8 +86,7 @@ void InstallGelu(Interpreter& in) {
                          if (kw.first != "approximate") return false;
                          const auto* s = DynCast<PyStr>(kw.second);
                          if (s == nullptr || s->value() != "none") {
-                           Raise(in.heap(), ExcType::kNotImplementedError,
-                                 "F.gelu: only approximate='none' is modeled by the reference");
+                           RefuseNotModeled("F.gelu(approximate=...) other than 'none'");
                          }
                          return true;
                        });
