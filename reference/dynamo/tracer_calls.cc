@@ -197,6 +197,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));
   }
+  if (std::optional<Value> read = ScalarReadBreak(callee, args)) return read;
   if (std::optional<BreakText> text = BreakTextOf(callee, args)) {
     RealizeArguments(*Tracing(), args);
     return Break(*text, callee, args);
