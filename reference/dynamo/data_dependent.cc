@@ -2,9 +2,10 @@
 // Dynamo's tensors have no data at trace time. An if statement jumping on one is a graph
 // break at the jump (torch 2.13.0's generic_jump, "Data-dependent branching"): the graph
 // outputs the condition, the original code jumps on its value, and the block it selects
-// goes on as a resume function of its own (one per target). Every other read (while,
-// assert, and / or, a ternary, bool(), int(), float()) is refused: torch breaks or skips
-// the frame there in ways the reference does not model yet.
+// goes on as a resume function of its own (one per target). bool(t), int(t), float(t) and
+// t.item() calls break the graph at the call before they read (scalar_reads.cc); every
+// other read (while, assert, and / or, a ternary, an int() reached another way) is refused:
+// torch breaks or skips the frame there in ways the reference does not model yet.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -106,6 +106,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   nested_breaks.cc     nested graph breaks: unwinding, re-rooting, eager resumes
   //   resume_functions.cc  the resume functions a break starts
   //   data_dependent.cc    a traced tensor's data read: a branch on it breaks the graph
+  //   scalar_reads.cc      bool(t), int(t), float(t), t.item(): a break at the call
   //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
   //   run_on_backend.cc    an invocation's graphs compiled and run by a GraphBackend
   //   compile_wrapper.cc   torch.compile's wrapper and the stances it reads
@@ -382,6 +383,14 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::string ComputationOf(const Trace& t, const Value& cond) const;
   // The hints torch gives a branch on `cond` before its two fixed ones.
   std::vector<std::string> BranchHints(const Trace& t, const Value& cond) const;
+  // ---- scalar_reads.cc (R-data-dependent-branch)
+  // The data read a call makes of a traced tensor as a Python scalar ("int()",
+  // "Tensor.item()"), if it is one.
+  std::optional<std::string> ScalarReadOf(const Value& callee, const CallArgs& args) const;
+  // Such a call breaks the graph there (Tensor.item()'s break, whichever call reads) and
+  // returns what the call returned; nullopt for any other call. Refuses one under
+  // fullgraph=True.
+  std::optional<Value> ScalarReadBreak(const Value& callee, CallArgs& args);
   // Records that the graph's nodes from index `first` on were made by the innermost frame,
   // now (Trace::node_origins).
   void NoteNodeOrigins(Trace& t, size_t first) const;

@@ -325,6 +325,17 @@ BreakText DataDependentBranchText(const std::string& computation, std::vector<st
   return text;
 }
 
+BreakText ItemCallText() {
+  return {
+      "gb0124",
+      "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+      "Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.",
+      {"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export "
+       "TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured "
+       "graph."},
+      "call_method TensorVariable() item () {}"};
+}
+
 std::string FormatBreak(const BreakText& text) {
   std::string out =
       fmt::format("{}\n  Explanation: {}", text.gb_type, IndentLaterLines(text.explanation));

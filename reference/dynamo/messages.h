@@ -38,6 +38,10 @@ struct BreakText {
 // ones.
 BreakText DataDependentBranchText(const std::string& computation, std::vector<std::string> hints);
 
+// Tensor.item() traced with capture_scalar_outputs off (gb0124): also what bool(), int() and
+// float() of a traced tensor reach.
+BreakText ItemCallText();
+
 // A nonstrict_trace'd function given an argument leaf of type `type_name` (`set`), or
 // returning a leaf it cannot (`function_name`: the traceable function's __name__).
 BreakText NonstrictInputTypeText(const std::string& type_name);

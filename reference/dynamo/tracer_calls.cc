@@ -269,6 +269,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
       rules_.on(Rule::kErrorOnGraphBreak)) {
     CheckErrorOnGraphBreakCall(args);
   }
+  if (std::optional<Value> read = ScalarReadBreak(callee, args)) return read;
   if (std::optional<BreakText> text = BreakTextOf(callee, args)) {
     RealizeArguments(*Tracing(), args);
     return Break(*text, callee, args);
