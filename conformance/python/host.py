@@ -105,10 +105,16 @@ def host_tensor(t):
 
 
 def describe(exc):
-    """(whether tdconform could not build the graph, the exception with its traceback)."""
-    seen, e, not_buildable = set(), exc, False
+    """(whether tdconform could not build the graph, a one-line summary, the traceback).
+
+    The summary is the first line of the NotBuildable in the chain of causes, else of the
+    exception itself (torch appends notes after its message)."""
+    seen, e, not_buildable = set(), exc, None
     while e is not None and id(e) not in seen:
         seen.add(id(e))
-        not_buildable = not_buildable or isinstance(e, NotBuildable)
+        if isinstance(e, NotBuildable):
+            not_buildable = e
         e = e.__cause__ or e.__context__
-    return not_buildable, "".join(traceback.format_exception(exc)).rstrip()
+    summary = traceback.format_exception_only(not_buildable or exc)[0].strip().splitlines()[0]
+    return (not_buildable is not None, summary,
+            "".join(traceback.format_exception(exc)).rstrip())

@@ -60,14 +60,12 @@ void Say(char* message, size_t size, const std::string& text) {
   if (message != nullptr && size > 0) std::snprintf(message, size, "%s", text.c_str());
 }
 
-// The exception's last line first (what the verdict line shows), then as much of the
+// The exception's summary first (what the verdict line shows), then as much of the
 // traceback's end as fits: its innermost frames.
-std::string Fit(const std::string& text, size_t size) {
-  const size_t last = text.rfind('\n');
-  std::string summary = last == std::string::npos ? text : text.substr(last + 1);
-  if (summary.size() + 2 >= size || text.size() == summary.size()) return summary;
-  const size_t room = size - summary.size() - 2 - 16;
-  std::string tail = text.size() <= room ? text : "..." + text.substr(text.size() - room + 3);
+std::string Fit(const std::string& summary, const std::string& text, size_t size) {
+  if (summary.size() + 24 >= size) return summary;
+  const size_t room = size - summary.size() - 24;
+  const std::string tail = text.size() <= room ? text : "..." + text.substr(text.size() - room);
   return summary + "\n" + tail;
 }
 
@@ -75,9 +73,9 @@ std::string Fit(const std::string& text, size_t size) {
 std::pair<bool, std::string> Describe(py::error_already_set& error, size_t size) {
   try {
     py::tuple d = configured->host.attr("describe")(error.value());
-    return {d[0].cast<bool>(), Fit(d[1].cast<std::string>(), size)};
+    return {d[0].cast<bool>(), Fit(d[1].cast<std::string>(), d[2].cast<std::string>(), size)};
   } catch (py::error_already_set& inner) {
-    return {false, Fit(error.what(), size)};
+    return {false, Fit(error.what(), "", size)};
   }
 }
 
