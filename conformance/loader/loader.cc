@@ -18,8 +18,14 @@ LoadedBackend::LoadedBackend(void* handle, const tdc_backend_api* api, std::stri
 LoadedBackend::~LoadedBackend() { dlclose(handle_); }
 
 std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadBackend(const std::string& path) {
+  if (path.starts_with(kPythonBackendPrefix)) return LoadPythonBackend(path);
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) return LoadFailure{"dlopen", dlerror()};
+  return LoadFromHandle(handle, path);
+}
+
+std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadFromHandle(void* handle,
+                                                                         const std::string& path) {
   auto fail = [&](std::string reason, std::string message) {
     dlclose(handle);
     return LoadFailure{std::move(reason), std::move(message)};

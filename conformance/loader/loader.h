@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "conformance/abi/tdconform_backend.h"
+#include "conformance/loader/python_loader.h"
 
 namespace tdc::conformance {
 
@@ -43,7 +44,12 @@ struct LoadFailure {
   std::string message;  // one line: what was found
 };
 
+// `path` is a library, or `py:MODULE:ATTR`: a torch.compile backend callable (python_loader.h).
 std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadBackend(const std::string& path);
+// The table of the library `handle` (dlopen's), checked; `path` names it. The handle is closed
+// when the table is refused.
+std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadFromHandle(void* handle,
+                                                                         const std::string& path);
 
 }  // namespace tdc::conformance
 

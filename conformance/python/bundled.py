@@ -1,0 +1,64 @@
+"""The bundled Python backends, for `tdconform --backend py:conformance.python.bundled:<name>`.
+
+A callable gets Dynamo's graphs unless it declares `tdconform_graph_levels` (an ATen-level
+backend is a forward compiler: AOTAutograd's graph, fake example inputs, called boxed when it
+says `_boxed_call`). eager, aot_eager and boxed_nop are torch 2.13.0's own, the known-good
+references: eager (both levels: it runs the graph it is given), aot_eager (Dynamo level: it
+lowers the graph itself), boxed_nop (ATen level: aot_eager's forward compiler). The broken
+ones, at both levels, each carry one fault, and ctest asserts their verdicts:
+- wrong_sin: computes cos where the graph says sin (FAIL compare/value_mismatch);
+- raises_on_relu: raises while compiling a graph that holds relu (BACKEND_ERROR
+  backend_compile/error, with the traceback).
+"""
+
+import torch
+from torch._dynamo.backends.debugging import boxed_nop as _torch_boxed_nop
+from torch._dynamo.backends.registry import lookup_backend
+
+BOTH_LEVELS = ("dynamo", "aten")
+
+
+def eager(gm, example_inputs):
+    return lookup_backend("eager")(gm, example_inputs)
+
+
+def aot_eager(gm, example_inputs):
+    return lookup_backend("aot_eager")(gm, example_inputs)
+
+
+def boxed_nop(gm, example_inputs):
+    return _torch_boxed_nop(gm, example_inputs)
+
+
+eager.tdconform_graph_levels = BOTH_LEVELS
+boxed_nop.tdconform_graph_levels = ("aten",)
+
+
+_COS_FOR_SIN = {torch.sin: torch.cos, torch.ops.aten.sin.default: torch.ops.aten.cos.default}
+
+
+def wrong_sin(gm, example_inputs):
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target in _COS_FOR_SIN:
+            node.target = _COS_FOR_SIN[node.target]
+    gm.recompile()
+    return gm.forward
+
+
+_RELU = (torch.relu, torch.ops.aten.relu.default)
+
+
+def _check_no_relu(gm):
+    for node in gm.graph.nodes:
+        if (node.op == "call_function" and node.target in _RELU) or (
+                node.op == "call_method" and node.target == "relu"):
+            raise NotImplementedError(f"raises_on_relu: the graph holds relu ({node.name})")
+
+
+def raises_on_relu(gm, example_inputs):
+    _check_no_relu(gm)
+    return gm.forward
+
+
+wrong_sin.tdconform_graph_levels = BOTH_LEVELS
+raises_on_relu.tdconform_graph_levels = BOTH_LEVELS

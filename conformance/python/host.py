@@ -1,0 +1,120 @@
+"""What tdconform's Python backend library (python_backend.cc) calls in the embedded interpreter.
+
+compile(): the GraphModule and example inputs as torch 2.13.0 hands them to a backend, checked
+against real torch (a recording backend under torch.compile):
+- Dynamo level: `backend(gm, example_inputs)` with real tensors, inside a TracingContext whose
+  FakeTensorMode (with a ShapeEnv) holds the placeholders' `example_value`s; grad mode on.
+- ATen level, as AOTAutograd calls its forward compiler: `fw_compiler(gm, example_inputs)`
+  with fake tensors of the TracingContext's mode (the placeholders' `val`s); grad mode on.
+The ABI's compile has the placeholders' dtypes and shapes but no values, so the real example
+inputs are zeros, contiguous.
+run(): the compiled callable on the graph's inputs as torch calls it: Dynamo with the inputs as
+arguments; AOTAutograd with one list of them when the callable has `_boxed_call`
+(call_func_at_runtime_with_args); its results as tensors.
+"""
+
+import importlib
+import json
+import traceback
+
+import torch
+# Imported here, in the process each case's is forked from, not once a case (no op runs here:
+# a thread pool started before a fork would not survive it).
+import torch._dynamo  # noqa: F401
+import torch._functorch.aot_autograd  # noqa: F401
+from torch._guards import TracingContext, tracing
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+from conformance.python import graph_module
+from conformance.python.graph_module import DTYPES, NotBuildable
+
+
+def load(module_name, attr):
+    """The backend callable MODULE:ATTR names (ImportError, AttributeError, TypeError else)."""
+    module = importlib.import_module(module_name)
+    backend = getattr(module, attr)
+    if not callable(backend):
+        raise TypeError(f"{module_name}:{attr} is a {type(backend).__name__}, not a callable")
+    return backend
+
+
+class Compiled:
+    def __init__(self, fn, num_outputs, boxed):
+        self.fn, self.num_outputs, self.boxed = fn, num_outputs, boxed
+
+
+def compile(backend, graph_text, level, constants, run_on_host):
+    doc = json.loads(graph_text)
+    fake_mode = FakeTensorMode(shape_env=ShapeEnv())
+    gm = graph_module.build_graph_module(doc, level, constants, run_on_host, fake_mode)
+    placeholders = [n for n in doc["nodes"] if n["op"] == "placeholder"]
+    if level == "dynamo":
+        example_inputs = [graph_module.example_input(n) for n in placeholders]
+    else:
+        example_inputs = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
+    with tracing(TracingContext(fake_mode)), torch.enable_grad():
+        fn = backend(gm, example_inputs)
+    if not callable(fn):
+        raise TypeError(f"the backend returned a {type(fn).__name__}, not a callable")
+    output = doc["nodes"][-1]["args"][0]
+    count = len(next(iter(output.values()))) if isinstance(output, dict) else 1
+    return Compiled(fn, count, level == "aten" and hasattr(fn, "_boxed_call"))
+
+
+def run(compiled, inputs):
+    fn = compiled.fn
+    inputs = list(inputs)
+    results = fn(list(inputs)) if compiled.boxed else fn(*inputs)
+    if isinstance(results, torch.Tensor):
+        results = (results,)
+    results = list(results)
+    if len(results) != compiled.num_outputs:
+        raise TypeError(f"the compiled graph returned {len(results)} outputs, "
+                        f"its output node has {compiled.num_outputs}")
+    out = []
+    for i, r in enumerate(results):
+        if not isinstance(r, torch.Tensor):
+            raise TypeError(f"output {i} is a {type(r).__name__}, not a tensor")
+        if r.dtype not in DTYPES or r.device.type != "cpu":
+            raise TypeError(f"output {i} is a {r.dtype} tensor on {r.device}")
+        out.append((DTYPES.index(r.dtype), list(r.shape), r))
+    return out
+
+
+def from_host(buffer, dtype, shape, strides):
+    """A copy of the host's tensor (its storage as a buffer of elements), strides kept."""
+    dt = DTYPES[dtype]
+    if any(s == 0 for s in shape) or len(buffer) == 0:
+        return torch.empty_strided(shape, strides, dtype=dt)
+    base = torch.frombuffer(buffer, dtype=dt)
+    return torch.as_strided(base, shape, strides).clone(memory_format=torch.preserve_format)
+
+
+def to_host(buffer, tensor):
+    """Writes `tensor` into the host's contiguous tensor `buffer`."""
+    if tensor.numel() == 0:
+        return
+    torch.frombuffer(buffer, dtype=tensor.dtype).view(tensor.shape).copy_(tensor)
+
+
+def host_tensor(t):
+    """A tensor for the host's run_node: (dtype, shape, contiguous copy); the caller keeps it."""
+    t = t.detach().contiguous()
+    return DTYPES.index(t.dtype), list(t.shape), t.data_ptr(), t
+
+
+def describe(exc):
+    """(whether tdconform could not build the graph, a one-line summary, the traceback).
+
+    The summary is the first line of the NotBuildable in the chain of causes, else of the
+    exception itself (torch appends notes after its message)."""
+    seen, e, not_buildable = set(), exc, None
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, NotBuildable):
+            not_buildable = e
+        e = e.__cause__ or e.__context__
+    summary = traceback.format_exception_only(not_buildable or exc)[0].strip().splitlines()[0]
+    return (not_buildable is not None, summary,
+            "".join(traceback.format_exception(exc)).rstrip())
