@@ -60,8 +60,16 @@ const CacheEntry* CodeCache::Lookup(const CodeKey& key, const std::vector<Value>
   return &cache.back();
 }
 
+int64_t CodeCache::RecompileLimit() const {
+  // apis_config.cc models positive ints only.
+  Value limit =
+      process_.modules()[runtime::ModuleId::kTorchDynamoConfig]->GetAttr("recompile_limit");
+  return runtime::DynCast<runtime::PyInt>(limit)->value();
+}
+
 bool CodeCache::AtRecompileLimit(const CodeKey& key) {
-  return rules_.on(Rule::kRecompileLimit) && Of(key).cache.size() >= kRecompileLimit;
+  return rules_.on(Rule::kRecompileLimit) &&
+         static_cast<int64_t>(Of(key).cache.size()) >= RecompileLimit();
 }
 
 CodeCache::Compile CodeCache::BeginCompile(const CodeKey& key) {

@@ -54,13 +54,14 @@ struct CodeState {
   // (callees too); a skip_frame() or another frame-skipping break runs it eagerly with the
   // callback on, its callees offered (probed on torch 2.13.0: a new shape recompiles them).
   enum class Skip { kNone, kNoOps, kSkipFrame } skip = Skip::kNone;
+  // Offered once with no tensor in its frame: torch skips the code from then on (probed on
+  // torch 2.13.0, its later calls convert nothing); the reference only counts it once in
+  // counters["frames"].
+  bool converted_without_tensors = false;
 };
 
 class CodeCache {
  public:
-  // torch._dynamo.config.recompile_limit: entries a code may have.
-  static constexpr size_t kRecompileLimit = 8;
-
   // `process` is read for the global state guards check (grad mode).
   CodeCache(const RuleSet& rules, const runtime::Process& process)
       : rules_(rules), process_(process) {}
@@ -75,6 +76,9 @@ class CodeCache {
                            const BackendKey& backend);
   // The first guard of `entry` the frame fails, as torch words it; empty when it passes.
   std::string Failure(const CacheEntry& entry, const std::vector<Value>& frame_values) const;
+  // torch._dynamo.config.recompile_limit (8 unless the program sets it): the entries a code
+  // may have.
+  int64_t RecompileLimit() const;
   // Whether `key`'s cache is full (R-recompile-limit).
   bool AtRecompileLimit(const CodeKey& key);
 

@@ -184,6 +184,17 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // each cache entry's failing guard (spec §2.14, S29).
   [[noreturn]] void FailOnRecompile(const runtime::PyFunction& function, const CodeKey& key,
                                     const std::vector<Value>& values);
+  // A frame whose code's cache is full would compile again (convert_frame.py): torch raises
+  // FailOnRecompileLimitHit under config.fail_on_recompile_limit_hit or fullgraph, the
+  // recompile-limit Unsupported under error_on_graph_break; otherwise this returns and the
+  // frame runs without the callback.
+  void RecompileLimitHit(const runtime::CompileCallback& callback);
+  // ConvertFrame.__call__'s counters["frames"]["total"] += 1 for a frame the callback is
+  // handed (probed on torch 2.13.0): not one whose cached code runs, nor under fullgraph
+  // (its callback is convert_frame_assert, without ConvertFrame), nor again a code once
+  // converted without a tensor (torch skips that code from then on).
+  void CountConvertedFrame(const CodeKey& key, const std::vector<Value>& values,
+                           const BackendKey& backend, const runtime::CompileCallback& callback);
   bool HasTensorInFrame(const lang::Node& def, const Value& globals,
                         const std::vector<Value>& values) const;
   void Reset();
@@ -228,6 +239,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   bool DefinedInTrace(const Value& fn) const;
   // A nonstrict_trace'd function's call: one flat_apply_capture node.
   Value NonstrictCall(const Value& wrapper, CallArgs& args);
+  // An assume_constant_result function's call: run on its arguments' values, its result a
+  // constant of the trace (no node).
+  Value AssumedConstantCall(const Value& callee, CallArgs& args);
   // A custom op's call: one `<ns>.<op>.default` node at both levels.
   Value CustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
   // The same call met while AOT autograd traces an allowed or nonstrict_trace'd body.
@@ -281,6 +295,12 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message,
                                       bool after_call = false);
   std::string UserTraceback(const Trace& t, bool after_call) const;
+  // torch._dynamo.config.verbose: an error's tail drops its verbosity hint, the graph-break
+  // log logs every user stack again (its duplicate checker's add always answers new).
+  bool Verbose() const;
+  // Whether a user stack shown now passes through a resume function or code compiled from
+  // inlined frames (which torch's verbose log shows uncollapsed: not modeled).
+  bool StackHasResumeFrames() const;
   void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
 
   // ---- frame_endings.cc

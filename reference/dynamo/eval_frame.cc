@@ -294,6 +294,31 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeKey& key,
                                            CodeFirstLine(*user.def), values));
 }
 
+void Dynamo::CountConvertedFrame(const CodeKey& key, const std::vector<Value>& values,
+                                 const BackendKey& backend, const CompileCallback& callback) {
+  if (callback.fullgraph) return;  // convert_frame_assert, with no ConvertFrame around it
+  if (code_cache_.Of(key).converted_without_tensors) return;        // torch skips its code since
+  if (code_cache_.Lookup(key, values, backend) != nullptr) return;  // no callback: cached code
+  in_.process().compiler.counters.Add("frames", "total");
+}
+
+void Dynamo::RecompileLimitHit(const CompileCallback& callback) {
+  Value fail =
+      in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("fail_on_recompile_limit_hit");
+  if (fail && IsTruthy(fail)) {
+    Raise(in_.heap(), ExcType::kFailOnRecompileLimitHit,
+          "Hard failure due to fail_on_recompile_limit_hit");
+  }
+  if (callback.fullgraph) {
+    Raise(in_.heap(), ExcType::kFailOnRecompileLimitHit, "Hard failure due to fullgraph=True");
+  }
+  // The Unsupported has no user stack: no "from user code" tail.
+  if (in_.process().compiler.error_on_graph_break) {
+    Raise(in_.heap(), ExcType::kUnsupported,
+          FormatBreak(RecompileLimitText(code_cache_.RecompileLimit())));
+  }
+}
+
 std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs& args,
                                       bool run_only) {
   std::shared_ptr<const CompileCallback> callback = in_.process().compiler.eval_frame_callback;
@@ -357,8 +382,10 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
         Where(*function)));
     return std::nullopt;
   }
+  CountConvertedFrame(key, values, backend, *callback);
   if (!always_optimize_.contains(code.def) &&
       !HasTensorInFrame(*code.def, function->globals, values)) {
+    code_cache_.Of(key).converted_without_tensors = true;
     Explain(
         fmt::format("{}: not converted (no tensor argument, no torch global)", Where(*function)));
     return std::nullopt;
@@ -368,12 +395,13 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     FailOnRecompile(*function, key, values);
   }
   if (code_cache_.AtRecompileLimit(key) && !code_cache_.Lookup(key, values, backend)) {
+    RecompileLimitHit(*callback);
     // torch warns that the frame hit config.recompile_limit and runs this call without
     // the callback: the frames it calls are not converted either (golden
     // variants/guards__recompile_limit__wrap).
     Explain(fmt::format(
         "{}: {} cache entries, recompile_limit reached: runs without the callback, its callees too",
-        Where(*function), CodeCache::kRecompileLimit));
+        Where(*function), code_cache_.RecompileLimit()));
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }

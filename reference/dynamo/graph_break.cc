@@ -3,6 +3,8 @@
 // eagerly, and going on as a resume function.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
@@ -48,9 +50,22 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
   return FormatUserTraceback(entries);
 }
 
+bool Dynamo::Verbose() const {
+  Value flag = in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("verbose");
+  return flag && IsTruthy(flag);
+}
+
+bool Dynamo::StackHasResumeFrames() const {
+  if (!folded_frames_.empty() || !shown_lines_.empty() || !pending_resumes_.empty()) return true;
+  return std::any_of(contexts_.begin(), contexts_.end(), [](const std::unique_ptr<Trace>& t) {
+    return t != nullptr && (t->resume || !t->folded.empty());
+  });
+}
+
 void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool after_call) {
   try {
-    Raise(in_.heap(), type, message + UserCodeTail(UserTraceback(*Tracing(), after_call)));
+    Raise(in_.heap(), type,
+          message + UserCodeTail(UserTraceback(*Tracing(), after_call), Verbose()));
   } catch (const PyError& error) {
     throw TraceError{error};
   }
@@ -87,7 +102,13 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   for (size_t i = t.root_depth; nested && i < level; ++i) {
     location += fmt::format(" in {}:{}", frames[i]->program->filename, LineOf(*frames[i]));
   }
-  if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup)) {
+  const bool verbose = Verbose();
+  if (verbose && StackHasResumeFrames()) {
+    RefuseNotModeled(
+        "torch._dynamo.config.verbose = True: a graph break's user stack through a resume "
+        "function (torch's verbose log shows the frames uncollapsed) is not modeled");
+  }
+  if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup) || verbose) {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];

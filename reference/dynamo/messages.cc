@@ -358,13 +358,29 @@ std::string BreakReason(bool variadic_call) {
                          "e.g. f(x, y):";
 }
 
-std::string UserCodeTail(const std::string& traceback) {
-  return fmt::format(
-      "\n\nfrom user code:\n{}\n\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please "
-      "do this "
-      "especially if you're reporting a bug to PyTorch). For even more developer context, set "
-      "TORCH_LOGS=\"+dynamo\"\n",
-      traceback);
+std::string UserCodeTail(const std::string& traceback, bool verbose) {
+  std::string tail = fmt::format("\n\nfrom user code:\n{}\n", traceback);
+  if (verbose) return tail;
+  return tail +
+         "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if "
+         "you're reporting a bug to PyTorch). For even more developer context, set "
+         "TORCH_LOGS=\"+dynamo\"\n";
+}
+
+BreakText RecompileLimitText(int64_t limit) {
+  return {"gb0039",
+          "Dynamo recompile limit exceeded",
+          fmt::format("Dynamo attempted to recompile the code object too many times, exceeding "
+                      "the recompile_limit cache size limit (currently set to {}). Excessive "
+                      "recompilations can degrade performance due to the compilation overhead "
+                      "of each recompilation.",
+                      limit),
+          {"To monitor recompilations, enable TORCH_LOGS=recompiles. If recompilations are "
+           "expected, consider increasing torch._dynamo.config.recompile_limit to an "
+           "appropriate value.",
+           "See https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/"
+           "programming_model.recompilation.html for tips on dealing with recompilations."},
+          "Limit type: recompile_limit"};
 }
 
 std::string ForbiddenCallableMessage(const std::string& callable_repr) {

@@ -110,8 +110,13 @@ std::string RecordedExplanation(const std::string& explanation);
 std::string BreakReason(bool variadic_call);
 
 // The tail Dynamo appends to an error raised while tracing: the user-code traceback
-// (`traceback` already formatted) and the verbosity hint.
-std::string UserCodeTail(const std::string& traceback);
+// (`traceback` already formatted) and, unless torch._dynamo.config.verbose, the verbosity
+// hint (exc.py augment_exc_message).
+std::string UserCodeTail(const std::string& traceback, bool verbose);
+
+// A frame whose code's cache is full (gb0039, convert_frame.py): the Unsupported that
+// error_on_graph_break raises, `limit` being torch._dynamo.config.recompile_limit.
+BreakText RecompileLimitText(int64_t limit);
 
 // AssertionError of a forbidden callable (forbid_in_graph).
 std::string ForbiddenCallableMessage(const std::string& callable_repr);

@@ -31,8 +31,8 @@ constexpr Probe kProbes[] = {
     {"out = torch._dynamo.config.guard_nn_modules",
      "torch._dynamo.config.guard_nn_modules is not modeled"},
     {"torch._dynamo.config.allow_rnn = True", "torch._dynamo.config.allow_rnn is not modeled"},
-    {"torch._dynamo.config.fail_on_recompile_limit_hit = True",
-     "torch._dynamo.config.fail_on_recompile_limit_hit is not modeled"},
+    {"torch._dynamo.config.accumulated_cache_size_limit = 1",
+     "torch._dynamo.config.accumulated_cache_size_limit is not modeled"},
     {"torch._dynamo.config.force_parameter_static_shapes = False",
      "torch._dynamo.config.force_parameter_static_shapes is not modeled"},
     {"torch._dynamo.config.dynamic_shapes = False",
@@ -42,10 +42,10 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.config.automatic_dynamic_shapes = True is not modeled"},
     {"torch._dynamo.config.assume_static_by_default = False",
      "torch._dynamo.config.assume_static_by_default = False is not modeled"},
-    {"torch._dynamo.config.recompile_limit = 1",
-     "torch._dynamo.config.recompile_limit = 1 is not modeled"},
-    {"torch._dynamo.config.cache_size_limit = 2",
-     "torch._dynamo.config.cache_size_limit = 2 is not modeled"},
+    {"torch._dynamo.config.recompile_limit = 0",
+     "torch._dynamo.config.recompile_limit = 0 is not modeled"},
+    {"torch._dynamo.config.cache_size_limit = -1",
+     "torch._dynamo.config.cache_size_limit = -1 is not modeled"},
     {"torch._dynamo.config.accumulated_recompile_limit = 1",
      "torch._dynamo.config.accumulated_recompile_limit = 1 is not modeled"},
     {"torch._dynamo.config.capture_scalar_outputs = True",
@@ -56,7 +56,7 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.config.error_on_recompile = True is not modeled"},
     {"torch._dynamo.config.suppress_errors = True",
      "torch._dynamo.config.suppress_errors = True is not modeled"},
-    {"torch._dynamo.config.verbose = True", "torch._dynamo.config.verbose = True is not modeled"},
+    {"torch._dynamo.config.verbose = 1", "torch._dynamo.config.verbose = 1 is not modeled"},
     {"torch._dynamo.config.specialize_int = True",
      "torch._dynamo.config.specialize_int = True is not modeled"},
     {"torch._dynamo.config.disable = True", "torch._dynamo.config.disable = True is not modeled"},
@@ -64,8 +64,8 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.config.recompile_limit = True is not modeled"},
     {"torch._dynamo.config.nested_graph_breaks = 1",
      "torch._dynamo.config.nested_graph_breaks = 1 is not modeled"},
-    {"with torch._dynamo.config.patch(recompile_limit=2):\n    out = 1",
-     "torch._dynamo.config.recompile_limit = 2 is not modeled"},
+    {"with torch._dynamo.config.patch(recompile_limit=0):\n    out = 1",
+     "torch._dynamo.config.recompile_limit = 0 is not modeled"},
     {"with torch._dynamo.config.patch('automatic_dynamic_shapes', True):\n    out = 1",
      "torch._dynamo.config.automatic_dynamic_shapes = True is not modeled"},
     {"with torch._dynamo.config.patch({'inline_inbuilt_nn_modules': False}):\n    out = 1",
@@ -103,6 +103,30 @@ constexpr Probe kProbes[] = {
     // The parts of modeled library objects the reference does not model.
     {"from torch._dynamo.utils import counters\nout = counters['frames']",
      "torch._dynamo.utils.counters: category 'frames' is not modeled", 4},
+    {"from torch._dynamo.utils import counters\nout = counters['stats']",
+     "torch._dynamo.utils.counters: category 'stats' is not modeled", 4},
+    // A leaf function's call (invoke_leaf_function) and its grad hooks.
+    {"from torch._dynamo.decorators import leaf_function\n"
+     "@leaf_function\ndef f(x):\n    return (x,)\n"
+     "f.register_fake(lambda x: (x,))\nout = f(torch.ones(2))",
+     "a call of a @leaf_function (torch's invoke_leaf_function higher-order op, its autograd "
+     "and escaped-gradient checks) is not modeled",
+     8},
+    {"from torch._dynamo.decorators import leaf_function\n"
+     "@leaf_function\ndef f(x):\n    return (x,)\n"
+     "def g(x):\n    return f(x)\n"
+     "out = torch.compile(g, backend=backend)(torch.ones(2))",
+     "a call of a @leaf_function (torch's invoke_leaf_function higher-order op, its autograd "
+     "and escaped-gradient checks) is not modeled",
+     8},
+    // verbose=True with a break in a resume function (shown uncollapsed by torch).
+    {"def f(x):\n    x = x + 1\n    torch._dynamo.graph_break()\n    x = x + 2\n"
+     "    torch._dynamo.graph_break()\n    return x\n"
+     "torch._dynamo.config.verbose = True\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "torch._dynamo.config.verbose = True: a graph break's user stack through a resume "
+     "function (torch's verbose log shows the frames uncollapsed) is not modeled",
+     7},
     {"from torch._dynamo.utils import counters\nout = len(counters)",
      "torch._dynamo.utils.counters: counters.__len__ is not modeled", 4},
     {"import re\nout = re.findall('a', 'a')", "re.findall is not modeled", 4},
@@ -121,8 +145,12 @@ constexpr Probe kProbes[] = {
     {"out = torch.compiler.list_backends", "torch.compiler.list_backends is not modeled"},
     {"out = torch.compiler.cudagraph_mark_step_begin",
      "torch.compiler.cudagraph_mark_step_begin is not modeled"},
-    {"from torch._dynamo import assume_constant_result",
-     "torch._dynamo.assume_constant_result is not modeled"},
+    {"from torch._dynamo import patch_dynamo_config",
+     "torch._dynamo.patch_dynamo_config is not modeled"},
+    {"@torch._dynamo.assume_constant_result\ndef k(x):\n    return x\n"
+     "def f(x):\n    return x + k(x)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "an assume_constant_result function returning a Tensor is not modeled", 7},
     {"out = torch.library.Library", "torch.library.Library is not modeled"},
     {"out = torch.nn.functional.silu", "torch.nn.functional.silu is not modeled"},
     {"out = 'a b'.splitlines()", "str.splitlines is not modeled"},

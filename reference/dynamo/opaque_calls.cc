@@ -44,6 +44,43 @@ constexpr const char* kFlatApply =
 
 }  // namespace
 
+Value Dynamo::AssumedConstantCall(const Value& callee, CallArgs& args) {
+  // invoke_and_store_as_constant (variables/functions.py): tensors are passed as their
+  // real values, other arguments as Python constants; the result is registered as a
+  // constant (a tensor one would be a get_attr: not modeled).
+  auto constant = [](const Value& v) {
+    return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v);
+  };
+  auto check = [&](const Value& v) {
+    if (!Is<PyTensor>(v) && !constant(v)) {
+      RefuseNotModeled(fmt::format(
+          "an assume_constant_result function's {} argument is not modeled", TypeName(v)));
+    }
+  };
+  // The reference runs a cached frame's code again: the call would give the new values'
+  // result, where torch's cached code keeps the traced one (no guard on it).
+  if (!Tracing()->record) {
+    RefuseNotModeled(
+        "a cached frame's call of an assume_constant_result function (torch keeps the traced "
+        "result) is not modeled");
+  }
+  for (const Value& v : args.positional) check(v);
+  for (const auto& [name, v] : args.keywords) check(v);
+  RealizeArguments(*Tracing(), args);  // their guards, no placeholder
+  Explain(fmt::format("{} is assume_constant_result'd: run now, its result a constant",
+                      FunctionReprOf(callee)));
+  Value result;
+  {
+    EagerRegion eager(*this, true);
+    result = in_.CallDirect(callee, std::move(args));
+  }
+  if (!constant(result)) {
+    RefuseNotModeled(fmt::format("an assume_constant_result function returning a {} is not modeled",
+                                 TypeName(result)));
+  }
+  return result;
+}
+
 bool Dynamo::DefinedInTrace(const Value& fn) const {
   const auto* f = DynCast<PyFunction>(fn);
   if (f == nullptr || f->is_native()) return false;

@@ -302,6 +302,9 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr)
     return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp
+  if (!function->is_native() && Flag(callee, runtime::markers::kMarkedConstant)) {
+    return AssumedConstantCall(callee, args);
+  }
   if (in_.process().compiler.registries.nonstrict_trace.contains(callee->id()) &&
       rules_.on(Rule::kNonstrictNode)) {
     UseArguments(args);

@@ -22,6 +22,7 @@ enum class Modeled {
   kDefaultOnly,  // nothing in the reference reads the key: only torch's default is right
   kAnyBool,      // the reference reads it wherever it matters (nested_graph_breaks)
   kProfileOnly,  // the profiles set it (automatic_dynamic_shapes = False, D3)
+  kPositiveInt,  // the reference reads it (recompile_limit: the code cache's limit)
 };
 
 struct ConfigKey {
@@ -29,16 +30,23 @@ struct ConfigKey {
   enum class Default { kFalse, kTrue, kInt } kind;
   int64_t int_default;
   Modeled modeled;
+  // The key torch's config module makes this one an alias of (Config(alias=...)): a write
+  // of either is a write of both.
+  const char* alias = nullptr;
 };
 
 // One row per key the runtime has: torch 2.13.0's defaults (torch/_dynamo/config.py).
 constexpr ConfigKey kConfigKeys[] = {
     {"disable", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
     {"suppress_errors", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
-    {"verbose", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
-    {"cache_size_limit", ConfigKey::Default::kInt, 8, Modeled::kDefaultOnly},
-    {"recompile_limit", ConfigKey::Default::kInt, 8, Modeled::kDefaultOnly},
+    // verbose: the Unsupported tail and the graph-break log's duplicate checker (Dynamo's
+    // messages.cc, graph_break.cc).
+    {"verbose", ConfigKey::Default::kFalse, 0, Modeled::kAnyBool},
+    {"cache_size_limit", ConfigKey::Default::kInt, 8, Modeled::kPositiveInt, "recompile_limit"},
+    {"recompile_limit", ConfigKey::Default::kInt, 8, Modeled::kPositiveInt, "cache_size_limit"},
     {"accumulated_recompile_limit", ConfigKey::Default::kInt, 256, Modeled::kDefaultOnly},
+    // Read where the recompile limit is hit (Dynamo's eval_frame.cc).
+    {"fail_on_recompile_limit_hit", ConfigKey::Default::kFalse, 0, Modeled::kAnyBool},
     {"capture_scalar_outputs", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
     {"capture_dynamic_output_shape_ops", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
     {"error_on_recompile", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
@@ -74,6 +82,8 @@ bool ModelsValue(Interpreter& in, const ConfigKey& key, const Value& value) {
       return Is<PyBool>(value);
     case Modeled::kProfileOnly:
       return Is<PyBool>(value) && !Truth(in, value);
+    case Modeled::kPositiveInt:
+      return Is<PyInt>(value) && DynCast<PyInt>(value)->value() >= 1;  // a bool is no PyInt
     case Modeled::kDefaultOnly:
       break;
   }
@@ -145,18 +155,19 @@ void InstallPatch(Interpreter& in, PyModule& config) {
 
 }  // namespace
 
-void CheckConfigWrite(Interpreter& in, std::string_view name, const Value& value) {
+const char* CheckConfigWrite(Interpreter& in, std::string_view name, const Value& value) {
   if (!TorchModuleHas("torch._dynamo.config", name)) {
     Raise(in.heap(), ExcType::kAttributeError,
           fmt::format("torch._dynamo.config.{} does not exist", name));
   }
   const ConfigKey* key = FindKey(name);
   if (key == nullptr) RefuseNotModeled(fmt::format("torch._dynamo.config.{} is not modeled", name));
-  if (!in.process().compiler.make_compile_wrapper) return;  // eager: nothing reads it
-  if (!ModelsValue(in, *key, value)) {
+  if (in.process().compiler.make_compile_wrapper && !ModelsValue(in, *key, value)) {
+    // (eager: nothing reads it)
     RefuseNotModeled(
         fmt::format("torch._dynamo.config.{} = {} is not modeled under Dynamo", name, Repr(value)));
   }
+  return key->alias;
 }
 
 void InstallDynamoConfig(Interpreter& in) {

@@ -1,10 +1,10 @@
 // torch._dynamo.utils.counters as torch 2.13.0 has it: a collections.defaultdict(Counter)
 // of category -> key -> count that Dynamo counts into while it compiles (CompilerState::
 // counters, compiler_contract.h). The reference counts the categories of
-// kModeledCategories exactly; the others torch fills ("frames", "stats", "resumes",
-// "unimplemented", ...) are refused on read, and so is anything that depends on which
-// categories exist (len(counters), iterating it, `in`), since torch makes them as it
-// compiles (DESIGN D13).
+// kModeledCategories exactly (of "frames" under Dynamo its "total" only); the others torch
+// fills ("stats", "resumes", "unimplemented", ...) are refused on read, and so is anything that
+// depends on which categories exist (len(counters), iterating it, `in`), since torch makes them as
+// it compiles (DESIGN D13).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,10 +20,22 @@ namespace {
 
 // "graph_break": key = the break's formatted message (gb type, explanation, hints, context,
 // link), count = how many frame compiles took that break (SEMANTICS §8, R-gb-counter).
-constexpr std::array<std::string_view, 1> kModeledCategories = {"graph_break"};
+// "frames": eagerly only (empty); under Dynamo its "total" (eval_frame.cc counts the frames
+// handed to ConvertFrame) misses resume functions' conversions, so it is refused there.
+constexpr std::array<std::string_view, 2> kModeledCategories = {"graph_break", "frames"};
 
 [[noreturn]] void RefuseUnmodeled(std::string_view what) {
   RefuseNotModeled(fmt::format("torch._dynamo.utils.counters: {} is not modeled", what));
+}
+
+// Whether `counter` is counters["frames"] under Dynamo, of which only "total" is counted (the
+// eager run counts nothing into it: every read of it is right there).
+bool TotalOnly(Interpreter& in, const DynamoCounters::Counter& counter) {
+  if (!in.process().compiler.make_compile_wrapper) return false;
+  for (const auto& [name, c] : in.process().compiler.counters.categories) {
+    if (c.get() == &counter) return name == "frames";
+  }
+  return false;
 }
 
 // The Counter objects the program has seen, one per category counter (so that
@@ -70,14 +82,22 @@ void ExpectPositional(Interpreter& in, const CallArgs& args, std::string_view na
 // collections.Counter over one category: a dict of str -> int whose missing keys read 0.
 void InstallCounterMethods(Interpreter& in, const std::shared_ptr<CounterViews>& views) {
   const Ref<PyType>& type = views->type;
-  auto counter_of = [views, &in](const CallArgs& args) -> DynamoCounters::Counter& {
+  // `whole`: the read depends on every key (len, iteration, `in`), which counters["frames"]
+  // under Dynamo does not model (only its "total" is counted).
+  auto counter_of = [views, &in](const CallArgs& args,
+                                 bool whole = true) -> DynamoCounters::Counter& {
     RefuseInCompiledRegion(in);
-    return views->CounterOf(args.positional.at(0));
+    DynamoCounters::Counter& counter = views->CounterOf(args.positional.at(0));
+    if (whole && TotalOnly(in, counter)) RefuseUnmodeled("counters['frames'] beyond its 'total'");
+    return counter;
   };
   // Every key Dynamo counts is a str; another key's hashing is not modeled here.
-  auto find = [](DynamoCounters::Counter& counter, const Value& key) -> int64_t* {
+  auto find = [&in](DynamoCounters::Counter& counter, const Value& key) -> int64_t* {
     const auto* k = DynCast<PyStr>(key);
     if (k == nullptr) RefuseUnmodeled(fmt::format("a {} key", TypeName(key)));
+    if (TotalOnly(in, counter) && k->value() != "total") {
+      RefuseUnmodeled(fmt::format("counters['frames'][{}]", Repr(key)));
+    }
     for (auto& [name, count] : counter) {
       if (name == k->value()) return &count;
     }
@@ -85,7 +105,7 @@ void InstallCounterMethods(Interpreter& in, const std::shared_ptr<CounterViews>&
   };
   AddMethod(in, type, "__getitem__", [&in, counter_of, find](CallArgs& args) {
     ExpectPositional(in, args, "__getitem__", 1, 1);
-    const int64_t* count = find(counter_of(args), args.positional[1]);
+    const int64_t* count = find(counter_of(args, false), args.positional[1]);
     return in.heap().Int(count != nullptr ? *count : 0);  // Counter.__missing__
   });
   AddMethod(in, type, "__setitem__",
@@ -119,12 +139,12 @@ void InstallCounterMethods(Interpreter& in, const std::shared_ptr<CounterViews>&
   });
   AddMethod(in, type, "get", [&in, counter_of, find](CallArgs& args) {
     ExpectPositional(in, args, "get", 1, 2);
-    const int64_t* count = find(counter_of(args), args.positional[1]);
+    const int64_t* count = find(counter_of(args, false), args.positional[1]);
     if (count != nullptr) return in.heap().Int(*count);
     return args.positional.size() > 2 ? args.positional[2] : in.heap().None();
   });
   AddMethod(in, type, "clear", [&in, counter_of](CallArgs& args) {
-    counter_of(args).clear();
+    counter_of(args, false).clear();
     return in.heap().None();
   });
   RefuseOtherAttributes(in, type);
@@ -141,8 +161,12 @@ void InstallDynamoCounters(Interpreter& in) {
     ExpectPositional(in, args, "__getitem__", 1, 1);
     RefuseInCompiledRegion(in);
     const auto* category = DynCast<PyStr>(args.positional[1]);
-    if (category == nullptr || std::find(kModeledCategories.begin(), kModeledCategories.end(),
-                                         category->value()) == kModeledCategories.end()) {
+    // Under Dynamo, "frames" is refused: a resume function's conversion is not counted yet.
+    const bool frames_under_dynamo = category != nullptr && category->value() == "frames" &&
+                                     in.process().compiler.make_compile_wrapper;
+    if (frames_under_dynamo || category == nullptr ||
+        std::find(kModeledCategories.begin(), kModeledCategories.end(), category->value()) ==
+            kModeledCategories.end()) {
       RefuseUnmodeled(fmt::format("category {}", Repr(args.positional[1])));
     }
     return views->ViewOf(in, in.process().compiler.counters.Category(category->value()));

@@ -1,7 +1,8 @@
-// torch._dynamo.exc, torch._dynamo.utils and torch._dynamo.eval_frame as far as fixtures
-// import them: exc's exception classes (exceptions.def, the classes the runtime raises),
-// utils.counters (apis_counters.cc), eval_frame.innermost_fn; eval_frame._set_stance is
-// apis_stances.cc's.
+// torch._dynamo.exc, torch._dynamo.utils, torch._dynamo.eval_frame and
+// torch._dynamo.decorators as far as fixtures import them: exc's exception classes
+// (exceptions.def, the classes the runtime raises), utils.counters (apis_counters.cc),
+// eval_frame.innermost_fn; eval_frame._set_stance is apis_stances.cc's; decorators' own
+// leaf_function is apis_registries.cc's.
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/library.h"
 
@@ -26,12 +27,55 @@ void InstallInnermostFn(Interpreter& in) {
                                             }));
 }
 
+// torch._dynamo takes these from torch._dynamo.decorators (`from .decorators import ...`),
+// and decorators these from eval_frame and torch.compiler: each is the same object in both
+// modules (probed on torch 2.13.0). A name the runtime lacks stays out of decorators too,
+// refused there as in torch._dynamo (torch_names.def).
+void InstallDecoratorsModule(Interpreter& in) {
+  const Modules& modules = in.process().modules();
+  PyModule& decorators = *modules[ModuleId::kTorchDynamoDecorators];
+  auto share = [&decorators](const PyModule& from, std::initializer_list<std::string_view> names) {
+    for (std::string_view name : names) {
+      if (Value v = from.GetAttr(name)) decorators.SetAttr(name, v);
+    }
+  };
+  share(*modules[ModuleId::kTorchDynamo], {"allow_c_slot",
+                                           "allow_in_graph",
+                                           "assume_constant_result",
+                                           "disable",
+                                           "disable_nested_graph_breaks",
+                                           "disallow_in_graph",
+                                           "dont_skip_tracing",
+                                           "error_on_graph_break",
+                                           "forbid_in_graph",
+                                           "graph_break",
+                                           "is_dynamo_disable_recursive",
+                                           "mark_dynamic",
+                                           "mark_static",
+                                           "mark_static_address",
+                                           "maybe_mark_dynamic",
+                                           "nonstrict_trace",
+                                           "override_cudagraphs",
+                                           "override_optimization_hint",
+                                           "patch_dynamo_config",
+                                           "reset_code",
+                                           "run",
+                                           "set_stance",
+                                           "skip_frame",
+                                           "step_unsupported",
+                                           "substitute_in_graph"});
+  share(*modules[ModuleId::kTorchDynamoEvalFrame], {"innermost_fn", "_set_stance"});
+  share(*modules[ModuleId::kTorchCompiler], {"is_compiling"});
+  decorators.SetAttr("torch", modules[ModuleId::kTorch]);  // `import torch`
+}
+
 }  // namespace
 
 void InstallDynamoModules(Interpreter& in) {
   InstallExcClasses(in);
   InstallDynamoCounters(in);
   InstallInnermostFn(in);
+  InstallDecoratorsModule(in);
 }
 
 }  // namespace tdc::runtime

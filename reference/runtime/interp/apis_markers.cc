@@ -1,6 +1,6 @@
 // graph_break, skip_frame, step_unsupported (no-ops eagerly: torch's bodies are a
-// docstring) and the is_compiling family (False eagerly), as torch 2.13.0 defines them:
-// Python functions, so their argument errors are CPython's.
+// docstring), assume_constant_result (a mark) and the is_compiling family (False eagerly), as
+// torch 2.13.0 defines them: Python functions, so their argument errors are CPython's.
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/registries.h"
 
@@ -51,6 +51,15 @@ void InstallMarkerApis(Interpreter& in) {
   reg.disallowed.insert(dynamo.GetAttr("step_unsupported")->id());
 
   dynamo.SetAttr("dont_skip_tracing", UnmodeledApi(in, decorators, "dont_skip_tracing"));
+  // def assume_constant_result(fn): fn._dynamo_marked_constant = True; return fn
+  dynamo.SetAttr("assume_constant_result",
+                 apis::MakeLibFunction(in, decorators, "assume_constant_result",
+                                       [&in](PyFunction&, CallArgs& args) -> Value {
+                                         Value fn = apis::BindParams(in, "assume_constant_result",
+                                                                     {{"fn"}}, args)[0];
+                                         in.SetAttr(fn, markers::kMarkedConstant, in.heap().True());
+                                         return fn;
+                                       }));
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
   compiler.SetAttr("substitute_in_graph",
                    UnmodeledApi(in, compiler_globals, "substitute_in_graph"));

@@ -370,15 +370,16 @@ void InstallSmallApis(Interpreter& in) {
   PyModule& dynamo = *modules[ModuleId::kTorchDynamo];
   Value dynamo_globals = apis::LibGlobals(in, "torch._dynamo");
   Value decorators = apis::LibGlobals(in, "torch._dynamo.decorators");
-  dynamo.SetAttr("reset", apis::MakeLibFunction(
-                              in, dynamo_globals, "reset", [&in](PyFunction&, CallArgs& args) {
-                                if (!args.positional.empty())
-                                  TooManyPositional(in, "reset", 0, args.positional.size());
-                                RejectUnknownKeywords(in, "reset", args, {});
-                                for (const auto& listener : in.process().compiler.reset_listeners)
-                                  listener();
-                                return in.heap().None();
-                              }));
+  auto reset = [&in](PyFunction&, CallArgs& args) {
+    if (!args.positional.empty()) TooManyPositional(in, "reset", 0, args.positional.size());
+    RejectUnknownKeywords(in, "reset", args, {});
+    for (const auto& listener : in.process().compiler.reset_listeners) listener();
+    return in.heap().None();
+  };
+  dynamo.SetAttr("reset", apis::MakeLibFunction(in, dynamo_globals, "reset", reset));
+  // torch.compiler.reset() is its own function calling torch._dynamo.reset().
+  modules[ModuleId::kTorchCompiler]->SetAttr(
+      "reset", apis::MakeLibFunction(in, apis::LibGlobals(in, "torch.compiler"), "reset", reset));
   Value mark_dynamic =
       apis::MakeLibFunction(in, decorators, "mark_dynamic", [&in](PyFunction&, CallArgs& args) {
         RejectUnknownKeywords(in, "mark_dynamic", args,

@@ -185,7 +185,7 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
   }
   if (auto* m = DynCast<PyModule>(object)) {
     if (m == process().modules()[ModuleId::kTorchDynamoConfig].get()) {
-      CheckConfigWrite(*this, name, value);
+      if (const char* alias = CheckConfigWrite(*this, name, value)) m->SetAttr(alias, value);
     }
     return m->SetAttr(name, std::move(value));
   }

@@ -38,6 +38,9 @@ inline constexpr std::string_view kInline = "_torchdynamo_inline";
 inline constexpr std::string_view kIsolateRecompilesId = "_isolate_recompiles_id";
 // forbid_in_graph's mark: tracing a call of the callable is an error.
 inline constexpr std::string_view kForbidden = "_dynamo_forbidden";
+// torch._dynamo.assume_constant_result's mark: a traced call runs it and keeps its result
+// as a constant.
+inline constexpr std::string_view kMarkedConstant = "_dynamo_marked_constant";
 }  // namespace markers
 
 // torch.compiler.set_stance's stances (eval_frame._stance.stance), one row each in

@@ -395,6 +395,63 @@ TEST(LibraryTest, DynamoCountersEagerly) {
       R"json({"out":{"tuple":[{"int":0},{"int":0},{"bool":true},{"bool":false},{"list":[]},{"none":null},{"bool":false},{"int":0}]},"out2":{"bool":false}})json");
 }
 
+TEST(LibraryTest, DynamoCountersFramesEagerly) {
+  // torch 2.13.0 (TORCHDYNAMO_DISABLE=1): no frame is converted, the category is empty.
+  EXPECT_EQ(Outs("import torch\nfrom torch._dynamo.utils import counters\n"
+                 "def f(x):\n    return x + 1\n"
+                 "y = torch.compile(f, backend='eager')(torch.ones(2))\n"
+                 "out = (counters['frames']['total'], len(counters['frames']), "
+                 "counters['frames'].get('ok'))\n"),
+            R"json({"out":{"tuple":[{"int":0},{"int":0},{"none":null}]}})json");
+}
+
+TEST(LibraryTest, DynamoDecoratorsModule) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  EXPECT_EQ(
+      Outs("import torch\nimport torch._dynamo.decorators as d\n"
+           "out = (d.nonstrict_trace is torch._dynamo.nonstrict_trace, "
+           "d.allow_in_graph is torch._dynamo.allow_in_graph, "
+           "d.leaf_function.__qualname__, d.leaf_function.__module__, "
+           "hasattr(torch._dynamo, 'leaf_function'))\n"),
+      R"json({"out":{"tuple":[{"bool":true},{"bool":true},{"str":"leaf_function"},{"str":"torch._dynamo.decorators"},{"bool":false}]}})json");
+  // A name torch's module has that the runtime lacks is refused, one it lacks raises.
+  EXPECT_EQ(RefusalOf("from torch._dynamo.decorators import mark_unbacked\n"),
+            "torch._dynamo.decorators.mark_unbacked is not modeled");
+  EXPECT_EQ(Outs("try:\n    from torch._dynamo.decorators import no_such_name\n"
+                 "except ImportError as e:\n    out = type(e).__name__\n"),
+            R"json({"out":{"str":"ImportError"}})json");
+}
+
+TEST(LibraryTest, LeafFunctionDecorator) {
+  // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
+  const std::string prelude =
+      "import torch\nfrom torch._dynamo.decorators import leaf_function, nonstrict_trace\n"
+      "def f(x):\n    return (x,)\n";
+  EXPECT_EQ(
+      Outs(prelude + "g = leaf_function(f)\n"
+                     "out = (g.__name__, g.__wrapped__ is f, g is f, "
+                     "g.register_fake(f) is g, g._torchdynamo_leaf_fake_fn is f, "
+                     "g._torchdynamo_leaf_real_fn is f)\n"),
+      R"json({"out":{"tuple":[{"str":"f"},{"bool":true},{"bool":false},{"bool":true},{"bool":true},{"bool":true}]}})json");
+  EXPECT_EQ(
+      Outs(prelude + "g = leaf_function(f)\ntry:\n    g(1)\n"
+                     "except ValueError as e:\n    out = str(e)\n"),
+      R"json({"out":{"str":"leaf_function 'f' requires a fake implementation. Please provide one using the @<func>.register_fake decorator. See the leaf_function docstring for details."}})json");
+  EXPECT_EQ(Outs(prelude + "g = leaf_function(f)\ntry:\n    nonstrict_trace(g)\n"
+                           "except ValueError as e:\n"
+                           "    out = str(e).endswith('cannot be both marked as @leaf_function "
+                           "and @nonstrict_trace. Please use only one decorator.')\n"
+                           "try:\n    leaf_function(nonstrict_trace(f))\n"
+                           "except ValueError as e:\n    out2 = str(e).startswith('Function "
+                           "<function f at ')\n"),
+            R"json({"out":{"bool":true},"out2":{"bool":true}})json");
+  EXPECT_EQ(RefusalOf(prelude + "g = leaf_function(f)\ng.register_fake(f)\nout = g(1)\n"),
+            "a call of a @leaf_function (torch's invoke_leaf_function higher-order op, its "
+            "autograd and escaped-gradient checks) is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "g = leaf_function(mutates_args=['x'])\n"),
+            "leaf_function(mutates_args=...) (a functools.partial) is not modeled");
+}
+
 TEST(LibraryTest, EvalFrameInnermostFn) {
   // CPython 3.11.7 / torch 2.13.0 (TORCHDYNAMO_DISABLE=1) print this.
   EXPECT_EQ(Outs("import torch\n"
@@ -431,8 +488,8 @@ TEST(LibraryTest, ReSubWithFunction) {
 
 TEST(LibraryTest, UnmodeledCountersAreRefused) {
   const std::string prelude = "from torch._dynamo.utils import counters\n";
-  EXPECT_EQ(RefusalOf(prelude + "out = counters['frames']['total']\n"),
-            "torch._dynamo.utils.counters: category 'frames' is not modeled");
+  EXPECT_EQ(RefusalOf(prelude + "out = counters['stats']['unique_graphs']\n"),
+            "torch._dynamo.utils.counters: category 'stats' is not modeled");
   EXPECT_EQ(RefusalOf(prelude + "out = len(counters)\n"),
             "torch._dynamo.utils.counters: counters.__len__ is not modeled");
   EXPECT_EQ(RefusalOf(prelude + "out = counters.items()\n"),

@@ -38,7 +38,9 @@ void InstallStanceApis(Interpreter& in);
 void InstallDynamoConfig(Interpreter& in);
 // A write of torch._dynamo.config.<name>: torch's AttributeError for a key it lacks, the
 // reference's refusal for a key or (under Dynamo) a value it does not model (DESIGN D13).
-void CheckConfigWrite(Interpreter& in, std::string_view name, const Value& value);
+// Returns the key's alias (cache_size_limit and recompile_limit are one setting in torch),
+// which the write sets too, or null.
+const char* CheckConfigWrite(Interpreter& in, std::string_view name, const Value& value);
 // no_grad, enable_grad, set_grad_enabled, is_grad_enabled (apis_grad_mode.cc).
 void InstallGradModeApis(Interpreter& in);
 // torch.library.custom_op and register_fake, torch.ops, torch.cond (apis_library.cc).

@@ -1,6 +1,6 @@
 // Dynamo's callable registries (torch._dynamo.trace_rules' _allowed_callable_ids,
-// _disallowed_callable_ids, _nonstrict_trace_callable_ids): sets of object ids, one set
-// of each per Process, filled by allow_in_graph, disallow_in_graph and nonstrict_trace
+// _disallowed_callable_ids, _nonstrict_trace_callable_ids, _leaf_function_ids): sets of object ids,
+// one set of each per Process, filled by allow_in_graph, disallow_in_graph and nonstrict_trace
 // (apis_registries.cc, apis_markers.cc) and read by Dynamo. An allow_in_graph'd function's id
 // leaves the allowed set when it dies (its weakref.finalize). forbid_in_graph marks the callable
 // itself (attribute `_dynamo_forbidden`), as torch does.
@@ -18,6 +18,9 @@ struct DynamoRegistries {
   std::set<ObjectId> allowed;
   std::set<ObjectId> disallowed;
   std::set<ObjectId> nonstrict_trace;
+  // torch._dynamo.decorators.leaf_function's wrappers (_leaf_function_ids; each is in
+  // `allowed` too, as in torch).
+  std::set<ObjectId> leaf_function;
   // Whether allow_in_graph's finalizer deregisters the id (Dynamo's rule
   // R-allow-finalizer switches it off; the finalizer and its deaths stay).
   bool allow_finalizer_deregisters = true;
