@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -12,6 +13,9 @@
 #include "conformance/runner/suite.h"
 
 namespace {
+
+constexpr int kMaxJobs = 1024;
+constexpr double kMaxTimeout = 7 * 24 * 3600;  // a week
 
 // An installed tdconform's data, beside it (<prefix>/share/tdconform: fixtures/, cases.txt,
 // core-set.txt); empty in the build tree, which runs from the repository root.
@@ -51,11 +55,22 @@ int main(int argc, char** argv) {
   app.add_option("--exclude", o.excludes, "leave out the cases matching this glob (repeatable)");
   app.add_option("--caselist", o.caselist, "run only the ids this file lists, one a line");
   app.add_flag("--list", o.list, "print the selected case ids and run nothing");
-  app.add_option("--jobs", o.jobs, "cases run at a time (default 1)")->check(CLI::PositiveNumber);
+  app.add_option("--jobs", o.jobs, "cases run at a time (default 1)")
+      ->check(CLI::Range(1, kMaxJobs));
   app.add_option("--shard", o.shard,
                  "run shard i of n (i/n; GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS otherwise)");
-  app.add_option("--timeout", o.timeout, "seconds a case may take (default 60)")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", o.timeout,
+                 "seconds a case, and loading the backend, may take (default 60)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            // Not nan, not inf: a deadline past the clock's range is no deadline.
+            double value = 0;
+            if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value <= 0 ||
+                value > kMaxTimeout)
+              return fmt::format("a number of seconds above 0, at most {}", kMaxTimeout);
+            return std::string();
+          },
+          "SECONDS"));
   app.add_option("--max-timeouts", o.max_timeouts,
                  "after this many TIMEOUTs in a row the rest is SKIPPED (default 3; 0: never)");
   app.add_option("--json", o.json, "write the report as JSON (tdconform-report/1)");

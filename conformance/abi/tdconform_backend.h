@@ -248,7 +248,9 @@ typedef struct tdc_host_api {
   uint16_t abi_minor;
   void* context; /* passed back as the first argument of every function below */
   /* Allocates a tensor the host owns, contiguous, on `device`: a run's outputs are
-   * allocated here. Fills in `out`, whose shape and strides stay valid with its data. */
+   * allocated here. Fills in `out`, whose shape and strides stay valid with its data.
+   * TDC_STATUS_ERROR for a negative size, or a tensor whose byte size overflows or passes
+   * 4 GiB. */
   tdc_status (*alloc_tensor)(void* context, int32_t dtype, int32_t device, int32_t device_index,
                              int32_t ndim, const int64_t* shape, tdc_tensor* out);
   /* Runs node `node_index` of the graph being run (only during run()) on the host: an
@@ -257,7 +259,8 @@ typedef struct tdc_host_api {
    * tensors among the values of the node's REF arguments, in the order they appear (args
    * then kwargs, depth first). The node's results (a tensor, or the tensors of a tuple in
    * order) are written to `outputs`, allocated and owned by the host, `*num_outputs` of
-   * them, at most `max_outputs`. */
+   * them, at most `max_outputs`. TDC_STATUS_ERROR for an index that is no call node of the
+   * graph being run. */
   tdc_status (*run_node)(void* context, size_t node_index, const tdc_tensor* inputs,
                          size_t num_inputs, tdc_tensor* outputs, size_t max_outputs,
                          size_t* num_outputs, char* message, size_t message_size);

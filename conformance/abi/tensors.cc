@@ -1,6 +1,7 @@
 #include "conformance/abi/tensors.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstring>
 
@@ -41,6 +42,19 @@ const runtime::Tensor& WireTensors::Allocate(int32_t dtype, int32_t ndim, const 
   return t;
 }
 
+std::optional<std::string> CheckShape(int32_t dtype, int32_t ndim, const int64_t* shape) {
+  if (ndim < 0 || (ndim > 0 && shape == nullptr)) return std::string("a tensor without its shape");
+  int64_t bytes = runtime::ElementSize(static_cast<runtime::DType>(dtype));
+  for (int32_t d = 0; d < ndim; ++d) {
+    if (shape[d] < 0) return fmt::format("size {} of dimension {} is negative", shape[d], d);
+    if (__builtin_mul_overflow(bytes, shape[d], &bytes) || bytes > kMaxWireTensorBytes) {
+      return fmt::format("a tensor of shape ({}) holds more than {} bytes",
+                         fmt::join(shape, shape + ndim, ", "), kMaxWireTensorBytes);
+    }
+  }
+  return std::nullopt;
+}
+
 std::variant<runtime::Tensor, std::string> CopyFromWire(const tdc_tensor& t) {
   if (t.dtype < 0 || t.dtype >= kDTypeCount)
     return fmt::format("dtype {} is not a tdc_dtype", t.dtype);
@@ -50,6 +64,7 @@ std::variant<runtime::Tensor, std::string> CopyFromWire(const tdc_tensor& t) {
   if (t.device != TDC_DEVICE_CPU) return std::string("a tensor not on the CPU");
   if (t.ndim < 0 || (t.ndim > 0 && (t.shape == nullptr || t.strides == nullptr)))
     return std::string("a tensor without its shape");
+  if (auto bad = CheckShape(t.dtype, t.ndim, t.shape)) return *bad;
   runtime::Shape sizes(t.shape, t.shape + t.ndim);
   runtime::Tensor out = runtime::EmptyTensor(dtype, sizes);
   const int64_t size = runtime::ElementSize(dtype);

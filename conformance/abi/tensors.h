@@ -33,6 +33,14 @@ class WireTensors {
   std::deque<tdc_tensor> views_;
 };
 
+// The most bytes one tensor crossing the ABI may hold (alloc_tensor, a backend's output): a
+// shape whose size overflows or passes it is refused, never allocated.
+inline constexpr int64_t kMaxWireTensorBytes = int64_t{1} << 32;
+
+// Why a tensor of that dtype and shape cannot be made (a negative or overflowing size, one
+// above kMaxWireTensorBytes); nothing when it can.
+std::optional<std::string> CheckShape(int32_t dtype, int32_t ndim, const int64_t* shape);
+
 // A copy of `t` (on the CPU), or why it cannot be one: an unknown dtype, a null pointer, a
 // device other than the CPU.
 std::variant<runtime::Tensor, std::string> CopyFromWire(const tdc_tensor& t);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tdconform_backend.h"
@@ -108,6 +110,14 @@ static int64_t Numel(const tdc_tensor* t) {
   int32_t d;
   for (d = 0; d < t->ndim; ++d) n *= t->shape[d];
   return n;
+}
+
+/* The host's table, as create() was given it (for the faults that call the host). */
+static const tdc_host_api* g_host = NULL;
+
+static tdc_status Create(const tdc_host_api* host, tdc_backend** out, char* message, size_t size) {
+  g_host = host;
+  return Base()->create(host, out, message, size);
 }
 
 /* ---- the faults ---------------------------------------------------------------------------- */
@@ -238,6 +248,142 @@ static tdc_status RunWrongOnRerun(tdc_backend* backend, tdc_compiled* c, const t
 }
 static void BreakWrongOnRerun(tdc_backend_api* api) { api->run = RunWrongOnRerun; }
 
+/* ---- hostile faults: a backend trying to fool the harness or to break it (issue 32) ---------- */
+
+/* A helper process, named `name` (its /proc/<pid>/comm), forked once per process and kept
+ * alive with every descriptor the case's process has; with `new_session`, out of its process
+ * group too. */
+static void ForkHelper(const char* name, int new_session) {
+  static int forked = 0;
+  if (forked++) return;
+  if (fork() == 0) {
+    if (new_session) setsid();
+    prctl(PR_SET_NAME, name);
+    sleep(600);
+    _exit(0);
+  }
+}
+static tdc_status RunForkingHelper(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* inputs,
+                                   size_t num_inputs, tdc_tensor* outputs, size_t num_outputs,
+                                   char* message, size_t size) {
+  ForkHelper("tdc_orphan", 0);
+  return Run(backend, c, inputs, num_inputs, outputs, num_outputs, message, size);
+}
+static void BreakForksKeepingPipe(tdc_backend_api* api) { api->run = RunForkingHelper; }
+static tdc_status RunEscapingHelper(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* inputs,
+                                    size_t num_inputs, tdc_tensor* outputs, size_t num_outputs,
+                                    char* message, size_t size) {
+  ForkHelper("tdc_escapee", 1);
+  return Run(backend, c, inputs, num_inputs, outputs, num_outputs, message, size);
+}
+static void BreakEscapesGroup(tdc_backend_api* api) { api->run = RunEscapingHelper; }
+
+/* Info and messages that are no UTF-8, with terminal escapes: every graph is an ERROR. */
+static void BadUtf8Info(tdc_backend_info* out) {
+  out->name = "bad\xff\xfeutf8";
+  out->version = "\x1b[1m1.0\x1b[0m";
+  out->vendor = "\xc0\xaf";
+}
+static tdc_status CanCompileBadUtf8(tdc_backend* backend, const tdc_graph* graph, char* message,
+                                    size_t size) {
+  (void)backend;
+  (void)graph;
+  Say(message, size, "\x1b[31merror\x1b[0m: \xff\xfe\xed\xa0\x80 end");
+  return TDC_STATUS_ERROR;
+}
+static void BreakBadUtf8(tdc_backend_api* api) {
+  api->get_info = BadUtf8Info;
+  api->can_compile = CanCompileBadUtf8;
+}
+
+/* The message buffer filled to its last byte, without a NUL. */
+static tdc_status CanCompileNoNul(tdc_backend* backend, const tdc_graph* graph, char* message,
+                                  size_t size) {
+  (void)backend;
+  (void)graph;
+  if (message != NULL) memset(message, 'x', size);
+  return TDC_STATUS_ERROR;
+}
+static void BreakNoNul(tdc_backend_api* api) { api->can_compile = CanCompileNoNul; }
+
+/* Writes into the (read-only) inputs after computing its outputs. */
+static tdc_status RunWritingInputs(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* inputs,
+                                   size_t num_inputs, tdc_tensor* outputs, size_t num_outputs,
+                                   char* message, size_t size) {
+  size_t i;
+  tdc_status s = Run(backend, c, inputs, num_inputs, outputs, num_outputs, message, size);
+  for (i = 0; i < num_inputs; ++i) {
+    if (inputs[i].dtype == TDC_DTYPE_FLOAT32 && Numel(&inputs[i]) > 0)
+      ((float*)inputs[i].data)[0] += 1.0f;
+  }
+  return s;
+}
+static void BreakWritesInputs(tdc_backend_api* api) { api->run = RunWritingInputs; }
+
+/* Calls the host's functions with what they must refuse (a size that overflows, a negative
+ * size, a node index past the graph), then runs as the template: an ERROR naming the first
+ * call the host accepted. */
+static tdc_status RunAbusingHost(tdc_backend* backend, tdc_compiled* c, const tdc_tensor* inputs,
+                                 size_t num_inputs, tdc_tensor* outputs, size_t num_outputs,
+                                 char* message, size_t size) {
+  static const int64_t kHuge[] = {(int64_t)1 << 32, (int64_t)1 << 32};
+  static const int64_t kNegative[] = {-1};
+  tdc_tensor t;
+  size_t produced = 0;
+  memset(&t, 0, sizeof t);
+  if (g_host->alloc_tensor(g_host->context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0, 2, kHuge, &t) ==
+      TDC_STATUS_OK) {
+    Say(message, size, "alloc_tensor accepted 2**32 x 2**32 floats");
+    return TDC_STATUS_ERROR;
+  }
+  if (g_host->alloc_tensor(g_host->context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0, 1, kNegative,
+                           &t) == TDC_STATUS_OK) {
+    Say(message, size, "alloc_tensor accepted a size of -1");
+    return TDC_STATUS_ERROR;
+  }
+  if (g_host->run_node(g_host->context, (size_t)1 << 40, NULL, 0, &t, 1, &produced, NULL, 0) ==
+      TDC_STATUS_OK) {
+    Say(message, size, "run_node accepted node 2**40");
+    return TDC_STATUS_ERROR;
+  }
+  return Run(backend, c, inputs, num_inputs, outputs, num_outputs, message, size);
+}
+static void BreakAbusesHost(tdc_backend_api* api) { api->run = RunAbusingHost; }
+
+/* Writes a PASS verdict and the end of the case on every pipe it has, then exits: the case's
+ * process's word was once taken as the verdict. */
+static tdc_status CreateForgingVerdict(const tdc_host_api* host, tdc_backend** out, char* message,
+                                       size_t size) {
+  static const char kForged[] =
+      "verdict {\"status\":\"PASS\",\"phase\":null,\"reason\":\"\",\"message\":\"\"}\ndone\n";
+  struct stat st;
+  int fd;
+  (void)host;
+  (void)out;
+  (void)message;
+  (void)size;
+  for (fd = 3; fd < 1024; ++fd) {
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && write(fd, kForged, sizeof kForged - 1) < 0)
+      continue;
+  }
+  _exit(0);
+}
+static void BreakForgesVerdict(tdc_backend_api* api) { api->create = CreateForgingVerdict; }
+
+/* Appends a division by zero to the program TDC_HOSTILE_FIXTURE names, then creates as the
+ * template: a suite file changed by a backend was once blamed on the backend. */
+static tdc_status CreateWritingFixture(const tdc_host_api* host, tdc_backend** out, char* message,
+                                       size_t size) {
+  const char* path = getenv("TDC_HOSTILE_FIXTURE");
+  FILE* f = path != NULL ? fopen(path, "a") : NULL;
+  if (f != NULL) {
+    fputs("\n1 / 0\n", f);
+    fclose(f);
+  }
+  return Create(host, out, message, size);
+}
+static void BreakWritesFixture(tdc_backend_api* api) { api->create = CreateWritingFixture; }
+
 typedef struct fault_row {
   const char* name; /* libtdc_backend_broken_<name>.so */
   void (*apply)(tdc_backend_api* api);
@@ -255,6 +401,16 @@ static const fault_row kFaults[] = {
     {"leaks", BreakLeaks},
     {"abi_major", BreakAbiMajor},
     {"wrong_on_rerun", BreakWrongOnRerun},
+    {"forks_keeping_pipe", BreakForksKeepingPipe},
+    {"escapes_group", BreakEscapesGroup},
+    {"bad_utf8", BreakBadUtf8},
+    {"no_nul", BreakNoNul},
+    {"writes_inputs", BreakWritesInputs},
+    {"abuses_host", BreakAbusesHost},
+    {"forges_verdict", BreakForgesVerdict},
+    {"writes_fixture", BreakWritesFixture},
+    {"slow_load", NULL},
+    {"chdir_on_load", NULL},
 };
 
 /* The template's table with the wrapped handle and this library's fault; NULL for a fault
@@ -264,16 +420,22 @@ TDC_BACKEND_EXPORT const tdc_backend_api* tdc_backend_get_api(uint16_t host_abi_
   static tdc_backend_api api;
   size_t i;
   (void)host_abi_minor;
+  /* The loading faults act in the entry point itself. */
+  if (strcmp(TDC_BROKEN_FAULT, "slow_load") == 0) {
+    for (;;) sleep(1);
+  }
+  if (strcmp(TDC_BROKEN_FAULT, "chdir_on_load") == 0 && chdir("/") != 0) return NULL;
   /* abi_major's table is handed to any host: refusing it is the host's job. */
   if (host_abi_major != TDC_ABI_VERSION_MAJOR && strcmp(TDC_BROKEN_FAULT, "abi_major") != 0)
     return NULL;
   api = *Base();
+  api.create = Create;
   api.compile = Compile;
   api.run = Run;
   api.release = Release;
   for (i = 0; i < sizeof kFaults / sizeof kFaults[0]; ++i) {
     if (strcmp(kFaults[i].name, TDC_BROKEN_FAULT) == 0) {
-      kFaults[i].apply(&api);
+      if (kFaults[i].apply != NULL) kFaults[i].apply(&api);
       return &api;
     }
   }

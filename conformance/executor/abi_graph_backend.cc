@@ -15,8 +15,6 @@ namespace tdc::conformance {
 
 namespace {
 
-constexpr size_t kMessageSize = 1024;
-
 std::string LevelName(tdc_graph_level level) {
   return level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo";
 }
@@ -48,9 +46,12 @@ nlohmann::ordered_json ValuesJson(const std::vector<runtime::Tensor>& tensors) {
 
 }  // namespace
 
-AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required,
-                                 const AtenExpectation* aten, Progress progress, Record record)
+AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, BackendCalls& calls, Verdict ended,
+                                 tdc_graph_level level, bool required, const AtenExpectation* aten,
+                                 Progress progress, Record record)
     : backend_(backend),
+      calls_(calls),
+      ended_(std::move(ended)),
       level_(level),
       required_(required),
       aten_(aten),
@@ -67,12 +68,15 @@ AbiGraphBackend::AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level l
 AbiGraphBackend::~AbiGraphBackend() { Finish(); }
 
 std::optional<Verdict> AbiGraphBackend::Start() {
-  char message[kMessageSize] = "";
   progress_(CasePhase::kLoad, "create");
-  tdc_status s = backend_.api().create(&host_, &instance_, message, sizeof message);
-  if (s == TDC_STATUS_OK && instance_ != nullptr) return std::nullopt;
-  instance_ = nullptr;
-  return Verdict::Of(CaseStatus::kBackendError, CasePhase::kLoad, "create_failed", message);
+  std::optional<CallAnswer> created = calls_.Create(host_);
+  if (!created) return ended_;
+  if (created->status == TDC_STATUS_OK) {
+    created_ = true;
+    return std::nullopt;
+  }
+  return Verdict::Of(CaseStatus::kBackendError, CasePhase::kLoad, "create_failed",
+                     created->message);
 }
 
 bool AbiGraphBackend::Declared(const graph::Graph& g) const {
@@ -111,7 +115,7 @@ Verdict AbiGraphBackend::Refusal(tdc_status status, CasePhase phase, const graph
 
 std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& graphs) {
   const size_t sent = graphs_sent_++;
-  if (failure_ || instance_ == nullptr) return std::nullopt;
+  if (failure_ || !created_) return std::nullopt;
   const graph::Graph* g = level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten : graphs.dynamo;
   const std::string what = fmt::format("graph {} ({} level)", graphs.compile_id, LevelName(level_));
   if (g == nullptr) {
@@ -139,45 +143,49 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
             {"graph", graph::ToJson(*g)},
             {"inputs", ValuesJson(graphs.inputs)},
             {"expected", ValuesJson(expected)}}});
-  char message[kMessageSize] = "";
-  auto cached = compiled_.find(graphs.compile);
-  tdc_compiled* compiled = cached != compiled_.end() ? cached->second : nullptr;
-  if (compiled == nullptr) {
+  if (!compiled_.contains(graphs.compile)) {
     WireGraph wire(*g, level_, what,
                    level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
     progress_(CasePhase::kBackendCompile, what);
-    tdc_status s = backend_.api().can_compile(instance_, &wire.get(), message, sizeof message);
-    if (s != TDC_STATUS_OK) {
-      failure_ = Refusal(s, CasePhase::kBackendCompile, *g, what + " can_compile", message);
+    std::optional<CallAnswer> can = calls_.CanCompile(wire.get());
+    if (!can || can->status != TDC_STATUS_OK) {
+      failure_ = can ? Refusal(can->status, CasePhase::kBackendCompile, *g, what + " can_compile",
+                               can->message)
+                     : ended_;
       return std::nullopt;
     }
-    s = backend_.api().compile(instance_, &wire.get(), TDC_DEVICE_CPU, &compiled, message,
-                               sizeof message);
-    if (s != TDC_STATUS_OK || compiled == nullptr) {
-      failure_ =
-          Refusal(s == TDC_STATUS_OK ? TDC_STATUS_ERROR : s, CasePhase::kBackendCompile, *g,
-                  what + " compile", s == TDC_STATUS_OK ? "OK without a compiled handle" : message);
+    std::optional<CallAnswer> compiled = calls_.Compile(wire.get(), graphs.compile);
+    if (!compiled || compiled->status != TDC_STATUS_OK) {
+      failure_ = compiled ? Refusal(compiled->status, CasePhase::kBackendCompile, *g,
+                                    what + " compile", compiled->message)
+                          : ended_;
       return std::nullopt;
     }
-    compiled_.emplace(graphs.compile, compiled);
+    compiled_.insert(graphs.compile);
   }
-  std::vector<tdc_tensor> inputs;
-  WireTensors views;
-  for (const runtime::Tensor& t : graphs.inputs) inputs.push_back(views.Add(t));
-  std::vector<tdc_tensor> outputs(expected.size(), tdc_tensor{});
   current_ = &graphs;
   progress_(CasePhase::kBackendRun,
             fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
-  tdc_status s = backend_.api().run(instance_, compiled, inputs.data(), inputs.size(),
-                                    outputs.data(), outputs.size(), message, sizeof message);
+  std::optional<RunAnswer> ran = calls_.Run(graphs.compile, graphs.inputs, expected.size());
   current_ = nullptr;
   const int index = graphs_run_++;
-  if (s != TDC_STATUS_OK) {
-    failure_ = Refusal(s, CasePhase::kBackendRun, *g, what + " run", message);
+  if (!ran) {
+    failure_ = ended_;
+    return std::nullopt;
+  }
+  if (ran->input_written) {
+    failure_ = Verdict::Of(CaseStatus::kFail, CasePhase::kAbi, "input_written",
+                           fmt::format("{} run: input {} was written (inputs are read-only)", what,
+                                       *ran->input_written));
+    return std::nullopt;
+  }
+  if (ran->call.status != TDC_STATUS_OK) {
+    failure_ =
+        Refusal(ran->call.status, CasePhase::kBackendRun, *g, what + " run", ran->call.message);
     return std::nullopt;
   }
   progress_(CasePhase::kCompare, what);
-  std::vector<std::variant<runtime::Tensor, std::string>> got = TakeOutputs(outputs);
+  std::vector<Output>& got = ran->outputs;
   nlohmann::ordered_json recorded = nlohmann::ordered_json::array();
   for (const auto& output : got) {
     const auto* t = std::get_if<runtime::Tensor>(&output);
@@ -195,35 +203,17 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   return copied;
 }
 
-std::vector<std::variant<runtime::Tensor, std::string>> AbiGraphBackend::TakeOutputs(
-    const std::vector<tdc_tensor>& outputs) const {
-  std::vector<std::variant<runtime::Tensor, std::string>> got;
-  for (const tdc_tensor& output : outputs) {
-    // A tensor with no elements needs no data; any other without it was never written.
-    bool empty = false;
-    for (int32_t d = 0; d < output.ndim && output.shape != nullptr; ++d)
-      empty = empty || output.shape[d] == 0;
-    if (output.data == nullptr && !empty) {
-      got.emplace_back("not written");
-      continue;
-    }
-    auto copy = CopyFromWire(output);
-    if (auto* error = std::get_if<std::string>(&copy)) {
-      got.emplace_back(*error);
-    } else {
-      got.emplace_back(std::get<runtime::Tensor>(std::move(copy)));
-    }
-  }
-  return got;
-}
-
 std::optional<Verdict> AbiGraphBackend::CheckOutputs(
     const std::vector<runtime::Tensor>& expected_outputs,
-    const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const {
+    const std::vector<Output>& outputs) const {
   auto mismatch = [](std::string reason, std::string message) {
     return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, std::move(reason),
                        std::move(message));
   };
+  if (outputs.size() != expected_outputs.size()) {
+    return mismatch("output_mismatch", fmt::format("{} outputs, expected {}", outputs.size(),
+                                                   expected_outputs.size()));
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const runtime::Tensor& expected = expected_outputs[i];
     if (const auto* error = std::get_if<std::string>(&outputs[i])) {
@@ -251,24 +241,23 @@ std::optional<Verdict> AbiGraphBackend::CheckOutputs(
 }
 
 std::optional<Verdict> AbiGraphBackend::Finish() {
-  if (instance_ == nullptr) return std::nullopt;
-  for (const auto& [id, c] : compiled_) backend_.api().release(instance_, c);
+  if (!created_) return std::nullopt;
+  created_ = false;
   compiled_.clear();
-  const size_t live = backend_.api().live_handles(instance_);
-  backend_.api().destroy(instance_);
-  instance_ = nullptr;
-  if (live == 0) return std::nullopt;
+  const std::optional<size_t> live = calls_.Finish();
+  if (!live) return ended_;
+  if (*live == 0) return std::nullopt;
   return Verdict::Of(
       CaseStatus::kFail, CasePhase::kAbi, "leaked_handles",
-      fmt::format("{} compiled handle(s) still live after every one was released", live));
+      fmt::format("{} compiled handle(s) still live after every one was released", *live));
 }
 
 tdc_status AbiGraphBackend::AllocTensor(void* context, int32_t dtype, int32_t device, int32_t,
                                         int32_t ndim, const int64_t* shape, tdc_tensor* out) {
   auto* self = static_cast<AbiGraphBackend*>(context);
   if (out == nullptr || device != TDC_DEVICE_CPU || dtype < 0 || dtype > TDC_DTYPE_BOOL ||
-      ndim < 0 || (ndim > 0 && shape == nullptr) ||
-      !runtime::IsSupportedDType(static_cast<graph::DType>(dtype))) {
+      !runtime::IsSupportedDType(static_cast<graph::DType>(dtype)) ||
+      CheckShape(dtype, ndim, shape)) {
     return TDC_STATUS_ERROR;
   }
   self->arena_.Allocate(dtype, ndim, shape, *out);
@@ -282,6 +271,16 @@ tdc_status AbiGraphBackend::RunNode(void* context, size_t node_index, const tdc_
   if (self->current_ == nullptr || num_outputs == nullptr ||
       (num_inputs > 0 && inputs == nullptr)) {
     Say(message, message_size, "run_node outside run()");
+    return TDC_STATUS_ERROR;
+  }
+  // Only a call node of the graph being run is the host's to run.
+  const graph::Graph* g =
+      self->level_ == TDC_GRAPH_LEVEL_ATEN ? self->current_->aten : self->current_->dynamo;
+  if (g == nullptr || node_index >= g->nodes.size() ||
+      (g->nodes[node_index].op != graph::NodeOp::kCallFunction &&
+       g->nodes[node_index].op != graph::NodeOp::kCallMethod)) {
+    Say(message, message_size,
+        fmt::format("run_node: node {} is no call node of the graph being run", node_index));
     return TDC_STATUS_ERROR;
   }
   std::vector<runtime::Tensor> in;

@@ -1,7 +1,8 @@
 // The host side of the ABI for one case: every graph the reference sends to torch.compile's
-// backend goes to a backend instance at the case's level (can_compile, compile, run); what
-// comes back is checked against the reference's own values for that graph (at the Dynamo
-// level those Dynamo's run computed, at the ATen level those of the reference's ATen run,
+// backend goes to a backend instance at the case's level (can_compile, compile, run, through
+// backend_calls.h: made live in the case's process, replayed in the judge's); what comes back
+// is checked against the reference's own values for that graph (at the Dynamo level those
+// Dynamo's run computed, at the ATen level those of the reference's ATen run,
 // aten_expectation.h), and the first failure is kept as the case's verdict. Opaque nodes the
 // backend hands back run on the host.
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_ABI_GRAPH_BACKEND_H_
@@ -10,11 +11,13 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "conformance/abi/tensors.h"
 #include "conformance/executor/aten_expectation.h"
+#include "conformance/executor/backend_calls.h"
 #include "conformance/executor/case_record.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
@@ -30,8 +33,11 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail);
   // `aten`: at the ATen level, the reference's run (null: none), which outlives this; `record`
   // takes each graph given to the backend and what came back (case_record.h).
-  AbiGraphBackend(const LoadedBackend& backend, tdc_graph_level level, bool required,
-                  const AtenExpectation* aten, Progress progress, Record record);
+  // `calls`: how the backend is called (it outlives this); `ended`: the verdict when a call
+  // has no answer (the case's process ended there).
+  AbiGraphBackend(const LoadedBackend& backend, BackendCalls& calls, Verdict ended,
+                  tdc_graph_level level, bool required, const AtenExpectation* aten,
+                  Progress progress, Record record);
   ~AbiGraphBackend() override;
   AbiGraphBackend(const AbiGraphBackend&) = delete;
   AbiGraphBackend& operator=(const AbiGraphBackend&) = delete;
@@ -57,24 +63,22 @@ class AbiGraphBackend final : public runtime::GraphBackend {
                   const std::string& what, const std::string& message) const;
   // Whether `g` needs only what the backend declared (level, dtypes, targets).
   bool Declared(const graph::Graph& g) const;
-  // The backend's outputs copied from the wire (or why one cannot be), recorded.
-  std::vector<std::variant<runtime::Tensor, std::string>> TakeOutputs(
-      const std::vector<tdc_tensor>& outputs) const;
-  std::optional<Verdict> CheckOutputs(
-      const std::vector<runtime::Tensor>& expected,
-      const std::vector<std::variant<runtime::Tensor, std::string>>& outputs) const;
+  std::optional<Verdict> CheckOutputs(const std::vector<runtime::Tensor>& expected,
+                                      const std::vector<Output>& outputs) const;
 
   const LoadedBackend& backend_;
+  BackendCalls& calls_;
+  Verdict ended_;
   tdc_graph_level level_;
   bool required_;
   const AtenExpectation* aten_;
   Progress progress_;
   Record record_;
   tdc_host_api host_{};
-  tdc_backend* instance_ = nullptr;
-  // Each compile's handle (Graphs::compile): a cache hit runs it again, as torch calls
-  // the compiled function it cached.
-  std::map<size_t, tdc_compiled*> compiled_;
+  bool created_ = false;  // the instance exists
+  // Each compile (Graphs::compile) the backend compiled: a cache hit runs its handle again, as
+  // torch calls the compiled function it cached.
+  std::set<size_t> compiled_;
   WireTensors arena_;                // what the host allocates for the backend: lives with the case
   const Graphs* current_ = nullptr;  // the graph being run, for run_node
   std::optional<Verdict> failure_;

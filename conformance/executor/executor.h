@@ -2,13 +2,17 @@
 // level=<dynamo|aten>`, is the fixture program run by the reference in compile mode with a
 // loaded backend compiling every graph at that level; it runs in a child process under a
 // timeout, and its outcome (each graph's outputs against the reference's, then the whole
-// program against its golden through the comparator) becomes a verdict by DESIGN.md D7.
+// program against its golden through the comparator) becomes a verdict by DESIGN.md D7,
+// computed by a judge process where no backend code runs (issue 32: backend_calls.h).
 #ifndef TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_
 #define TDCONFORM_CONFORMANCE_EXECUTOR_EXECUTOR_H_
 
 #include <sys/types.h>
 
 #include <chrono>
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +57,13 @@ Verdict RunCase(const LoadedBackend& backend, const CaseSpec& spec, const Execut
 // forks from threads): StartCase forks the case's process (or gives its verdict at once);
 // ReadFromCase takes what it wrote (false at its end); FinishCase reaps it (killing it when
 // `timed_out`) and gives its verdict.
+//
+// The case's process sends where it is and the backend's raw answers (backend_calls.h), then
+// `done`, which is final (whatever still holds its pipe); FinishCase then has the judge, a
+// process where no backend code runs, compute the verdict from those answers.
+struct CaseFiles {
+  std::string source, golden_file, golden_text;  // read before the case's process starts
+};
 struct RunningCase {
   pid_t pid = -1;
   int fd = -1;  // the read end of its pipe
@@ -61,8 +72,16 @@ struct RunningCase {
   std::string buffer;
   CasePhase phase = CasePhase::kLoad;  // where it last said it was
   std::string detail;
-  std::optional<Verdict> verdict;
-  std::vector<CaseRecord> records;  // as the case sent them
+  // The case: its backend (null: not to be judged), spec, options and files.
+  const LoadedBackend* backend = nullptr;
+  CaseSpec spec;
+  ExecutorOptions options;
+  std::shared_ptr<const CaseFiles> files;
+  std::deque<nlohmann::json> calls;  // the backend's answers, as the case's process sent them
+  bool done = false;                 // it said it was done
+  bool judge = false;                // this is the judge's process: its verdict and records count
+  std::optional<Verdict> verdict;    // the judge's
+  std::vector<CaseRecord> records;   // the judge's
 };
 std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const CaseSpec& spec,
                                              const ExecutorOptions& options);

@@ -6,13 +6,19 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
+#include "conformance/abi/tensors.h"
 #include "conformance/executor/bundled_backends_testing.h"
 #include "conformance/executor/core_set.h"
+#include "conformance/executor/safe_text.h"
+#include "conformance/executor/sha256.h"
 
 namespace tdc::conformance {
 namespace {
@@ -139,6 +145,140 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
   ASSERT_TRUE(std::holds_alternative<LoadFailure>(mismatch));
   ExpectVerdict(LoadVerdict(std::get<LoadFailure>(mismatch)), CaseStatus::kBackendError,
                 CasePhase::kLoad, "abi_version");
+}
+
+// Whether a process named `comm` (other than a zombie) is alive.
+bool Alive(const std::string& comm) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size()) continue;
+    if (stat.find("(" + comm + ")") != std::string::npos && stat[close + 2] != 'Z') return true;
+  }
+  return false;
+}
+
+// Issue 32: backends that try to fool the harness or to break it, each with the verdict it
+// must get (each got another one before the harness was hardened).
+TEST(ExecutorTest, EachHostileBackendGetsItsVerdict) {
+  auto run = [](const std::string& name, const char* id, double timeout = 30) {
+    auto backend = LoadBundled("broken_" + name);
+    return backend ? RunId(*backend, id, false, timeout)
+                   : Verdict::Of(CaseStatus::kHarnessError, CasePhase::kLoad, "", "");
+  };
+  // A helper forked with the case's pipe kept open: the verdict that arrived is final (it
+  // was a TIMEOUT), and the helper dies with its case's process group.
+  const auto started = std::chrono::steady_clock::now();
+  ExpectVerdict(run("forks_keeping_pipe", kAdd, 20), CaseStatus::kPass, std::nullopt, "");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15));
+  for (int i = 0; i < 50 && Alive("tdc_orphan"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(Alive("tdc_orphan"));
+  // A PASS verdict and the case's end written on the case's pipe, then an exit (every case
+  // was a PASS): the judge finds no answer from the backend.
+  ExpectVerdict(run("forges_verdict", kAdd), CaseStatus::kCrash, CasePhase::kLoad, "no_results");
+  // Invalid UTF-8 and terminal escapes in a message: BACKEND_ERROR (it was a CRASH), the
+  // message made safe.
+  Verdict bad_utf8 = run("bad_utf8", kAdd);
+  ExpectVerdict(bad_utf8, CaseStatus::kBackendError, CasePhase::kBackendCompile, "error");
+  EXPECT_NE(bad_utf8.message.find("\\x1b[31merror\\x1b[0m: \xEF\xBF\xBD\xEF\xBF\xBD"),
+            std::string::npos)
+      << bad_utf8.message;
+  EXPECT_EQ(SafeText(bad_utf8.message), bad_utf8.message);
+  auto bad_info = LoadBundled("broken_bad_utf8");
+  ASSERT_TRUE(bad_info);
+  EXPECT_EQ(std::string(bad_info->info().name), "bad\xEF\xBF\xBD\xEF\xBF\xBDutf8");
+  EXPECT_EQ(std::string(bad_info->info().version), "\\x1b[1m1.0\\x1b[0m");
+  // A message without its NUL: read to the buffer's end (1024 bytes), not past it.
+  Verdict no_nul = run("no_nul", kAdd);
+  ExpectVerdict(no_nul, CaseStatus::kBackendError, CasePhase::kBackendCompile, "error");
+  EXPECT_TRUE(no_nul.message.ends_with(" can_compile: " + std::string(1024, 'x')))
+      << no_nul.message.size() << ": " << no_nul.message.substr(0, 80);
+  // Writing into the read-only inputs.
+  ExpectVerdict(run("writes_inputs", kAdd), CaseStatus::kFail, CasePhase::kAbi, "input_written");
+  // alloc_tensor of 2**32 x 2**32 floats and of a size -1, run_node of node 2**40: each
+  // refused (they were OK, an abort, a SIGBUS), so the backend goes on and passes.
+  ExpectVerdict(run("abuses_host", kTwoOutputs), CaseStatus::kPass, std::nullopt, "");
+  ExpectVerdict(
+      run("abuses_host", "fixtures:disable:s18_partial_disable:profile=torch-2.13:level=aten"),
+      CaseStatus::kPass, std::nullopt, "");
+  // An entry point that never returns: BACKEND_ERROR load/load_timeout (it hung the run).
+  const auto loading = std::chrono::steady_clock::now();
+  auto slow = LoadBackend(BundledLibrary("broken_slow_load"), 2);
+  ASSERT_TRUE(std::holds_alternative<LoadFailure>(slow));
+  EXPECT_EQ(std::get<LoadFailure>(slow).reason, "load_timeout");
+  EXPECT_LT(std::chrono::steady_clock::now() - loading, std::chrono::seconds(10));
+  // chdir("/") in tdc_backend_get_api: the working directory is restored (every case was a
+  // HARNESS_ERROR, its fixture unreadable).
+  const std::filesystem::path before = std::filesystem::current_path();
+  auto moved = LoadBundled("broken_chdir_on_load");
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(std::filesystem::current_path(), before);
+  ExpectVerdict(RunId(*moved, kAdd), CaseStatus::kPass, std::nullopt, "");
+}
+
+// A backend that changes a fixture (in a copy of the suite): the case it runs in is judged
+// on the files as they were when it started, the next one is HARNESS_ERROR suite_modified
+// (it was a FAIL, blamed on the backend).
+TEST(ExecutorTest, ASuiteFileChangedByABackendIsNoFaultOfTheBackend) {
+  const std::filesystem::path source = std::filesystem::current_path();
+  const std::filesystem::path suite = std::filesystem::path(::testing::TempDir()) / "hostile_suite";
+  const std::string stem = "fixtures/allow_in_graph/s02_allow_then_disallow";
+  std::filesystem::remove_all(suite);
+  std::filesystem::create_directories(suite / "fixtures/allow_in_graph");
+  for (const char* ext : {".py", ".golden.json"})
+    std::filesystem::copy_file(source / (stem + ext), suite / (stem + ext));
+  setenv("TDC_HOSTILE_FIXTURE", (suite / (stem + ".py")).c_str(), 1);
+  auto backend = LoadBundled("broken_writes_fixture");
+  ASSERT_TRUE(backend);
+  std::filesystem::current_path(suite);
+  Verdict first = RunId(*backend, kAdd);
+  Verdict second = RunId(*backend, kAdd);
+  std::filesystem::current_path(source);
+  unsetenv("TDC_HOSTILE_FIXTURE");
+  ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
+  ExpectVerdict(second, CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified");
+}
+
+TEST(ExecutorTest, ShapesCrossingTheAbiAreChecked) {
+  const int64_t huge[] = {int64_t{1} << 32, int64_t{1} << 32};
+  const int64_t negative[] = {-1};
+  const int64_t fine[] = {2, 3};
+  EXPECT_TRUE(CheckShape(TDC_DTYPE_FLOAT32, 2, huge));
+  EXPECT_EQ(CheckShape(TDC_DTYPE_FLOAT32, 1, negative), "size -1 of dimension 0 is negative");
+  EXPECT_FALSE(CheckShape(TDC_DTYPE_FLOAT32, 2, fine));
+  EXPECT_TRUE(CheckShape(TDC_DTYPE_FLOAT32, 1, nullptr));
+}
+
+TEST(Sha256Test, DigestsAreFips180s) {
+  EXPECT_EQ(Sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  // Two blocks of padding (56 bytes), and many blocks (hashlib.sha256(b"a" * 1000)).
+  EXPECT_EQ(Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(Sha256Hex(std::string(1000, 'a')),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+}
+
+TEST(SafeTextTest, BackendTextIsValidUtf8AndLegalXml) {
+  EXPECT_EQ(SafeText("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\t\n"),
+            "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\t\n");
+  EXPECT_EQ(SafeText("a\xFF"
+                     "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(SafeText("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong '/'
+  EXPECT_EQ(SafeText("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+  EXPECT_EQ(SafeText("\xEF\xBF\xBE"), "\xEF\xBF\xBD");                          // U+FFFE
+  EXPECT_EQ(SafeText("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // cut short
+  EXPECT_EQ(SafeText("\x1b[0m\x01"), "\\x1b[0m\\x01");
+  EXPECT_EQ(SafeText(std::string_view("a\0b", 3)), "a\\x00b");
+  const char unterminated[4] = {'a', 'b', 'c', 'd'};
+  EXPECT_EQ(BackendText(unterminated, sizeof unterminated), "abcd");
+  EXPECT_EQ(BackendText(nullptr, 10), "");
 }
 
 // DESIGN D13: a program the reference refuses (a class statement; a module it does not

@@ -1,6 +1,10 @@
 // Loading a backend library (tdconform_backend.h): dlopen, the entry point, the version and
 // the table checked before any case runs. A library that fails here is BACKEND_ERROR in
-// phase load and runs no case (DESIGN.md D7).
+// phase load and runs no case (DESIGN.md D7). The load is tried first in a child process
+// under a timeout (a library constructor, tdc_backend_get_api, get_info or get_capabilities
+// that blocks or crashes ends that child, never the run); the working directory a backend
+// changes while loading is restored; its info strings are read bounded and made safe
+// (safe_text.h).
 #ifndef TDCONFORM_CONFORMANCE_LOADER_LOADER_H_
 #define TDCONFORM_CONFORMANCE_LOADER_LOADER_H_
 
@@ -35,17 +39,23 @@ class LoadedBackend {
   void* handle_;
   const tdc_backend_api* api_;
   std::string path_;
-  tdc_backend_info info_{};
+  tdc_backend_info info_{};  // points into name_, version_, vendor_
+  std::string name_, version_, vendor_;
   tdc_capabilities capabilities_{};
 };
 
 struct LoadFailure {
-  std::string reason;   // dlopen, no_entry_point, abi_version, bad_table
+  // dlopen, no_entry_point, abi_version, bad_table; load_timeout, load_crash (the child
+  // trying the load hung or died)
+  std::string reason;
   std::string message;  // one line: what was found
 };
 
 // `path` is a library, or `py:MODULE:ATTR`: a torch.compile backend callable (python_loader.h).
-std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadBackend(const std::string& path);
+// The load is tried first in a child under `timeout_seconds` (a blocking or crashing library
+// ends only that child).
+std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadBackend(const std::string& path,
+                                                                      double timeout_seconds = 60);
 // The table of the library `handle` (dlopen's), checked; `path` names it. The handle is closed
 // when the table is refused.
 std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadFromHandle(void* handle,

@@ -8,6 +8,8 @@
 #include <ctime>
 #include <fstream>
 #include <regex>
+#include <set>
+#include <sstream>
 
 #include "conformance/runner/selection.h"
 
@@ -24,9 +26,26 @@ std::optional<std::pair<std::string, size_t>> NextWord(const std::string& line, 
   return std::pair{line.substr(start, pos - start), start + 1};
 }
 
+// A day of the (proleptic Gregorian) calendar, YYYY-MM-DD: 2026-02-30 is none.
 bool IsDate(const std::string& text) {
   static const std::regex kDate(R"(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))");
-  return std::regex_match(text, kDate);
+  if (!std::regex_match(text, kDate)) return false;
+  const int year = std::stoi(text.substr(0, 4)), month = std::stoi(text.substr(5, 2)),
+            day = std::stoi(text.substr(8, 2));
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+// Whether every case of `suite` that `pattern` matches is in `run` (so this run alone judges
+// the entry; true of one matching no case at all).
+bool DecidedByRun(const std::string& pattern, const std::vector<std::string>& suite,
+                  const std::set<std::string>& run) {
+  return std::all_of(suite.begin(), suite.end(), [&](const std::string& id) {
+    return !GlobMatch(pattern, id) || run.contains(id);
+  });
 }
 
 }  // namespace
@@ -38,6 +57,7 @@ std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
+    if (number == 1 && line.starts_with(kByteOrderMark)) line.erase(0, kByteOrderMark.size());
     size_t pos = 0;
     auto error = [&](size_t column, const std::string& what) {
       return fmt::format("{}:{}:{}: error: {}", path, number, column, what);
@@ -69,6 +89,10 @@ std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::
     e.reason = line.substr(next->second - 1);
     while (!e.reason.empty() && std::isspace(static_cast<unsigned char>(e.reason.back())))
       e.reason.pop_back();
+    if (e.reason.size() > kMaxReason) {
+      return error(next->second,
+                   fmt::format("a reason of {} bytes (at most {})", e.reason.size(), kMaxReason));
+    }
     out.push_back(std::move(e));
   }
   return out;
@@ -124,6 +148,40 @@ std::string WriteExpectations(const std::vector<Expectation>& previous, const st
     }
     out += fmt::format("{} {}{} {}\n", r.id, StatusName(status),
                        expires ? " expires=" + *expires : "", reason);
+  }
+  return out;
+}
+
+std::string UpdateExpectations(const std::string& previous_text,
+                               const std::vector<Expectation>& previous,
+                               const std::vector<std::string>& suite,
+                               const std::vector<std::string>& run, const std::string& today,
+                               const std::vector<CaseResult>& results) {
+  const std::set<std::string> ran(run.begin(), run.end());
+  std::set<int> dropped;  // line numbers
+  for (const Expectation& e : previous) {
+    if (DecidedByRun(e.pattern, suite, ran)) dropped.insert(e.line);
+  }
+  std::string kept;
+  std::istringstream in(previous_text);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (!dropped.contains(++number)) kept += line + "\n";
+  }
+  std::string written = WriteExpectations(previous, today, results);
+  // The header once: the first line WriteExpectations writes.
+  const std::string header = written.substr(0, written.find('\n') + 1);
+  if (kept.find(header) != std::string::npos) written.erase(0, header.size());
+  return kept + written;
+}
+
+std::vector<Expectation> StaleInThisRun(const std::vector<Expectation>& stale,
+                                        const std::vector<std::string>& suite,
+                                        const std::vector<std::string>& run) {
+  const std::set<std::string> ran(run.begin(), run.end());
+  std::vector<Expectation> out;
+  for (const Expectation& e : stale) {
+    if (DecidedByRun(e.pattern, suite, ran)) out.push_back(e);
   }
   return out;
 }

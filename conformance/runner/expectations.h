@@ -5,7 +5,8 @@
 // TIMEOUT, NOT_SUPPORTED, ...), REASON the why, required (a bug link, a plan). A case's
 // first matching entry that has not expired applies: the expected status becomes XFAIL, a
 // PASS becomes XPASS, any other status stays. An entry that matched no case, or only cases
-// that passed, is stale; --strict fails the run on an XPASS or a stale entry.
+// that passed, is stale; --strict fails the run on an XPASS or a stale entry. A UTF-8 byte
+// order mark before the first line is skipped.
 #ifndef TDCONFORM_CONFORMANCE_RUNNER_EXPECTATIONS_H_
 #define TDCONFORM_CONFORMANCE_RUNNER_EXPECTATIONS_H_
 
@@ -40,6 +41,28 @@ std::vector<Expectation> ApplyExpectations(const std::vector<Expectation>& expec
 // entry of `previous` unexpired at `today` that matched it, else the verdict as the reason.
 std::string WriteExpectations(const std::vector<Expectation>& previous, const std::string& today,
                               const std::vector<CaseResult>& results);
+
+// The file --update-expectations writes after a run that took `run` (ids) of `suite`: the
+// lines of `previous_text` (the file as it was, entries `previous`) kept as they were,
+// comments included, except the entries every case of the suite they match is among `run`
+// (this run decides those cases), then WriteExpectations's entries for this run. A partial run
+// (--filter, --shard, --caselist) so keeps what it did not run.
+std::string UpdateExpectations(const std::string& previous_text,
+                               const std::vector<Expectation>& previous,
+                               const std::vector<std::string>& suite,
+                               const std::vector<std::string>& run, const std::string& today,
+                               const std::vector<CaseResult>& results);
+
+// Of the entries ApplyExpectations found stale, those this run can judge: the ones every case
+// of `suite` they match is among `run` (an entry that matches a case not run may be needed by
+// it; one that matches no case of the suite is stale).
+std::vector<Expectation> StaleInThisRun(const std::vector<Expectation>& stale,
+                                        const std::vector<std::string>& suite,
+                                        const std::vector<std::string>& run);
+
+// The longest reason an entry may give (a reason is repeated into each matching case's
+// message).
+inline constexpr size_t kMaxReason = 4096;
 
 // Today (UTC) as YYYY-MM-DD.
 std::string Today();

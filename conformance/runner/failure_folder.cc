@@ -19,7 +19,8 @@ using Json = nlohmann::ordered_json;
 
 // One-space indent, UTF-8 as is: the oracle's json.dumps(doc, indent=1, ensure_ascii=False).
 void WriteJson(const fs::path& path, const Json& doc) {
-  std::ofstream(path, std::ios::binary) << doc.dump(1) << "\n";
+  std::ofstream(path, std::ios::binary)
+      << doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 // Fills `folder` with the case's files.

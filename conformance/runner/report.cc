@@ -9,13 +9,35 @@
 #include <pugixml.hpp>
 #include <sstream>
 
+#include "conformance/executor/safe_text.h"
 #include "reference/base/case_id.h"
 
 namespace tdc::conformance {
 
 namespace {
 
-std::string Text(const char* s) { return s != nullptr ? s : ""; }
+std::string Text(const char* s) { return BackendText(s, kMaxBackendString); }
+
+std::string_view StateName(RunState state) {
+  switch (state) {
+    case RunState::kRunning:
+      return "running";
+    case RunState::kComplete:
+      return "complete";
+    case RunState::kInterrupted:
+      return "interrupted";
+    case RunState::kNotRun:
+      return "not_run";
+  }
+  return "running";
+}
+
+// `text` as one word of a POSIX shell command line.
+std::string ShellQuoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 
 // JUnit's three kinds of not passing.
 enum class JunitKind { kPassed, kFailure, kError, kSkipped };
@@ -44,23 +66,24 @@ JunitKind KindOf(CaseStatus status, bool strict) {
 }  // namespace
 
 std::string ReproCommand(const std::string& id, const std::string& library) {
-  return fmt::format("tdconform --case '{}' --backend '{}'", id, library);
+  return fmt::format("tdconform --case {} --backend {}", ShellQuoted(id), ShellQuoted(library));
 }
 
 nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
-                                  const std::vector<CaseResult>& results, const Tally& tally) {
+                                  const std::vector<CaseResult>& results, const Tally& tally,
+                                  const ReportState& state) {
   nlohmann::ordered_json cases = nlohmann::ordered_json::array();
   for (const CaseResult& r : results) {
     nlohmann::ordered_json c;
-    c["id"] = r.id;
+    c["id"] = SafeText(r.id);
     c["status"] = StatusName(r.verdict.status);
     c["phase"] = r.verdict.phase ? nlohmann::ordered_json(PhaseName(*r.verdict.phase))
                                  : nlohmann::ordered_json();
-    c["reason"] = r.verdict.reason;
-    c["message"] = r.verdict.message;
+    c["reason"] = SafeText(r.verdict.reason);
+    c["message"] = SafeText(r.verdict.message);
     c["repro"] = r.verdict.status == CaseStatus::kPass
                      ? nlohmann::ordered_json()
-                     : nlohmann::ordered_json(ReproCommand(r.id, library));
+                     : nlohmann::ordered_json(SafeText(ReproCommand(r.id, library)));
     cases.push_back(std::move(c));
   }
   nlohmann::ordered_json report;
@@ -69,17 +92,21 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
   report["backend"] = {{"name", Text(info.name)},
                        {"version", Text(info.version)},
                        {"vendor", Text(info.vendor)},
-                       {"library", library}};
+                       {"library", SafeText(library)}};
+  report["state"] = StateName(state.state);
+  report["detail"] = SafeText(state.detail);
   report["summary"] = {{"passed", tally.passed},
                        {"failed", tally.failed},
                        {"skipped", tally.skipped},
-                       {"succeeded", Succeeded(tally)}};
+                       {"succeeded", state.state == RunState::kComplete && Succeeded(tally)}};
   report["cases"] = std::move(cases);
   return report;
 }
 
 std::string JunitReport(const tdc_backend_info& info, const std::string& library,
-                        const std::vector<CaseResult>& results, bool strict) {
+                        const std::vector<CaseResult>& results, bool strict,
+                        const ReportState& state) {
+  const bool complete = state.state == RunState::kComplete;
   pugi::xml_document doc;
   pugi::xml_node decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";
@@ -103,10 +130,10 @@ std::string JunitReport(const tdc_backend_info& info, const std::string& library
   pugi::xml_node suites = doc.append_child("testsuites");
   suites.append_attribute("name") = "tdconform";
   pugi::xml_node suite = suites.append_child("testsuite");
-  suite.append_attribute("name") = Text(info.name).c_str();
-  suite.append_attribute("tests") = static_cast<int>(results.size());
+  suite.append_attribute("name") = Text(info.name).c_str();  // Text: made safe
+  suite.append_attribute("tests") = static_cast<int>(results.size()) + (complete ? 0 : 1);
   suite.append_attribute("failures") = failures;
-  suite.append_attribute("errors") = errors;
+  suite.append_attribute("errors") = errors + (complete ? 0 : 1);
   suite.append_attribute("skipped") = skipped;
   pugi::xml_node properties = suite.append_child("properties");
   auto property = [&](const char* name, const std::string& value) {
@@ -116,26 +143,36 @@ std::string JunitReport(const tdc_backend_info& info, const std::string& library
   };
   property("backend.version", Text(info.version));
   property("backend.vendor", Text(info.vendor));
-  property("backend.library", library);
+  property("backend.library", SafeText(library));
   property("abi", fmt::format("{}.{}", TDC_ABI_VERSION_MAJOR, TDC_ABI_VERSION_MINOR));
+  property("tdconform.state", std::string(StateName(state.state)));
+  if (!complete) {
+    pugi::xml_node run = suite.append_child("testcase");
+    run.append_attribute("classname") = "tdconform";
+    run.append_attribute("name") = "tdconform:run";
+    pugi::xml_node error = run.append_child("error");
+    error.append_attribute("message") =
+        SafeText(fmt::format("the run is {}: {}", StateName(state.state), state.detail)).c_str();
+    error.append_attribute("type") = std::string(StateName(state.state)).c_str();
+  }
   for (const CaseResult& r : results) {
     CaseIdParse parsed = ParseCaseId(r.id);
     pugi::xml_node test = suite.append_child("testcase");
     // classname: suite.group; name: the case and its parameters (the id's rest).
     const std::string classname =
         parsed.id ? fmt::format("{}.{}", parsed.id->suite, parsed.id->group) : "tdconform";
-    test.append_attribute("classname") = classname.c_str();
-    test.append_attribute("name") = r.id.c_str();
+    test.append_attribute("classname") = SafeText(classname).c_str();
+    test.append_attribute("name") = SafeText(r.id).c_str();
     const JunitKind kind = KindOf(r.verdict.status, strict);
     if (kind == JunitKind::kPassed) continue;
     const char* element = kind == JunitKind::kFailure ? "failure"
                           : kind == JunitKind::kError ? "error"
                                                       : "skipped";
     pugi::xml_node result = test.append_child(element);
-    result.append_attribute("message") = FormatVerdict(r.verdict).c_str();
+    result.append_attribute("message") = SafeText(FormatVerdict(r.verdict)).c_str();
     if (kind != JunitKind::kSkipped) {
       result.append_attribute("type") = std::string(StatusName(r.verdict.status)).c_str();
-      result.text().set(ReproCommand(r.id, library).c_str());
+      result.text().set(SafeText(ReproCommand(r.id, library)).c_str());
     }
   }
   std::ostringstream out;

@@ -17,15 +17,30 @@ namespace tdc::conformance {
 
 inline constexpr const char* kReportSchema = "tdconform-report/1";
 
-// The command that runs one case again on `library`.
+// The command that runs one case again on `library`, each argument quoted for a POSIX shell.
 std::string ReproCommand(const std::string& id, const std::string& library);
 
+// Whether the run a report describes is over. A report is written as `running` before
+// anything else (a crash or a kill leaves that, never the previous run's report), and as
+// `interrupted` (SIGINT, SIGTERM: the cases that finished) or `not_run` (the backend did not
+// load, an input could not be read) when the run did not complete; `detail` says why. Only a
+// `complete` report can have succeeded; JUnit shows any other as an error of a test case
+// named `tdconform:run`.
+enum class RunState { kRunning, kComplete, kInterrupted, kNotRun };
+struct ReportState {
+  RunState state = RunState::kComplete;
+  std::string detail;
+};
+
 // `tally`: the run's counts (Count, with --strict and stale expectations as the run had them).
+// Every string is made safe (safe_text.h).
 nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
-                                  const std::vector<CaseResult>& results, const Tally& tally);
+                                  const std::vector<CaseResult>& results, const Tally& tally,
+                                  const ReportState& state = {});
 // `strict`: an XPASS is a failure (else it passes).
 std::string JunitReport(const tdc_backend_info& info, const std::string& library,
-                        const std::vector<CaseResult>& results, bool strict);
+                        const std::vector<CaseResult>& results, bool strict,
+                        const ReportState& state = {});
 
 // Writes `text` to `path` atomically; an error text when it cannot.
 std::optional<std::string> WriteAtomically(const std::string& path, const std::string& text);

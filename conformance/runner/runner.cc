@@ -11,6 +11,8 @@ namespace tdc::conformance {
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
                                  const RunnerOptions& options, const OnResult& on_result) {
   std::vector<CaseResult> results(ids.size());
+  std::vector<bool> finished(ids.size(), false);
+  bool stopped = false;
   size_t next = 0, done = 0;
   int timeouts_in_a_row = 0;
   bool unresponsive = false;
@@ -22,12 +24,13 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
         unresponsive = true;
     }
     results[i] = {ids[i], std::move(verdict), std::move(records)};
+    finished[i] = true;
     ++done;
     if (on_result) on_result(done, ids.size(), results[i]);
     results[i].records.clear();
   };
   // One thread: up to `jobs` case processes at a time, their pipes polled together.
-  while (done < ids.size()) {
+  while (done < ids.size() && !stopped) {
     while (running.size() < static_cast<size_t>(std::max(options.jobs, 1)) && next < ids.size()) {
       const size_t i = next++;
       if (unresponsive) {
@@ -64,7 +67,17 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
         std::chrono::duration_cast<std::chrono::milliseconds>(soonest->second.deadline - now);
     std::vector<pollfd> fds;
     for (const auto& [i, c] : running) fds.push_back({c.fd, POLLIN, 0});
+    fds.push_back({options.stop_fd, POLLIN, 0});  // poll ignores a negative fd
     poll(fds.data(), fds.size(), static_cast<int>(std::max<int64_t>(wait.count(), 0)));
+    if (fds.back().revents != 0) {
+      for (auto& [i, c] : running) {
+        c.backend = nullptr;  // killed, neither judged nor counted
+        FinishCase(c, /*timed_out=*/true);
+      }
+      running.clear();
+      stopped = true;
+      break;
+    }
     for (size_t k = running.size(); k-- > 0;) {
       auto& [i, c] = running[k];
       bool ended = false, timed_out = false;
@@ -77,6 +90,13 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
       finish(index, std::move(verdict), true, std::move(records));
     }
+  }
+  if (stopped) {
+    std::vector<CaseResult> kept;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (finished[i]) kept.push_back(std::move(results[i]));
+    }
+    return kept;
   }
   return results;
 }

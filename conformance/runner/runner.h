@@ -2,7 +2,8 @@
 // executor, `jobs` case processes at a time (from one thread), and gives up on a backend
 // that stops answering: after `max_timeouts` TIMEOUTs in a row, the cases not yet started are
 // SKIPPED (backend_unresponsive). Results come back in the order the cases were given,
-// whatever the jobs.
+// whatever the jobs; a run stopped (RunnerOptions::stop_fd) gives back the cases that
+// finished, in that order.
 #ifndef TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
 #define TDCONFORM_CONFORMANCE_RUNNER_RUNNER_H_
 
@@ -31,6 +32,9 @@ struct RunnerOptions {
   std::set<std::string> required;          // the must-pass core set
   std::string generated_dir;               // where generated cases' programs are (generated.h)
   std::map<std::string, Verdict> decided;  // verdicts known before running (generated.h)
+  // Readable when the run must stop (interrupt.h): the running cases are killed and only
+  // the finished ones come back. -1: none.
+  int stop_fd = -1;
 };
 
 // Called once per case as it ends.

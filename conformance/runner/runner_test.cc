@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -118,6 +121,41 @@ TEST(RunnerTest, AnUnresponsiveBackendsRemainingCasesAreSkipped) {
   EXPECT_FALSE(Succeeded(Count(results)));
 }
 
+TEST(RunnerTest, AVerdictThatArrivedIsFinal) {
+  // The backend forks a helper that keeps each case's pipe open: both cases still pass
+  // (they were TIMEOUTs, and then the rest SKIPPED).
+  auto backend = LoadBundled("broken_forks_keeping_pipe");
+  ASSERT_TRUE(backend);
+  RunnerOptions options;
+  options.jobs = 2;
+  options.timeout_seconds = 20;
+  options.max_timeouts = 1;
+  std::vector<CaseResult> results = RunCases(*backend, {kCases[0], kCases[1]}, options, nullptr);
+  ASSERT_EQ(results.size(), 2U);
+  for (const CaseResult& r : results) EXPECT_EQ(StatusName(r.verdict.status), "PASS") << r.id;
+}
+
+TEST(RunnerTest, AStoppedRunGivesBackOnlyTheCasesThatFinished) {
+  auto backend = LoadBundled("broken_hang_on_sin");
+  ASSERT_TRUE(backend);
+  int stop[2];
+  ASSERT_EQ(pipe(stop), 0);
+  ASSERT_EQ(write(stop[1], "x", 1), 1);  // stopped from the start
+  RunnerOptions options;
+  options.timeout_seconds = 60;
+  options.stop_fd = stop[0];
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<CaseResult> results = RunCases(
+      *backend,
+      {"fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level="
+       "dynamo"},
+      options, nullptr);
+  EXPECT_TRUE(results.empty());
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+  close(stop[0]);
+  close(stop[1]);
+}
+
 TEST(RunnerTest, ARunWithNoPassIsNoSuccess) {
   EXPECT_FALSE(Succeeded({0, 0, 5}));
   EXPECT_TRUE(Succeeded({1, 0, 5}));
@@ -135,6 +173,40 @@ TEST(ReportTest, AReportReplacesItsFileWholeOrNotAtAll) {
       WriteAtomically(::testing::TempDir() + "/no/such/dir/report.json", "x");
   ASSERT_TRUE(error);
   EXPECT_NE(error->find(":1:1: error: cannot write the report"), std::string::npos);
+}
+
+TEST(ReportTest, ARunNotCompleteNeverSucceedsAndJunitShowsIt) {
+  std::vector<CaseResult> results = {{"s:g:a", Verdict::Pass()}};
+  const tdc_backend_info info{sizeof(tdc_backend_info), "b", "1", "v"};
+  nlohmann::ordered_json json =
+      JsonReport(info, "lib.so", results, Count(results), {RunState::kInterrupted, "SIGINT"});
+  EXPECT_EQ(json["state"], "interrupted");
+  EXPECT_EQ(json["detail"], "SIGINT");
+  EXPECT_EQ(json["summary"]["succeeded"], false);
+  EXPECT_EQ(JsonReport(info, "lib.so", results, Count(results))["summary"]["succeeded"], true);
+  const std::string junit =
+      JunitReport(info, "lib.so", results, false, {RunState::kRunning, "not finished"});
+  EXPECT_NE(junit.find("name=\"tdconform:run\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("errors=\"1\""), std::string::npos) << junit;
+}
+
+TEST(ReportTest, BackendStringsInReportsAreUtf8AndXmlLegal) {
+  std::vector<CaseResult> results = {
+      {"s:g:a", Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "r", "\x1b[31mred\xff\x01")}};
+  const tdc_backend_info info{sizeof(tdc_backend_info), "n\xfe", "\x1b", nullptr};
+  const std::string junit = JunitReport(info, "/lib\xff.so", results, false);
+  for (unsigned char c : junit)
+    EXPECT_TRUE(c >= 0x20 || c == '\n' || c == '\t' || c == '\r') << int(c);
+  EXPECT_EQ(junit.find('\xff'), std::string::npos);
+  EXPECT_EQ(junit.find('\xfe'), std::string::npos);
+  // nlohmann's dump throws on invalid UTF-8: the report's strings are valid.
+  const std::string json = JsonReport(info, "/lib\xff.so", results, Count(results)).dump();
+  EXPECT_NE(json.find("\\\\x1b[31mred\xEF\xBF\xBD\\\\x01"), std::string::npos) << json;
+}
+
+TEST(ReportTest, TheReproCommandIsShellQuoted) {
+  EXPECT_EQ(ReproCommand("s:g:it's", "/a b/lib.so"),
+            "tdconform --case 's:g:it'\\''s' --backend '/a b/lib.so'");
 }
 
 std::string WriteTemp(const std::string& name, const std::string& text) {
@@ -197,6 +269,77 @@ TEST(ExpectationsTest, ExpectedResultsAreXfailPassesXpassAndUnusedEntriesStale) 
             "s:g:a FAIL known\n"
             "s:g:c CRASH crashes now\n"
             "s:g:d NOT_SUPPORTED NOT_SUPPORTED compare/r: m\n");
+}
+
+TEST(ExpectationsTest, DatesAreDaysOfTheCalendarAndReasonsAreBounded) {
+  const std::string feb30 = WriteTemp("feb30.txt", "s:g:* FAIL expires=2026-02-30 why\n");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(feb30)),
+            feb30 + ":1:20: error: '2026-02-30' is not a date YYYY-MM-DD");
+  EXPECT_TRUE(std::holds_alternative<std::vector<Expectation>>(
+      ReadExpectations(WriteTemp("leap.txt", "s:g:* FAIL expires=2028-02-29 why\n"))));
+  EXPECT_TRUE(std::holds_alternative<std::string>(
+      ReadExpectations(WriteTemp("noleap.txt", "s:g:* FAIL expires=2100-02-29 why\n"))));
+  const std::string long_reason =
+      WriteTemp("long.txt", "s:g:* FAIL " + std::string(kMaxReason + 1, 'r') + "\n");
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(long_reason)),
+            long_reason + ":1:12: error: a reason of 4097 bytes (at most 4096)");
+}
+
+TEST(ExpectationsTest, AByteOrderMarkIsSkipped) {
+  auto read = ReadExpectations(WriteTemp("bom.txt", "\xEF\xBB\xBFs:g:a FAIL known\n"));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(read));
+  ASSERT_EQ(std::get<std::vector<Expectation>>(read).size(), 1U);
+  EXPECT_EQ(std::get<std::vector<Expectation>>(read)[0].pattern, "s:g:a");
+  auto ids = ReadCaseList(WriteTemp("bom_cases.txt", "\xEF\xBB\xBFs:g:a\n"));
+  ASSERT_TRUE(std::holds_alternative<std::vector<std::string>>(ids));
+  EXPECT_EQ(std::get<std::vector<std::string>>(ids), std::vector<std::string>{"s:g:a"});
+}
+
+TEST(ExpectationsTest, APartialRunJudgesAndRewritesOnlyWhatItRan) {
+  const std::vector<std::string> suite = {"s:g:a", "s:g:b", "s:h:c"};
+  const std::vector<std::string> run = {"s:g:a"};  // --filter 's:g:a'
+  const std::string text =
+      "# accepted for now\n"
+      "s:g:a FAIL known\n"
+      "s:h:c CRASH not run this time\n"
+      "s:g:* FAIL covers b too\n"
+      "s:z:* FAIL matches no case\n";
+  auto read = ReadExpectations(WriteTemp("partial.txt", text));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(read));
+  const auto& expectations = std::get<std::vector<Expectation>>(read);
+  std::vector<CaseResult> results = {
+      {"s:g:a", Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "r", "m")}};
+  std::vector<Expectation> stale =
+      StaleInThisRun(ApplyExpectations(expectations, "2026-11-30", results), suite, run);
+  // s:h:c's entry is for a case not run, s:g:*'s also matches one (s:g:b): neither is stale;
+  // s:z:* matches no case of the suite.
+  ASSERT_EQ(stale.size(), 1U);
+  EXPECT_EQ(stale[0].pattern, "s:z:*");
+  // The comment and the entries for cases not run stay; s:g:a's own entry is rewritten,
+  // s:z:* (no case of the suite) goes.
+  EXPECT_EQ(UpdateExpectations(text, expectations, suite, run, "2026-11-30", results),
+            "# accepted for now\n"
+            "s:h:c CRASH not run this time\n"
+            "s:g:* FAIL covers b too\n"
+            "# tdconform expectations (conformance/runner/expectations.h), written by "
+            "--update-expectations.\n"
+            "s:g:a FAIL known\n");
+}
+
+TEST(SelectionTest, ShardVariablesAreCheckedAndUnknownListedIdsNamed) {
+  unsetenv("GTEST_TOTAL_SHARDS");
+  unsetenv("GTEST_SHARD_INDEX");
+  ASSERT_TRUE(std::holds_alternative<Shard>(ShardFromEnvironment()));
+  EXPECT_EQ(std::get<Shard>(ShardFromEnvironment()).count, 1);
+  setenv("GTEST_TOTAL_SHARDS", "x", 1);
+  setenv("GTEST_SHARD_INDEX", "0", 1);
+  EXPECT_EQ(std::get<std::string>(ShardFromEnvironment()),
+            "GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS=x: shard '0/x' is not i/n with 0 <= i < n");
+  unsetenv("GTEST_SHARD_INDEX");
+  EXPECT_TRUE(std::holds_alternative<std::string>(ShardFromEnvironment()));
+  unsetenv("GTEST_TOTAL_SHARDS");
+  EXPECT_EQ(FirstUnknown({"s:g:a", "s:g:b"}, {"s:g:b", "s:g:z", "s:g:y"}), "s:g:z");
+  EXPECT_FALSE(FirstUnknown({"s:g:a", "s:g:b"}, {"s:g:b"}));
 }
 
 }  // namespace

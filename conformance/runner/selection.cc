@@ -12,6 +12,10 @@
 
 namespace tdc::conformance {
 
+namespace {
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+}  // namespace
+
 std::variant<std::vector<std::string>, std::string> ReadCaseList(const std::string& path) {
   std::ifstream in(path);
   if (!in) return fmt::format("{}:1:1: error: cannot read the case list", path);
@@ -19,6 +23,7 @@ std::variant<std::vector<std::string>, std::string> ReadCaseList(const std::stri
   int line_number = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_number;
+    if (line_number == 1 && line.starts_with(kByteOrderMark)) line.erase(0, kByteOrderMark.size());
     if (line.empty() || line[0] == '#') continue;
     CaseIdParse parsed = ParseCaseId(line);
     if (!parsed.id) return fmt::format("{}:{}:1: error: {}", path, line_number, parsed.error);
@@ -70,13 +75,25 @@ std::variant<Shard, std::string> ParseShard(std::string_view text) {
   return Shard{index, count};
 }
 
-std::optional<Shard> ShardFromEnvironment() {
+std::variant<Shard, std::string> ShardFromEnvironment() {
   const char* total = std::getenv("GTEST_TOTAL_SHARDS");
   const char* index = std::getenv("GTEST_SHARD_INDEX");
-  if (total == nullptr || index == nullptr) return std::nullopt;
+  if (total == nullptr && index == nullptr) return Shard{};
+  if (total == nullptr || index == nullptr)
+    return std::string("GTEST_TOTAL_SHARDS and GTEST_SHARD_INDEX are set together or not at all");
   auto shard = ParseShard(fmt::format("{}/{}", index, total));
-  return std::holds_alternative<Shard>(shard) ? std::optional(std::get<Shard>(shard))
-                                              : std::nullopt;
+  if (auto* error = std::get_if<std::string>(&shard))
+    return fmt::format("GTEST_SHARD_INDEX={} GTEST_TOTAL_SHARDS={}: {}", index, total, *error);
+  return shard;
+}
+
+std::optional<std::string> FirstUnknown(const std::vector<std::string>& suite,
+                                        const std::vector<std::string>& listed) {
+  const std::set<std::string> known(suite.begin(), suite.end());
+  for (const std::string& id : listed) {
+    if (!known.contains(id)) return id;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> Select(const std::vector<std::string>& suite, const Selection& selection) {

@@ -13,7 +13,8 @@
 namespace tdc::conformance {
 
 // The ids of a case-list file: one a line, `#` comment lines and blank lines skipped; each
-// must parse as a case id. An error names the file and line (`file:line:1: error: ...`).
+// must parse as a case id (a UTF-8 byte order mark before the first is skipped). An error
+// names the file and line (`file:line:1: error: ...`).
 std::variant<std::vector<std::string>, std::string> ReadCaseList(const std::string& path);
 
 // Whether `id` matches the glob `pattern` as a whole.
@@ -25,8 +26,14 @@ struct Shard {
 };
 // `i/n` (0 <= i < n), or an error.
 std::variant<Shard, std::string> ParseShard(std::string_view text);
-// GoogleTest's GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX, when both are set.
-std::optional<Shard> ShardFromEnvironment();
+// GoogleTest's GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX: the whole selection when neither is
+// set, an error when one is set alone or they are no shard.
+std::variant<Shard, std::string> ShardFromEnvironment();
+
+// Each id of `listed` that `suite` lacks, or nothing: a case list naming an unknown case is
+// an error, never a smaller run.
+std::optional<std::string> FirstUnknown(const std::vector<std::string>& suite,
+                                        const std::vector<std::string>& listed);
 
 struct Selection {
   std::vector<std::string> filters;                  // any of them (none: every case)

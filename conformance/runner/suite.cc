@@ -8,18 +8,24 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <variant>
 
 #include "conformance/executor/executor.h"
+#include "conformance/executor/safe_text.h"
+#include "conformance/executor/signal_name.h"
 #include "conformance/runner/expectations.h"
 #include "conformance/runner/failure_folder.h"
 #include "conformance/runner/generated.h"
+#include "conformance/runner/interrupt.h"
 #include "conformance/runner/report.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/selection.h"
+#include "conformance/runner/strays.h"
 
 namespace tdc::conformance {
 
@@ -53,19 +59,29 @@ std::string KeepFolder(const SuiteOptions& o, const CaseResult& result) {
   return KeepsFolder(result) ? fmt::format("  details: {}/{}/\n", FailuresDir(o), result.id) : "";
 }
 
-// The ids the options select from the suite and the generated programs.
-OrError<std::vector<std::string>> SelectIds(const SuiteOptions& o) {
-  auto suite = ReadCaseList(o.cases);
-  if (auto* error = std::get_if<std::string>(&suite)) return *error;
-  std::vector<std::string>& ids = std::get<std::vector<std::string>>(suite);
+// The suite (its case ids and the generated programs') and the ids the options select of it.
+struct Selected {
+  std::vector<std::string> suite, ids;
+};
+OrError<Selected> SelectIds(const SuiteOptions& o) {
+  auto read = ReadCaseList(o.cases);
+  if (auto* error = std::get_if<std::string>(&read)) return *error;
+  Selected out;
+  out.suite = std::get<std::vector<std::string>>(std::move(read));
   const std::vector<std::string> generated = GeneratedCaseIds({o.fuzz, o.seed, o.vs_torch});
-  ids.insert(ids.end(), generated.begin(), generated.end());
-  Selection selection{o.filters, o.excludes, std::nullopt,
-                      ShardFromEnvironment().value_or(Shard{})};
+  out.suite.insert(out.suite.end(), generated.begin(), generated.end());
+  auto from_environment = ShardFromEnvironment();
+  if (auto* error = std::get_if<std::string>(&from_environment))
+    return fmt::format("tdconform: error: {}", *error);
+  Selection selection{o.filters, o.excludes, std::nullopt, std::get<Shard>(from_environment)};
   if (!o.caselist.empty()) {
     auto listed = ReadCaseList(o.caselist);
     if (auto* error = std::get_if<std::string>(&listed)) return *error;
     selection.caselist = std::get<std::vector<std::string>>(std::move(listed));
+    if (auto unknown = FirstUnknown(out.suite, *selection.caselist)) {
+      return fmt::format("{}:1:1: error: '{}' is no case of the suite ({})", o.caselist,
+                         SafeText(*unknown), o.cases);
+    }
   }
   if (!o.shard.empty()) {
     auto shard = ParseShard(o.shard);
@@ -73,7 +89,8 @@ OrError<std::vector<std::string>> SelectIds(const SuiteOptions& o) {
       return fmt::format("tdconform: error: --shard: {}", *error);
     selection.shard = std::get<Shard>(shard);
   }
-  return Select(ids, selection);
+  out.ids = Select(out.suite, selection);
+  return out;
 }
 
 // The expectations the run starts from: none without --expectations, and none when
@@ -85,6 +102,7 @@ OrError<std::vector<Expectation>> StartingExpectations(const SuiteOptions& o) {
 }
 
 SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
+  KillStraysAtEnd strays;
   auto spec = ResolveCase(o.case_id, GeneratedDir(o));
   if (auto* error = std::get_if<std::string>(&spec)) {
     fmt::print(stderr, "tdconform: error: --case {}: {}\n", o.case_id, *error);
@@ -97,7 +115,7 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
     return SuiteStatus::kError;
   }
   const auto& known = std::get<std::map<std::string, Verdict>>(decided);
-  auto loaded = LoadBackend(o.library);
+  auto loaded = LoadBackend(o.library, o.timeout);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
     result.verdict = LoadVerdict(*failure);
   } else if (known.contains(o.case_id)) {
@@ -106,10 +124,10 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
     result.verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec),
                              {o.timeout, core.contains(o.case_id)}, &result.records);
   }
-  fmt::print("{}: {}\n", o.case_id, FormatVerdict(result.verdict));
+  fmt::print("{}: {}\n", o.case_id, SafeText(FormatVerdict(result.verdict)));
   const std::string folder = KeepFolder(o, result);
   if (result.verdict.status == CaseStatus::kPass) return SuiteStatus::kSucceeded;
-  fmt::print("repro: {}\n{}", ReproCommand(o.case_id, o.library), folder);
+  fmt::print("repro: {}\n{}", SafeText(ReproCommand(o.case_id, o.library)), folder);
   return CountsAs(result.verdict.status) == Counts::kSkipped ? SuiteStatus::kSucceeded
                                                              : SuiteStatus::kFailed;
 }
@@ -125,80 +143,170 @@ std::vector<CaseResult> RunPrinting(const SuiteOptions& o, const LoadedBackend& 
         const std::string folder = KeepFolder(o, r);
         if (r.verdict.status == CaseStatus::kPass) return;
         if (terminal) fmt::print(stderr, "\r\033[K");
-        fmt::print("{}: {}\n  repro: {}\n{}", r.id, FormatVerdict(r.verdict),
-                   ReproCommand(r.id, o.library), folder);
+        fmt::print("{}: {}\n  repro: {}\n{}", r.id, SafeText(FormatVerdict(r.verdict)),
+                   SafeText(ReproCommand(r.id, o.library)), folder);
       });
   if (terminal) fmt::print(stderr, "\r\033[K");
   return results;
 }
 
-// Applies the expectations to the run as a whole (the verdicts printed as cases ended are the
-// raw ones), writes what was asked for and closes the run.
-SuiteStatus Conclude(const SuiteOptions& o, const LoadedBackend& backend,
-                     std::vector<Expectation> expectations, std::vector<CaseResult>& results) {
+// The run's reports (--json, --junit), each true at every step: written `running` before
+// anything else, then complete, interrupted or not run (report.h). False when one could not
+// be written (the error printed).
+bool WriteReports(const SuiteOptions& o, const tdc_backend_info& info,
+                  const std::vector<CaseResult>& results, const Tally& tally,
+                  const ReportState& state) {
   bool written = true;
   auto write = [&](const std::string& path, const std::string& text) {
+    if (path.empty()) return;
     if (auto error = WriteAtomically(path, text)) {
       fmt::print(stderr, "{}\n", *error);
       written = false;
     }
   };
-  const std::string today = Today();
-  const std::vector<Expectation> stale = ApplyExpectations(expectations, today, results);
-  for (const Expectation& e : stale) {
-    fmt::print("{}:{}: stale expectation: {} {} matched no case ending that way\n", o.expectations,
-               e.line, e.pattern, StatusName(e.status));
+  write(o.json, JsonReport(info, o.library, results, tally, state)
+                        .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                    "\n");
+  write(o.junit, JunitReport(info, o.library, results, o.strict, state));
+  return written;
+}
+
+// The run ends before any case: the error printed, the reports saying so.
+SuiteStatus NotRun(const SuiteOptions& o, const std::string& error, SuiteStatus status,
+                   const tdc_backend_info& info = {}) {
+  fmt::print(stderr, "{}\n", error);
+  WriteReports(o, info, {}, {0, 1, 0}, {RunState::kNotRun, error});
+  return status;
+}
+
+// Two outputs of a run naming one file (the reports, the expectations file) would overwrite
+// each other: an error, before anything is written.
+std::optional<std::string> SameFiles(const SuiteOptions& o) {
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--json", &o.json}, {"--junit", &o.junit}, {"--expectations", &o.expectations}};
+  for (size_t a = 0; a < std::size(outputs); ++a) {
+    for (size_t b = a + 1; b < std::size(outputs); ++b) {
+      if (outputs[a].second->empty() || outputs[b].second->empty()) continue;
+      std::error_code error;
+      if (std::filesystem::weakly_canonical(*outputs[a].second, error) ==
+          std::filesystem::weakly_canonical(*outputs[b].second, error)) {
+        return fmt::format("tdconform: error: {} and {} name the same file {}", outputs[a].first,
+                           outputs[b].first, *outputs[a].second);
+      }
+    }
   }
-  if (o.update_expectations) write(o.expectations, WriteExpectations(expectations, today, results));
+  return std::nullopt;
+}
+
+std::string ReadWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Applies the expectations to the run as a whole (the verdicts printed as cases ended are the
+// raw ones), writes what was asked for and closes the run. A run `interrupted` (by that
+// signal) applies them without judging any entry stale and rewrites no expectations file.
+SuiteStatus Conclude(const SuiteOptions& o, const LoadedBackend& backend, const Selected& selected,
+                     std::vector<Expectation> expectations, std::vector<CaseResult>& results,
+                     int interrupted) {
+  const std::string today = Today();
+  std::vector<Expectation> stale =
+      StaleInThisRun(ApplyExpectations(expectations, today, results), selected.suite, selected.ids);
+  if (interrupted != 0) stale.clear();
+  for (const Expectation& e : stale) {
+    if (e.expires && *e.expires < today) {
+      fmt::print("{}:{}: stale expectation: {} {} expired on {}\n", o.expectations, e.line,
+                 e.pattern, StatusName(e.status), *e.expires);
+    } else {
+      fmt::print("{}:{}: stale expectation: {} {} matched no case ending that way\n",
+                 o.expectations, e.line, e.pattern, StatusName(e.status));
+    }
+  }
+  bool written = true;
+  if (o.update_expectations && interrupted == 0) {
+    const std::string previous =
+        std::filesystem::exists(o.expectations) ? ReadWhole(o.expectations) : std::string();
+    if (auto error = WriteAtomically(
+            o.expectations, UpdateExpectations(previous, expectations, selected.suite, selected.ids,
+                                               today, results))) {
+      fmt::print(stderr, "{}\n", *error);
+      written = false;
+    }
+  }
   Tally tally = Count(results, o.strict);
   if (o.strict) tally.failed += static_cast<int>(stale.size());
-  if (!o.json.empty())
-    write(o.json, JsonReport(backend.info(), o.library, results, tally).dump(1) + "\n");
-  if (!o.junit.empty()) write(o.junit, JunitReport(backend.info(), o.library, results, o.strict));
+  ReportState state;
+  if (interrupted != 0) {
+    state = {RunState::kInterrupted,
+             fmt::format("interrupted by {} after {} of {} cases", SignalName(interrupted),
+                         results.size(), selected.ids.size())};
+    fmt::print(stderr, "tdconform: {}\n", state.detail);
+  }
+  written = WriteReports(o, backend.info(), results, tally, state) && written;
   fmt::print("{}\n", ClosingLine(tally));
   if (!written) return SuiteStatus::kError;
-  return Succeeded(tally) ? SuiteStatus::kSucceeded : SuiteStatus::kFailed;
+  return interrupted == 0 && Succeeded(tally) ? SuiteStatus::kSucceeded : SuiteStatus::kFailed;
 }
 
 SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
-  auto selected = SelectIds(o);
-  if (auto* error = std::get_if<std::string>(&selected)) {
-    fmt::print(stderr, "{}\n", *error);
-    return SuiteStatus::kError;
-  }
-  const auto& ids = std::get<std::vector<std::string>>(selected);
   if (o.list) {
-    for (const std::string& id : ids) fmt::print("{}\n", id);
+    auto selected = SelectIds(o);
+    if (auto* error = std::get_if<std::string>(&selected)) {
+      fmt::print(stderr, "{}\n", *error);
+      return SuiteStatus::kError;
+    }
+    for (const std::string& id : std::get<Selected>(selected).ids) fmt::print("{}\n", id);
     return SuiteStatus::kSucceeded;
   }
-  auto loaded = LoadBackend(o.library);
+  if (auto same = SameFiles(o)) {
+    fmt::print(stderr, "{}\n", *same);
+    return SuiteStatus::kError;
+  }
+  // From here to its end the run is stopped by SIGINT and SIGTERM, not ended, and leaves no
+  // process behind.
+  StopOnSignals signals;
+  KillStraysAtEnd strays;
+  if (!WriteReports(o, {}, {}, {}, {RunState::kRunning, "the run has not finished"}))
+    return SuiteStatus::kError;
+  auto selection = SelectIds(o);
+  if (auto* error = std::get_if<std::string>(&selection))
+    return NotRun(o, *error, SuiteStatus::kError);
+  const Selected& selected = std::get<Selected>(selection);
+  auto loaded = LoadBackend(o.library, o.timeout);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
     // No case runs (DESIGN.md D7): the library is not a backend of this ABI.
-    fmt::print("{}: {}\n", o.library, FormatVerdict(LoadVerdict(*failure)));
+    const std::string line =
+        fmt::format("{}: {}", SafeText(o.library), FormatVerdict(LoadVerdict(*failure)));
+    fmt::print("{}\n", line);
+    WriteReports(o, {}, {}, {0, 1, 0}, {RunState::kNotRun, line});
     fmt::print("{}\n", ClosingLine({0, 1, 0}));
     return SuiteStatus::kFailed;
   }
+  const LoadedBackend& backend = *std::get<0>(loaded);
   auto expectations = StartingExpectations(o);
-  if (auto* error = std::get_if<std::string>(&expectations)) {
-    fmt::print(stderr, "{}\n", *error);
-    return SuiteStatus::kError;
-  }
+  if (auto* error = std::get_if<std::string>(&expectations))
+    return NotRun(o, *error, SuiteStatus::kError, backend.info());
   if (o.fuzz > 0) {
     fmt::print("generated: {} programs, seeds {} to {} (expected outcome from {})\n", o.fuzz,
                o.seed, o.seed + static_cast<uint64_t>(o.fuzz) - 1,
                o.vs_torch ? "torch 2.13.0" : "the reference");
   }
-  auto decided = Prepare(o, ids);
-  if (auto* error = std::get_if<std::string>(&decided)) {
-    fmt::print(stderr, "{}\n", *error);
-    return SuiteStatus::kError;
-  }
-  const LoadedBackend& backend = *std::get<0>(loaded);
+  auto decided = Prepare(o, selected.ids);
+  if (auto* error = std::get_if<std::string>(&decided))
+    return NotRun(o, *error, SuiteStatus::kError, backend.info());
   RunnerOptions options{
-      o.jobs, o.timeout,       o.max_timeouts,
-      core,   GeneratedDir(o), std::get<std::map<std::string, Verdict>>(std::move(decided))};
-  std::vector<CaseResult> results = RunPrinting(o, backend, ids, std::move(options));
-  return Conclude(o, backend, std::get<std::vector<Expectation>>(std::move(expectations)), results);
+      o.jobs,      o.timeout,       o.max_timeouts,
+      core,        GeneratedDir(o), std::get<std::map<std::string, Verdict>>(std::move(decided)),
+      signals.fd()};
+  std::vector<CaseResult> results = RunPrinting(o, backend, selected.ids, std::move(options));
+  const SuiteStatus status =
+      Conclude(o, backend, selected, std::get<std::vector<Expectation>>(std::move(expectations)),
+               results, signals.signal());
+  strays.KillNow();
+  signals.DieOfItIfAny();
+  return status;
 }
 
 }  // namespace

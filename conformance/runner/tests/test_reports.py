@@ -2,7 +2,8 @@
 junitparser, the JSON report validated against conformance/runner/report.schema.json by
 jsonschema; the same run gives the same JSON bytes whatever --jobs; --shard and GoogleTest's
 shard variables partition a selection; --strict fails on an XPASS or a stale expectation,
-and --update-expectations writes a file that accepts the run.
+and --update-expectations writes a file that accepts the run. HardeningTest (issue 32): runs
+interrupted or not started, hostile backends' strings, processes left behind.
 
 Run by ctest (conformance.reports) from the repository root:
   python conformance/runner/tests/test_reports.py TDCONFORM TEMPLATE_BACKEND
@@ -10,10 +11,13 @@ Run by ctest (conformance.reports) from the repository root:
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
+import xml.etree.ElementTree
 from pathlib import Path
 
 import jsonschema
@@ -114,6 +118,148 @@ class ReportsTest(unittest.TestCase):
         self.assertEqual(len(set(sum(shards, []))), len(everything))
         env = dict(os.environ, GTEST_TOTAL_SHARDS="3", GTEST_SHARD_INDEX="1")
         self.assertEqual(run("--list", *SELECTION, env=env).stdout.splitlines(), shards[1])
+
+
+def library(name):
+    """A bundled backend beside the template (build/lib/libtdc_backend_<name>.so)."""
+    return str(Path(BACKEND).with_name(f"libtdc_backend_{name}.so"))
+
+
+def alive(match):
+    """The live (not zombie) processes whose command line or name contains `match`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text(errors="replace")
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        state = stat[stat.rfind(")") + 2:][:1]
+        if state != "Z" and (match in cmdline or f"({match})" in stat):
+            found.append(int(entry.name))
+    return found
+
+
+# Issue 32: a run stopped, or ended before any case, leaves reports that say so; strings a
+# backend gives are safe in both reports; outputs naming one file, unknown listed ids and
+# impossible timeouts are refused before anything runs; nothing a run started outlives it.
+class HardeningTest(unittest.TestCase):
+    NO_SIN = "fixtures:disable:disable_nested_compile_still_compiles:profile=torch-2.13:level=dynamo"
+    SIN = "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=dynamo"
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.out = Path(self.dir.name)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def stale_reports(self):
+        """Reports from an earlier run that succeeded, where this run writes its own."""
+        json_path, junit_path = self.out / "r.json", self.out / "r.xml"
+        json_path.write_text(json.dumps({"summary": {"succeeded": True}}))
+        junit_path.write_text("<testsuites/>")
+        return json_path, junit_path
+
+    def interrupt(self, signal_number):
+        json_path, junit_path = self.stale_reports()
+        caselist = self.out / "cases.txt"
+        caselist.write_text(f"{self.NO_SIN}\n{self.SIN}\n")
+        marker = str(self.out / "out")  # in every case process's command line (a fork of tdconform)
+        process = subprocess.Popen([TDCONFORM, "--out", marker, "--backend", library("broken_hang_on_sin"), "--caselist",
+                                    str(caselist), "--jobs", "2", "--timeout", "300", "--json", str(json_path), "--junit",
+                                    str(junit_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            # tdconform and its two case processes, then the case without sin passes and the
+            # one with sin hangs until killed: two processes left.
+            both_started = False
+            for _ in range(1200):
+                count = len(alive(marker))
+                both_started = both_started or count == 3
+                if both_started and count == 2:
+                    break
+                time.sleep(0.1)
+            self.assertEqual(json.loads(json_path.read_text())["state"], "running")
+            process.send_signal(signal_number)
+            stdout, stderr = process.communicate(timeout=60)
+        finally:
+            process.kill()
+        self.assertEqual(process.returncode, -signal_number, stdout + stderr)
+        report = json.loads(json_path.read_text())
+        jsonschema.validate(report, json.loads(SCHEMA.read_text()))
+        self.assertEqual(report["state"], "interrupted")
+        self.assertIn(f"interrupted by {signal.Signals(signal_number).name} after 1 of 2 cases", report["detail"])
+        self.assertEqual([(c["id"], c["status"]) for c in report["cases"]], [(self.NO_SIN, "PASS")])
+        self.assertFalse(report["summary"]["succeeded"])
+        suite = list(junitparser.JUnitXml.fromfile(str(junit_path)))[0]
+        self.assertEqual(sorted(case.name for case in suite), sorted([self.NO_SIN, "tdconform:run"]))
+        time.sleep(0.5)
+        self.assertEqual(alive(marker), [], "case processes outlived the run")
+
+    def test_sigint_leaves_reports_marked_interrupted_and_no_process(self):
+        self.interrupt(signal.SIGINT)
+
+    def test_sigterm_leaves_reports_marked_interrupted_and_no_process(self):
+        self.interrupt(signal.SIGTERM)
+
+    def test_a_run_that_cannot_start_replaces_the_previous_reports(self):
+        for args, code in [(["--backend", "/nonexistent/libnothing.so"], 1),
+                           (["--backend", BACKEND, "--caselist", "/nonexistent/cases.txt"], 2),
+                           (["--backend", BACKEND, "--expectations", "/nonexistent/expectations.txt"], 2)]:
+            json_path, junit_path = self.stale_reports()
+            result = run(*args, "--json", str(json_path), "--junit", str(junit_path))
+            self.assertEqual(result.returncode, code, result.stdout + result.stderr)
+            report = json.loads(json_path.read_text())
+            jsonschema.validate(report, json.loads(SCHEMA.read_text()))
+            self.assertEqual(report["state"], "not_run", args)
+            self.assertFalse(report["summary"]["succeeded"])
+            suite = list(junitparser.JUnitXml.fromfile(str(junit_path)))[0]
+            self.assertEqual([case.name for case in suite], ["tdconform:run"])
+
+    def test_a_case_list_naming_an_unknown_case_is_an_error(self):
+        caselist = self.out / "cases.txt"
+        caselist.write_text(f"{self.NO_SIN}\nfixtures:seed:no_such_case:profile=torch-2.13:level=dynamo\n")
+        result = run("--backend", BACKEND, "--caselist", str(caselist))
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        self.assertIn("'fixtures:seed:no_such_case:profile=torch-2.13:level=dynamo' is no case of the suite",
+                      result.stderr)
+
+    def test_outputs_naming_one_file_are_refused(self):
+        same = self.out / "same"
+        for args in (["--json", str(same), "--junit", str(same)], ["--json", str(same), "--expectations", str(same)]):
+            result = run("--backend", BACKEND, *SELECTION, *args)
+            self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+            self.assertIn("name the same file", result.stderr)
+            self.assertFalse(same.exists())
+
+    def test_timeouts_and_jobs_out_of_range_are_refused(self):
+        for args in (["--timeout", "nan"], ["--timeout", "1e12"], ["--timeout", "inf"], ["--jobs", "0"]):
+            result = run("--backend", BACKEND, *SELECTION, *args)
+            self.assertNotEqual(result.returncode, 0, args)
+            self.assertLess(len(result.stderr), 300, result.stderr)  # no 300-digit bound
+
+    def test_backend_strings_are_safe_in_both_reports(self):
+        json_path, junit_path = self.out / "r.json", self.out / "r.xml"
+        result = run("--backend", library("broken_bad_utf8"), "--filter", self.NO_SIN, "--json", str(json_path),
+                     "--junit", str(junit_path))
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(result.stdout.strip().splitlines()[-1], "0 passed, 1 failed, 0 skipped")
+        report = json.loads(json_path.read_bytes().decode("utf-8"))  # strict UTF-8
+        self.assertEqual(report["backend"]["name"], "bad\ufffd\ufffdutf8")
+        self.assertEqual(report["cases"][0]["status"], "BACKEND_ERROR")
+        self.assertIn("\\x1b[31merror", report["cases"][0]["message"])
+        xml.etree.ElementTree.parse(junit_path)  # well-formed XML
+        self.assertEqual(len(list(list(junitparser.JUnitXml.fromfile(str(junit_path)))[0])), 1)
+
+    def test_no_process_a_backend_forked_outlives_the_run(self):
+        # The helper leaves its case's process group (setsid): tdconform, its subreaper,
+        # kills it at the run's end.
+        result = run("--backend", library("broken_escapes_group"), "--filter", self.NO_SIN)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        time.sleep(0.5)
+        self.assertEqual(alive("tdc_escapee"), [])
 
 
 if __name__ == "__main__":
