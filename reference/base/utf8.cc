@@ -29,18 +29,6 @@ Lead LeadOf(unsigned char c) {
 
 }  // namespace
 
-size_t ValidSequenceLength(std::string_view text, size_t i) {
-  Lead lead = LeadOf(static_cast<unsigned char>(text[i]));
-  if (lead.length == 0 || i + lead.length > text.size()) return 0;
-  for (int k = 1; k < lead.length; ++k) {
-    auto next = static_cast<unsigned char>(text[i + k]);
-    if (next < (k == 1 ? lead.second_min : 0x80) || next > (k == 1 ? lead.second_max : 0xBF)) {
-      return 0;
-    }
-  }
-  return static_cast<size_t>(lead.length);
-}
-
 std::optional<Utf8Error> FirstUtf8Error(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     auto c = static_cast<unsigned char>(text[i]);

@@ -24,10 +24,6 @@ struct Utf8Error {
 // (U+D800..U+DFFF encoded as ED A0..BF xx) and overlong forms are invalid, as in CPython.
 std::optional<Utf8Error> FirstUtf8Error(std::string_view text);
 
-// The length of the valid UTF-8 sequence starting at byte `i` of `text` (1 to 4), or 0
-// when none starts there.
-size_t ValidSequenceLength(std::string_view text, size_t i);
-
 // CPython's message: "'utf-8' codec can't decode byte 0xff in position 2: invalid start
 // byte", or "... can't decode bytes in position 0-1: unexpected end of data".
 std::string Utf8ErrorMessage(const Utf8Error& error);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "reference/base/utf8.h"
-
 namespace tdc::lang {
 
 SourceText::SourceText(std::string_view text) {
@@ -34,11 +32,9 @@ int SourceText::CharColumn(int line, int byte_col) const {
   std::string_view text = Line(line);
   size_t limit = std::min(text.size(), static_cast<size_t>(std::max(byte_col, 0)));
   int chars = 0;
-  // A valid UTF-8 sequence is one character; so is each byte of an invalid one, as
-  // CPython counts the columns of a line it could not decode.
-  for (size_t i = 0; i < limit; ++chars) {
-    size_t length = ValidSequenceLength(text, i);
-    i += length == 0 ? 1 : length;
+  for (size_t i = 0; i < limit; ++i) {
+    // Count bytes that start a UTF-8 sequence (not continuation bytes 10xxxxxx).
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++chars;
   }
   // Offsets past the end of the line (at end of file) keep counting in bytes.
   if (byte_col > static_cast<int>(text.size())) chars += byte_col - static_cast<int>(text.size());
