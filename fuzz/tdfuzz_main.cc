@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -246,11 +247,12 @@ int main(int argc, char** argv) {
   app.add_flag("--vs-oracle", o.vs_oracle,
                "compare the reference's partition with the independent oracle's");
   app.add_flag("--print", o.print, "print the program of --seed");
-  app.add_option("--count", o.count, "programs to run")->check(CLI::PositiveNumber);
+  app.add_option("--count", o.count, "programs to run")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   app.add_option("--seed", o.seed, "the first program's seed (program i uses seed + i)");
   app.add_option("--out", o.out, "where --vs-torch writes programs and goldens");
   app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   app.add_option("--replay", o.replay, "a .case file (fuzz/corpus): print it and both partitions");
   app.add_option("--disable-rule", o.disabled_rules,
                  "--vs-oracle, --replay: switch a Dynamo rule off (R-<label>)");

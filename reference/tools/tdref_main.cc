@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <new>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@ void AddMaxSteps(CLI::App* command, int64_t* max_steps) {
                    "refuse the run (outcome `unsupported`) once it has executed this many "
                    "statements and comprehension items")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max()));
 }
 
 // `--mode`, `--profile`, `--disable-rule` and `--max-steps`, shared by run and verify.
