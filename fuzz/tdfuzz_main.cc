@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -20,6 +22,7 @@
 #include "fuzz/serialize.h"
 #include "fuzz/shapes.h"
 #include "fuzz/shrink.h"
+#include "reference/base/read_file.h"
 #include "reference/compare/comparator.h"
 #include "reference/graph/golden_json.h"
 
@@ -43,11 +46,13 @@ struct Options {
 
 // --replay FILE.case: the program as a fixture, and both partitions.
 int Replay(const Options& o) {
-  std::ifstream in(o.replay);
-  std::stringstream text;
-  text << in.rdbuf();
+  FileContents text = ReadRegularFile(o.replay);
+  if (!text.bytes) {
+    fmt::print(stderr, "{}: error: {}\n", o.replay, text.error);
+    return 2;
+  }
   std::string error;
-  std::optional<Program> program = Parse(text.str(), &error);
+  std::optional<Program> program = Parse(*text.bytes, &error);
   if (!program) {
     fmt::print(stderr, "{}: {}\n", o.replay, error);
     return 2;
@@ -173,7 +178,32 @@ void ShrinkAndWrite(const Options& o, uint64_t seed, const Program& program,
       file, StatementCount(small), signature);
 }
 
+// Why --vs-torch cannot run here, or nullopt. The oracle runs from the checkout (the
+// working directory: `python -m conformance.oracle`) and records only fixtures inside
+// it; an --out elsewhere would cost every recording and fail each, so it is refused
+// before the first.
+std::optional<std::string> VsTorchSetupError(const Options& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path root = fs::weakly_canonical(fs::current_path(ec), ec);
+  if (ec || !fs::is_directory(root / "conformance" / "oracle", ec)) {
+    return "run --vs-torch from the checkout's root (there is no conformance/oracle/ here)";
+  }
+  fs::path out = fs::weakly_canonical(fs::absolute(o.out, ec), ec);
+  fs::path rel = ec ? fs::path() : out.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") {
+    return fmt::format(
+        "--out {}: outside the checkout {} (the oracle records only files inside it)", o.out,
+        root.string());
+  }
+  return std::nullopt;
+}
+
 int VsTorch(const Options& o) {
+  if (std::optional<std::string> error = VsTorchSetupError(o)) {
+    fmt::print(stderr, "tdfuzz: error: {}\n", *error);
+    return 2;
+  }
   std::vector<Program> programs;
   std::vector<std::string> files;
   for (int i = 0; i < o.count; ++i) {
@@ -217,10 +247,12 @@ int main(int argc, char** argv) {
   app.add_flag("--vs-oracle", o.vs_oracle,
                "compare the reference's partition with the independent oracle's");
   app.add_flag("--print", o.print, "print the program of --seed");
-  app.add_option("--count", o.count, "programs to run");
+  app.add_option("--count", o.count, "programs to run")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   app.add_option("--seed", o.seed, "the first program's seed (program i uses seed + i)");
   app.add_option("--out", o.out, "where --vs-torch writes programs and goldens");
-  app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)");
+  app.add_option("--shrink", o.shrink, "how many disagreements to shrink (default 3)")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   app.add_option("--replay", o.replay, "a .case file (fuzz/corpus): print it and both partitions");
   app.add_option("--disable-rule", o.disabled_rules,
                  "--vs-oracle, --replay: switch a Dynamo rule off (R-<label>)");

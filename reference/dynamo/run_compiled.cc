@@ -73,6 +73,7 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
 
   Process process;
   process.heap().set_reuse_flip(options.reuse_flip);
+  ScopedStepBudget budget(options.max_steps);
   Explained explained;
   graph::CompiledOutcome& outcome = explained.outcome;
   {
@@ -88,7 +89,7 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
       return dynamo.MakeCompileWrapper(model, std::move(callback));
     };
     static_cast<graph::Outcome&>(outcome) =
-        MakeOutcome(*globals, RunFixtureModule(in, program, globals));
+        MakeOutcome(*globals, RunFixtureModule(in, program, globals), display_name);
     const Records& records = dynamo.records();
     outcome.invocations = records.invocations;
     outcome.graph_breaks = records.graph_breaks;

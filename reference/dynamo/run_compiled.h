@@ -12,6 +12,7 @@
 #include "reference/graph/golden.h"
 #include "reference/runtime/graph_backend.h"
 #include "reference/runtime/heap.h"
+#include "reference/runtime/interp/step_budget.h"
 
 namespace tdc::dynamo {
 
@@ -21,6 +22,8 @@ struct CompileRunOptions {
   std::vector<std::string> disabled_rules;
   // One allocation decision taken against the heap's model (allocator_divergence, D1).
   runtime::ReuseFlip reuse_flip;
+  // The step budget (runtime/interp/step_budget.h).
+  int64_t max_steps = runtime::kDefaultMaxSteps;
   // The ATen level (reference/aot's implementation); null: invocations carry no ATen graph.
   AtenLowering* aten = nullptr;
   // A backend that also compiles and runs every graph sent to the recording backend, its

@@ -311,7 +311,10 @@ TEST(GoldenJsonTest, DeepNestingIsAnErrorNotACrash) {
   std::string arrays(100000, '[');
   read = ReadGolden(arrays + std::string(100000, ']'));
   ASSERT_FALSE(read.golden);
-  EXPECT_EQ(read.error->message, "expected an object, got an array");
+  // Refused by the depth scan before the parser (json_depth.h), at the bracket too deep.
+  EXPECT_EQ(read.error->message, "JSON nested more than 1000 levels deep");
+  EXPECT_EQ(read.error->line, 1);
+  EXPECT_EQ(read.error->column, 1001);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "reference/base/py_repr.h"
+#include "reference/base/utf8.h"
 #include "reference/lang/identifiers.h"
 #include "reference/lang/lexer_internal.h"
 
@@ -33,6 +34,11 @@ void Lexer::NameOrString() {
 
 // CPython's verify_identifier: non-ASCII characters must be XID_Start / XID_Continue.
 void Lexer::CheckIdentifier(std::string_view word, size_t begin) {
+  // CPython decodes the name first (PEP 3120); its error points at the name's last byte.
+  if (std::optional<Utf8Error> bad = FirstUtf8Error(word)) {
+    Fail("(unicode error) " + Utf8ErrorMessage(*bad), line_,
+         static_cast<int>(begin + word.size() - line_start_));
+  }
   for (size_t i = 0; i < word.size();) {
     size_t at = i;
     char32_t c = DecodeUtf8(word, i);

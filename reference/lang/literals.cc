@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference/base/py_repr.h"
+#include "reference/base/utf8.h"
 
 namespace tdc::lang {
 namespace {
@@ -218,6 +219,14 @@ std::optional<StringPiece> DecodeString(std::string_view spelling, StringError& 
   std::string_view quoted = spelling.substr(i);
   size_t quote_len = quoted.size() >= 6 && quoted[0] == quoted[1] && quoted[1] == quoted[2] ? 3 : 1;
   std::string_view body = quoted.substr(quote_len, quoted.size() - 2 * quote_len);
+  if (!piece.is_bytes) {
+    // CPython decodes a str literal's body as UTF-8 (PEP 3120); its error comes after
+    // every literal of the concatenation is read, like an escape's.
+    if (std::optional<Utf8Error> bad = FirstUtf8Error(body)) {
+      error = {"(unicode error) " + Utf8ErrorMessage(*bad), false};
+      return std::nullopt;
+    }
+  }
   if (piece.is_fstring) return piece;
   if (piece.is_bytes) {
     for (char c : body) {

@@ -258,7 +258,9 @@ std::vector<std::unique_ptr<Comprehension>> Parser::ParseComprehensionClauses() 
 ExprPtr Parser::ParsePrimary() {
   SourcePos start = Peek().span.begin;
   ExprPtr expr = ParseAtom();
+  ChainGuard chain(*this);
   for (;;) {
+    if (AtOp(".") || AtOp("(") || AtOp("[")) chain.Grow();
     if (AtOp(".")) {
       Next();
       auto node = std::make_unique<Attribute>();

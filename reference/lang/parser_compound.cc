@@ -92,6 +92,7 @@ StmtPtr Parser::ParseIf(SourcePos start, const char* keyword) {
   node->test = ParseNamedExpression();
   node->body = ParseBlock(fmt::format("'{}' statement", keyword), start.line, false);
   if (AtName("elif")) {
+    NestingGuard guard(*this);  // each `elif` is an If inside the previous one's orelse
     node->orelse.push_back(ParseIf(Peek().span.begin, "elif"));
   } else if (AtName("else")) {
     int line = Next().span.begin.line;

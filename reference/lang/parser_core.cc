@@ -1,6 +1,7 @@
 // Token access, error reporting and the entry points of the parser.
 #include <fmt/format.h>
 
+#include "reference/lang/coding_declaration.h"
 #include "reference/lang/parser.h"
 #include "reference/lang/parser_internal.h"
 #include "reference/lang/subset.h"
@@ -80,7 +81,12 @@ void Parser::IndentationErrorAt(SourcePos pos, const std::string& message) {
 
 void Parser::EnterNesting() {
   if (++depth_ > kMaxNesting) {
-    ErrorAt(Peek().span.begin, "too many nested expressions (the tdconform parser's limit)");
+    // Valid Python up to CPython's own limits, so a refusal (DESIGN D13), not a syntax
+    // error: see SEMANTICS.md, "Limits".
+    ErrorAt(Peek().span.begin,
+            fmt::format("too many nested expressions (the tdconform parser's limit is {})",
+                        kMaxNesting),
+            DiagnosticKind::kUnsupported);
   }
 }
 
@@ -119,9 +125,13 @@ Diagnostic Parser::PreferLaterTokenizerError(const Diagnostic& parser_error) {
 }
 
 ParseResult Parse(std::string_view source, const std::string& filename) {
+  ParseResult result;
+  if (std::optional<Diagnostic> refusal = RefuseNonUtf8Coding(source, filename)) {
+    result.error = std::move(refusal);
+    return result;
+  }
   SourceText text(source);
   Parser parser(text, filename);
-  ParseResult result;
   try {
     result.module = parser.ParseModule();
   } catch (const ParseFailure&) {

@@ -235,12 +235,14 @@ ExprPtr Parser::ParseBinaryLevel(int level) {
   if (level == kFactorLevel) return ParseFactor();
   SourcePos start = Peek().span.begin;
   ExprPtr left = ParseBinaryLevel(level + 1);
+  ChainGuard chain(*this);
   for (;;) {
     const BinaryLevelOp* match = nullptr;
     for (const BinaryLevelOp& candidate : kBinaryOps) {
       if (candidate.level == level && AtOp(candidate.spelling)) match = &candidate;
     }
     if (match == nullptr) return left;
+    chain.Grow();
     Next();
     auto node = std::make_unique<BinOp>();
     node->span.begin = start;
@@ -278,6 +280,7 @@ ExprPtr Parser::ParsePower() {
     base = ParsePrimary();
   }
   if (!AtOp("**")) return base;
+  NestingGuard guard(*this);  // `a ** b ** c` nests to the right, through ParseFactor.
   Next();
   auto node = std::make_unique<BinOp>();
   node->span.begin = start;

@@ -152,6 +152,27 @@ class NestingGuard {
   Parser& p_;
 };
 
+// RAII for a loop that wraps what it has built in one more node per round (`a.b.c`,
+// `a + b + c`, `f()()`): each round puts the first operand one level deeper in the tree,
+// so it counts as one level of nesting until the loop ends. The parser itself only loops
+// there, but every later walk of the tree (the subset check, scopes, the interpreter, the
+// destructors) recurses once per level.
+class ChainGuard {
+ public:
+  explicit ChainGuard(Parser& p) : p_(p) {}
+  ~ChainGuard() {
+    for (; rounds_ > 0; --rounds_) p_.LeaveNesting();
+  }
+  void Grow() {
+    ++rounds_;  // EnterNesting counts the level before it checks it.
+    p_.EnterNesting();
+  }
+
+ private:
+  Parser& p_;
+  int rounds_ = 0;
+};
+
 template <typename T>
 std::unique_ptr<T> MakeNode(SourcePos begin, SourcePos end) {
   auto node = std::make_unique<T>();

@@ -118,7 +118,13 @@ Tensor Full(const Shape& shape, const Scalar& value, std::optional<DType> dtype)
 }
 
 Tensor Ones(const Shape& shape, DType dtype) { return Full(shape, Scalar::Int(1), dtype); }
-Tensor Zeros(const Shape& shape, DType dtype) { return Full(shape, Scalar::Int(0), dtype); }
+Tensor Zeros(const Shape& shape, DType dtype) {
+  // at::zeros checks the sizes itself, before empty_generic's own check.
+  for (int64_t s : shape) {
+    if (s < 0) throw TorchError("RuntimeError", "zeros: Dimension size must be non-negative.");
+  }
+  return Full(shape, Scalar::Int(0), dtype);
+}
 
 Tensor EmptyLikeOf(const Tensor& t, std::optional<DType> dtype) {
   return EmptyLike(t, dtype.value_or(t.dtype));

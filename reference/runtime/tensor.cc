@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "reference/runtime/tensor_budget.h"
+
 namespace tdc::runtime {
 
 bool IsSupportedDType(DType dtype) {
@@ -81,11 +83,7 @@ bool Scalar::AsBool() const {
   return b;
 }
 
-int64_t Tensor::numel() const {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
+int64_t Tensor::numel() const { return CheckedNumel(sizes); }
 
 Scalar Tensor::Load(int64_t element_offset) const {
   const unsigned char* p = storage->bytes.data() + element_offset * ElementSize(dtype);
@@ -167,6 +165,7 @@ Scalar Tensor::At(const Shape& index) const {
 
 std::vector<int64_t> Tensor::ElementOffsets() const {
   std::vector<int64_t> offsets;
+  CheckElementBudget(sizes);
   int64_t n = numel();
   if (n == 0) return offsets;
   offsets.reserve(n);
@@ -217,6 +216,7 @@ Shape ContiguousStrides(const Shape& sizes) {
 
 Tensor EmptyTensor(DType dtype, const Shape& sizes) {
   if (!IsSupportedDType(dtype)) ElementSize(dtype);  // throws
+  CheckNewStorage(sizes, dtype);
   Tensor t;
   t.dtype = dtype;
   t.sizes = sizes;

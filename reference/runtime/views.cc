@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <numeric>
 
+#include "reference/runtime/tensor_budget.h"
+
 namespace tdc::runtime {
 namespace {
 
+// Every view computes its numel as torch's TensorImpl does when its sizes are set, with
+// torch's error when that overflows (an expand to 2**32 x 2**32).
 Tensor Restrided(const Tensor& t, Shape sizes, Shape strides) {
+  CheckedNumel(sizes);
   Tensor v = t;
   v.sizes = std::move(sizes);
   v.strides = std::move(strides);

@@ -17,13 +17,13 @@ namespace tdc::tools {
 namespace {
 
 lang::ParseResult ParseFile(const std::string& path) {
-  std::optional<std::string> source = ReadFile(path);
-  if (!source) {
+  FileContents source = ReadRegularFile(path);
+  if (!source.bytes) {
     lang::ParseResult result;
-    result.error = Diagnostic{DiagnosticKind::kIoError, path, 1, 1, "cannot read file"};
+    result.error = Diagnostic{DiagnosticKind::kIoError, path, 1, 1, source.error};
     return result;
   }
-  return lang::ParseSubset(*source, path);
+  return lang::ParseSubset(*source.bytes, path);
 }
 
 // The expected diagnostic of an error fixture, if it has one.

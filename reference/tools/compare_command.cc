@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
+#include "reference/base/read_file.h"
 #include "reference/graph/golden_json.h"
 
 namespace tdc::tools {
@@ -14,13 +13,12 @@ namespace {
 
 // The document in `file`, or nullopt after printing why it cannot be used.
 std::optional<graph::Golden> Load(const std::string& file, std::ostream& err) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) {
-    fmt::print(err, "{}: error: cannot read file\n", file);
+  FileContents text = ReadRegularFile(file);
+  if (!text.bytes) {
+    fmt::print(err, "{}: error: {}\n", file, text.error);
     return std::nullopt;
   }
-  graph::GoldenReadResult read = graph::ReadGolden(text.str());
+  graph::GoldenReadResult read = graph::ReadGolden(*text.bytes);
   if (read.error) {
     fmt::print(err, "{}\n", graph::FormatJsonError(file, *read.error));
     return std::nullopt;

@@ -12,6 +12,7 @@
 
 #include "reference/aot/aot_lowering.h"
 #include "reference/base/read_file.h"
+#include "reference/base/sha256.h"
 #include "reference/compare/comparator.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/graph/golden_json.h"
@@ -34,13 +35,15 @@ dynamo::CompileRunOptions CompileOptionsFor(const RunOptions& options) {
   compile_options.profile = options.profile;
   compile_options.disabled_rules = options.disabled_rules;  // FindRule takes `R-x` or `x`
   compile_options.reuse_flip = options.reuse_flip;
+  compile_options.max_steps = options.max_steps;
   return compile_options;
 }
 
 // Fills `golden->eager`; the diagnostic when the program cannot run.
 std::optional<std::string> RunEager(const std::string& source, const std::string& name,
                                     const RunOptions& options, graph::Golden* golden) {
-  auto result = runtime::RunProgram(source, name, runtime::RunMode::kEager, options.reuse_flip);
+  auto result = runtime::RunProgram(source, name, runtime::RunMode::kEager, options.reuse_flip,
+                                    options.max_steps);
   if (auto* diagnostic = std::get_if<std::string>(&result)) return std::move(*diagnostic);
   golden->eager = std::get<graph::Outcome>(std::move(result));
   return std::nullopt;
@@ -70,13 +73,16 @@ std::optional<graph::Golden> RunToGolden(const std::string& file, const RunOptio
     fmt::print(err, "error: --disable-rule switches off Dynamo rules: use --mode compile\n");
     return std::nullopt;
   }
-  std::optional<std::string> source = ReadFile(file);
-  if (!source) {
-    fmt::print(err, "{}:1:1: error: cannot read file\n", file);
+  FileContents read = ReadRegularFile(file);
+  if (!read.bytes) {
+    fmt::print(err, "{}:1:1: error: {}\n", file, read.error);
     return std::nullopt;
   }
+  const std::string* source = &*read.bytes;
   graph::Golden golden;
   golden.meta.fixture = DisplayName(file);
+  // The bytes this prediction is of; oracle_sha256 stays empty: no oracle recorded it.
+  golden.meta.fixture_sha256 = Sha256Hex(*source);
   std::optional<std::string> diagnostic =
       *mode == compare::Mode::kEager ? RunEager(*source, golden.meta.fixture, options, &golden)
                                      : RunCompile(*source, golden.meta.fixture, options, &golden);
@@ -138,11 +144,12 @@ int RunRun(const std::string& file, const RunOptions& options, bool json, std::o
 
 int RunExplain(const std::string& file, const RunOptions& options, std::ostream& out,
                std::ostream& err) {
-  std::optional<std::string> source = ReadFile(file);
-  if (!source) {
-    fmt::print(err, "{}:1:1: error: cannot read file\n", file);
+  FileContents read = ReadRegularFile(file);
+  if (!read.bytes) {
+    fmt::print(err, "{}:1:1: error: {}\n", file, read.error);
     return 2;
   }
+  const std::string* source = &*read.bytes;
   auto result = dynamo::RunExplained(*source, DisplayName(file), CompileOptionsFor(options));
   if (auto* diagnostic = std::get_if<std::string>(&result)) {
     fmt::print(err, "{}\n", *diagnostic);

@@ -2,6 +2,7 @@
 #ifndef TDCONFORM_REFERENCE_TOOLS_RUN_COMMAND_H_
 #define TDCONFORM_REFERENCE_TOOLS_RUN_COMMAND_H_
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "reference/graph/golden.h"
 #include "reference/runtime/heap.h"
+#include "reference/runtime/interp/step_budget.h"
 
 namespace tdc::tools {
 
@@ -21,6 +23,8 @@ struct RunOptions {
   std::vector<std::string> disabled_rules;
   // One heap allocation decision against the model (the allocator_divergence rerun).
   runtime::ReuseFlip reuse_flip;
+  // The step budget: statements and comprehension items before the run is refused.
+  int64_t max_steps = runtime::kDefaultMaxSteps;
 };
 
 // The name code objects and messages show: the path relative to the working directory

@@ -1,6 +1,9 @@
 // tdref: the reference's command line. Verbs grow with the reference (run, explain, ...).
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <iostream>
+#include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -10,7 +13,17 @@
 
 namespace {
 
-// `--mode`, `--profile` and `--disable-rule`, shared by run and verify.
+// `--max-steps`: the step budget of a run (reference/runtime/interp/step_budget.h).
+void AddMaxSteps(CLI::App* command, int64_t* max_steps) {
+  command
+      ->add_option("--max-steps", *max_steps,
+                   "refuse the run (outcome `unsupported`) once it has executed this many "
+                   "statements and comprehension items")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max()));
+}
+
+// `--mode`, `--profile`, `--disable-rule` and `--max-steps`, shared by run and verify.
 void AddRunOptions(CLI::App* command, tdc::tools::RunOptions* options) {
   command->add_option("--mode", options->mode, "eager, or compile (Dynamo)")
       ->capture_default_str()
@@ -21,6 +34,7 @@ void AddRunOptions(CLI::App* command, tdc::tools::RunOptions* options) {
       ->add_option("--disable-rule", options->disabled_rules,
                    "compile mode: switch off a rule (SEMANTICS.md label, R-...); repeatable")
       ->allow_extra_args(false);  // one value per use, so files may follow
+  AddMaxSteps(command, &options->max_steps);
 }
 
 }  // namespace
@@ -78,17 +92,30 @@ int main(int argc, char** argv) {
       ->add_option("--disable-rule", explain_options.disabled_rules,
                    "switch off a rule (SEMANTICS.md label, R-...); repeatable")
       ->allow_extra_args(false);
+  AddMaxSteps(explain, &explain_options.max_steps);
 
   CLI11_PARSE(app, argc, argv);
-  if (explain->parsed())
-    return tdc::tools::RunExplain(explain_file, explain_options, std::cout, std::cerr);
-  if (run->parsed()) {
-    return tdc::tools::RunRun(run_file, run_options, run_json, std::cout, std::cerr);
+  auto dispatch = [&]() -> int {
+    if (explain->parsed())
+      return tdc::tools::RunExplain(explain_file, explain_options, std::cout, std::cerr);
+    if (run->parsed()) {
+      return tdc::tools::RunRun(run_file, run_options, run_json, std::cout, std::cerr);
+    }
+    if (verify->parsed()) {
+      return tdc::tools::RunVerify(verify_files, verify_options, std::cout, std::cerr);
+    }
+    if (check->parsed()) return tdc::tools::RunCheck(check_files, std::cout);
+    if (dump->parsed()) return tdc::tools::RunDumpAst(dump_file, std::cout, std::cerr);
+    return 2;
+  };
+  // The last line of defence against an input no check above foresaw: an error and exit
+  // 3, never an abort (a modeled limit should have refused it first, located).
+  try {
+    return dispatch();
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tdref: error: out of memory (an input the reference's limits did not catch)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "tdref: internal error: " << e.what() << "\n";
   }
-  if (verify->parsed()) {
-    return tdc::tools::RunVerify(verify_files, verify_options, std::cout, std::cerr);
-  }
-  if (check->parsed()) return tdc::tools::RunCheck(check_files, std::cout);
-  if (dump->parsed()) return tdc::tools::RunDumpAst(dump_file, std::cout, std::cerr);
-  return 2;
+  return 3;
 }

@@ -6,6 +6,8 @@
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/slices.h"
+#include "reference/runtime/interp/stack_guard.h"
+#include "reference/runtime/interp/step_budget.h"
 
 namespace tdc::runtime {
 
@@ -106,6 +108,7 @@ Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
 
 Value Interpreter::Eval(Frame& f, const Expr& e) {
   try {
+    CheckStackLeft();
     return EvalNode(f, e);
   } catch (NotModeled& refusal) {
     LocateNotModeled(refusal, f, e);
@@ -325,6 +328,7 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
                                                             std::vector<Value> items) {
     const Comprehension& gen = *comp.generators[level];
     for (Value& item : items) {
+      TakeStep();
       Assign(inner, *gen.target, std::move(item));
       bool keep = true;
       for (const auto& cond : gen.ifs) {

@@ -208,7 +208,8 @@ TEST(InterpTest, AResumedFrameRunsFromItsStatementWithTheGivenLocals) {
   RestartAtSecondMarker hook(in);
   in.set_frame_hook(&hook);
   graph::Outcome outcome = MakeOutcome(
-      *globals, RunFixtureModule(in, std::get<std::shared_ptr<const Program>>(parsed), globals));
+      *globals, RunFixtureModule(in, std::get<std::shared_ptr<const Program>>(parsed), globals),
+      "test.py");
   ASSERT_FALSE(outcome.exception.has_value());
   ASSERT_EQ(outcome.outs.size(), 1U);
   // The if test is not evaluated again and `z = marker()` does not call marker: y is

@@ -8,6 +8,8 @@
 
 #include "reference/lang/source_text.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/interp/stack_guard.h"
+#include "reference/runtime/interp/step_budget.h"
 
 namespace tdc::runtime {
 
@@ -116,6 +118,8 @@ Interpreter::Flow Interpreter::Exec(Frame& f, const Stmt& st, Value& result) {
 Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result) {
   f.line = st.span.begin.line;
   f.stmt = &st;
+  TakeStep();
+  CheckStackLeft();
   if (hook_ != nullptr) hook_->OnStatement(f, st);
   switch (st.kind) {
     case NodeKind::kExprStmt:

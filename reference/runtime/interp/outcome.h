@@ -4,6 +4,7 @@
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_OUTCOME_H_
 
 #include <optional>
+#include <string>
 
 #include "reference/graph/golden.h"
 #include "reference/runtime/values.h"
@@ -25,8 +26,9 @@ struct ModuleEnd {
 };
 
 // The outs of `globals` in name order, and how the module ended (its exception or the
-// reference's refusal).
-graph::Outcome MakeOutcome(const PyDict& globals, const ModuleEnd& end);
+// reference's refusal). An out or message no golden can record (nested too deep, a lone
+// surrogate) is refused as not modeled, located at `file`:1:1 (`file` as messages show it).
+graph::Outcome MakeOutcome(const PyDict& globals, const ModuleEnd& end, const std::string& file);
 
 }  // namespace tdc::runtime
 

@@ -89,18 +89,19 @@ ModuleEnd RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>
 
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      const std::string& display_name, RunMode mode,
-                                                     ReuseFlip flip) {
+                                                     ReuseFlip flip, int64_t max_steps) {
   (void)mode;  // the eager run; the compile mode is reference/dynamo's RunCompiled
   auto parsed = ParseProgram(source, display_name);
   if (auto* diagnostic = std::get_if<Diagnostic>(&parsed)) return OutcomeOfDiagnostic(*diagnostic);
   auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
+  ScopedStepBudget budget(max_steps);
   Process process;
   process.heap().set_reuse_flip(flip);
   graph::Outcome outcome;
   {
     Interpreter in(process);
     Ref<PyDict> globals = PrepareFixture(in, display_name);
-    outcome = MakeOutcome(*globals, RunFixtureModule(in, program, globals));
+    outcome = MakeOutcome(*globals, RunFixtureModule(in, program, globals), display_name);
   }
   return outcome;
 }

@@ -5,6 +5,7 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_RUN_PROGRAM_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_RUN_PROGRAM_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <variant>
@@ -13,6 +14,7 @@
 #include "reference/graph/golden.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/outcome.h"
+#include "reference/runtime/interp/step_budget.h"
 
 namespace tdc::runtime {
 
@@ -21,10 +23,12 @@ enum class RunMode { kEager };
 // The program's outcome, or a diagnostic (`file:line:col: error: ...`, D10) when the
 // file does not parse or leaves the subset. `display_name` is the repo-relative path
 // code objects and messages show.
-// `flip` takes one allocation decision against the heap's model (allocator_divergence).
+// `flip` takes one allocation decision against the heap's model (allocator_divergence);
+// `max_steps` is the step budget (step_budget.h).
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      const std::string& display_name, RunMode mode,
-                                                     ReuseFlip flip = {});
+                                                     ReuseFlip flip = {},
+                                                     int64_t max_steps = kDefaultMaxSteps);
 
 // The parsed program with its scopes, or the diagnostic.
 std::variant<std::shared_ptr<const Program>, Diagnostic> ParseProgram(
