@@ -18,7 +18,6 @@
 #include "conformance/executor/bundled_backends_testing.h"
 #include "conformance/executor/core_set.h"
 #include "conformance/executor/safe_text.h"
-#include "conformance/executor/sha256.h"
 
 namespace tdc::conformance {
 namespace {
@@ -251,16 +250,6 @@ TEST(ExecutorTest, ShapesCrossingTheAbiAreChecked) {
   EXPECT_EQ(CheckShape(TDC_DTYPE_FLOAT32, 1, negative), "size -1 of dimension 0 is negative");
   EXPECT_FALSE(CheckShape(TDC_DTYPE_FLOAT32, 2, fine));
   EXPECT_TRUE(CheckShape(TDC_DTYPE_FLOAT32, 1, nullptr));
-}
-
-TEST(Sha256Test, DigestsAreFips180s) {
-  EXPECT_EQ(Sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  // Two blocks of padding (56 bytes), and many blocks (hashlib.sha256(b"a" * 1000)).
-  EXPECT_EQ(Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(Sha256Hex(std::string(1000, 'a')),
-            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
 }
 
 TEST(SafeTextTest, BackendTextIsValidUtf8AndLegalXml) {

@@ -30,7 +30,7 @@ void Dynamo::RaiseIfObservedUnhandled(const PyError& error) {
   Explain("an exception raised in the fullgraph trace reached its frame unhandled: Unsupported");
   Raise(in_.heap(), ExcType::kUnsupported,
         FormatBreak(ObservedExceptionText(Repr(error.exception()))) +
-            UserCodeTail(t->observed->traceback));
+            UserCodeTail(t->observed->traceback, Verbose()));
 }
 
 }  // namespace tdc::dynamo
