@@ -172,13 +172,17 @@ class HardeningTest(unittest.TestCase):
                                     str(caselist), "--jobs", "2", "--timeout", "300", "--json", str(json_path), "--junit",
                                     str(junit_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            # tdconform and its two case processes, then the case without sin passes and the
-            # one with sin hangs until killed: two processes left.
-            both_started = False
+            # tdconform and its two case processes, then the case without sin passes (its judge
+            # a fork too) and the one with sin hangs until killed: two processes left, for good.
+            # The moments with two processes before that last microseconds (between two forks),
+            # so two for a whole second is the state wanted; a sampled three is too easily missed.
+            two_since = None
             for _ in range(1200):
-                count = len(alive(marker))
-                both_started = both_started or count == 3
-                if both_started and count == 2:
+                if len(alive(marker)) != 2:
+                    two_since = None
+                elif two_since is None:
+                    two_since = time.monotonic()
+                elif time.monotonic() - two_since >= 1.0:
                     break
                 time.sleep(0.1)
             self.assertEqual(json.loads(json_path.read_text())["state"], "running")
