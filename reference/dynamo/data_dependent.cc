@@ -32,8 +32,9 @@ const char* ReadName(TensorDataRead read) {
     case TensorDataRead::kBranch:
       return "an if statement's test";
     case TensorDataRead::kTruth:
+      // bool(t) is not one: it is the scalar read scalar_reads.cc breaks on.
       return "a truth test other than an if statement's (while, assert, and / or, a ternary, not, "
-             "bool(), any(), all(), torch.cond's predicate)";
+             "any(), all(), torch.cond's predicate)";
     case TensorDataRead::kInt:
       return "int()";
     case TensorDataRead::kFloat:

@@ -8,6 +8,8 @@
 
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/skipped_lib_calls.h"
+#include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/not_modeled.h"
@@ -16,11 +18,7 @@ namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
 
-namespace {
-
 // A function's repr as the goldens normalize it (`<function f at 0x?>`).
-}  // namespace
-
 std::string FunctionReprOf(const Value& v) {
   if (const auto* f = DynCast<PyFunction>(v))
     return fmt::format("<function {} at 0x?>", f->qualname_text());
@@ -34,69 +32,6 @@ std::string FunctionReprOf(const Value& v) {
   }
   return Repr(v);
 }
-
-namespace {
-
-// A VariableTracker's repr for a constant argument (ConstantVariable(str: 'x')).
-std::string VariableRepr(const Value& v) {
-  return fmt::format("ConstantVariable({}: {})", TypeName(v), Repr(v));
-}
-
-std::string VariableList(const std::vector<Value>& values) {
-  std::vector<std::string> parts;
-  for (const Value& v : values) parts.push_back(VariableRepr(v));
-  return fmt::format("[{}]", fmt::join(parts, ", "));
-}
-
-std::string VariableDict(const std::vector<std::pair<std::string, Value>>& keywords) {
-  std::vector<std::string> parts;
-  for (const auto& [k, v] : keywords) parts.push_back(fmt::format("'{}': {}", k, VariableRepr(v)));
-  return fmt::format("{{{}}}", fmt::join(parts, ", "));
-}
-
-bool IsPythonConstant(const Value& v) {
-  return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v);
-}
-
-// Whether error_on_graph_break(...) binds to one Python bool, as Dynamo requires of a call
-// it traces (variables/functions.py: the signature bound, then `isinstance(..., bool)`).
-bool BindsToOneBool(const CallArgs& args) {
-  const size_t given = args.positional.size() + args.keywords.size();
-  if (given != 1) return false;
-  if (!args.keywords.empty() && args.keywords[0].first != "error_on_graph_break") return false;
-  return Is<PyBool>(args.positional.empty() ? args.keywords[0].second : args.positional[0]);
-}
-
-std::string ModuleNameOf(const PyFunction& f) {
-  const auto* s = DynCast<PyStr>(f.module);
-  return s != nullptr ? s->value() : "None";
-}
-
-struct SkippedLibFunction {
-  std::string_view module, qualname, file, skiplist_dir;
-};
-
-constexpr SkippedLibFunction kSkippedLibFunctions[] = {
-#define TDC_SKIPPED_LIB_FUNCTION(module, qualname, file, dir) {module, qualname, file, dir},
-#include "reference/dynamo/skipped_lib_functions.def"
-#undef TDC_SKIPPED_LIB_FUNCTION
-};
-
-// The break of a call of one of torch's own functions that Dynamo skips (none for others).
-std::optional<BreakText> SkippedLibCallText(const Value& callee) {
-  const auto* f = DynCast<PyFunction>(callee);
-  if (f == nullptr || !f->is_native()) return std::nullopt;
-  const std::string module = ModuleNameOf(*f);
-  for (const SkippedLibFunction& row : kSkippedLibFunctions) {
-    if (row.module == module && row.qualname == f->qualname_text()) {
-      return SkippedLibFunctionText(module, std::string(row.qualname), std::string(row.file),
-                                    std::string(row.skiplist_dir));
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 bool Dynamo::Flag(const Value& callee, std::string_view attribute) {
   Value v = apis::GetAttrOrNull(in_, callee, attribute);
@@ -235,23 +170,6 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
                                fmt::format("[{}]", fmt::join(classes, ", ")));
   }
   return std::nullopt;
-}
-
-void Dynamo::CheckErrorOnGraphBreakCall(const CallArgs& args) {
-  if (BindsToOneBool(args)) return;
-  bool constants = std::ranges::all_of(args.positional, IsPythonConstant) &&
-                   std::ranges::all_of(args.keywords,
-                                       [](const auto& kw) { return IsPythonConstant(kw.second); });
-  // The message shows each argument's VariableTracker; only a constant's repr is modeled.
-  if (!constants) {
-    RefuseNotModeled(
-        "error_on_graph_break() traced with an argument that is not a Python constant");
-  }
-  Explain("error_on_graph_break() traced without one bool argument: Dynamo's RuntimeError");
-  RaiseWithUserCode(ExcType::kInternalTorchDynamoError,
-                    fmt::format("RuntimeError: Improper error_on_graph_break() call. Please fix "
-                                "your call to error_on_graph_break(). args: {}, kwargs: {}",
-                                VariableList(args.positional), VariableDict(args.keywords)));
 }
 
 void Dynamo::UseArguments(const CallArgs& args) {

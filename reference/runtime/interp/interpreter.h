@@ -66,7 +66,7 @@ struct ResumeFrame {
 // Where the program reads a tensor's data as a Python value (FrameHook::OnTensorData).
 enum class TensorDataRead {
   kBranch,  // an if statement's test, through any `not`s: the conditional jump of its code
-  kTruth,   // any other truth test: while, assert, and / or, a ternary, `not`, bool(), any()
+  kTruth,   // any other truth test: while, assert, and / or, a ternary, `not`, any()
   kInt,     // int(t)
   kFloat,   // float(t)
 };

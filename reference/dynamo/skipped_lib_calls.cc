@@ -1,0 +1,39 @@
+#include "reference/dynamo/skipped_lib_calls.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+struct SkippedLibFunction {
+  std::string_view module, qualname, file, skiplist_dir;
+};
+
+constexpr SkippedLibFunction kSkippedLibFunctions[] = {
+#define TDC_SKIPPED_LIB_FUNCTION(module, qualname, file, dir) {module, qualname, file, dir},
+#include "reference/dynamo/skipped_lib_functions.def"
+#undef TDC_SKIPPED_LIB_FUNCTION
+};
+
+}  // namespace
+
+std::string ModuleNameOf(const PyFunction& f) {
+  const auto* s = DynCast<PyStr>(f.module);
+  return s != nullptr ? s->value() : "None";
+}
+
+std::optional<BreakText> SkippedLibCallText(const Value& callee) {
+  const auto* f = DynCast<PyFunction>(callee);
+  if (f == nullptr || !f->is_native()) return std::nullopt;
+  const std::string module = ModuleNameOf(*f);
+  for (const SkippedLibFunction& row : kSkippedLibFunctions) {
+    if (row.module == module && row.qualname == f->qualname_text()) {
+      return SkippedLibFunctionText(module, std::string(row.qualname), std::string(row.file),
+                                    std::string(row.skiplist_dir));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace tdc::dynamo
