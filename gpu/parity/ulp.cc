@@ -1,0 +1,61 @@
+#include "gpu/parity/ulp.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+
+namespace tdc::gpu {
+
+namespace {
+
+// The values of a float format in order, as integers: the sign-magnitude bit pattern
+// folded so that consecutive representable values are consecutive integers and both
+// zeros are 0.
+template <typename Bits>
+int64_t Ordered(Bits bits, int width) {
+  const Bits sign = Bits{1} << (width - 1);
+  const auto magnitude = static_cast<int64_t>(bits & (sign - 1));
+  return (bits & sign) != 0 ? -magnitude : magnitude;
+}
+
+uint64_t Distance(int64_t a, int64_t b) {
+  return a > b ? static_cast<uint64_t>(a) - static_cast<uint64_t>(b)
+               : static_cast<uint64_t>(b) - static_cast<uint64_t>(a);
+}
+
+}  // namespace
+
+std::variant<uint64_t, std::string> UlpDistance(double a, double b, Dtype dtype) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : kNotComparable;
+  switch (dtype) {
+    case Dtype::kFloat64:
+      return Distance(Ordered(std::bit_cast<uint64_t>(a), 64),
+                      Ordered(std::bit_cast<uint64_t>(b), 64));
+    case Dtype::kFloat32:
+    case Dtype::kBFloat16: {
+      if (AsFloat32(a) != a || AsFloat32(b) != b) {
+        return fmt::format("{} or {} is not a float32 value", a, b);
+      }
+      const auto fa = static_cast<float>(a), fb = static_cast<float>(b);
+      uint64_t d = Distance(Ordered(std::bit_cast<uint32_t>(fa), 32),
+                            Ordered(std::bit_cast<uint32_t>(fb), 32));
+      // bfloat16 is float32's upper half: one of its steps is 2**16 of float32's.
+      if (dtype == Dtype::kBFloat16) {
+        if (((std::bit_cast<uint32_t>(fa) | std::bit_cast<uint32_t>(fb)) & 0xffffU) != 0) {
+          return fmt::format("{} or {} is not a bfloat16 value", a, b);
+        }
+        d >>= 16;
+      }
+      return d;
+    }
+    case Dtype::kIntegral:
+    case Dtype::kBool:
+      return static_cast<uint64_t>(std::fabs(a - b));
+    case Dtype::kFloat16:
+      return std::string("ULP distance in float16 is not modeled");
+  }
+  return std::string("unknown dtype");
+}
+
+}  // namespace tdc::gpu
