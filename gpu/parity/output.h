@@ -11,13 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "reference/graph/vocabulary.h"
+
 namespace tdc::gpu {
 
-// The dtypes a compared output may have; their default tolerances are in policy.cc.
-enum class Dtype { kFloat16, kBFloat16, kFloat32, kFloat64, kIntegral, kBool };
-
 struct ComparedOutput {
-  Dtype dtype = Dtype::kFloat32;
+  graph::DType dtype = graph::DType::kFloat32;  // not complex: values are real doubles
   std::vector<int64_t> shape;
   std::vector<double> actual;               // the backend's
   std::vector<double> expected;             // the reference's, same dtype

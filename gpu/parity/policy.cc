@@ -10,6 +10,7 @@
 
 #include "gpu/parity/statistics.h"
 #include "gpu/parity/ulp.h"
+#include "reference/compare/tolerance.h"
 
 namespace tdc::gpu {
 
@@ -26,35 +27,17 @@ constexpr PolicyRow kPolicies[] = {
     {"ulp", PolicyKind::kUlp},
 };
 
-struct ToleranceRow {
-  Dtype dtype;
-  Tolerances tolerances;
-};
-constexpr ToleranceRow kTorchDefaults[] = {
-    {Dtype::kFloat16, {1e-3, 1e-5}},   {Dtype::kBFloat16, {1.6e-2, 1e-5}},
-    {Dtype::kFloat32, {1.3e-6, 1e-5}}, {Dtype::kFloat64, {1e-7, 1e-7}},
-    {Dtype::kIntegral, {0, 0}},        {Dtype::kBool, {0, 0}},
-};
-
 // torch.same's `tol` default and its cosine threshold (torch/_dynamo/utils.py).
 constexpr double kSameTol = 1e-4;
 constexpr double kCosineThreshold = 0.99;
 constexpr double kCosineEps = 1e-6;                   // same() passes eps=1e-6 to cosine_similarity
 constexpr double kBetterThanReferenceTol = 1e-2 * 4;  // same()'s loose_tol
 
-// torch.isclose(a, e, rtol, atol, equal_nan=True) for one element.
-bool IsClose(double a, double e, double rtol, double atol) {
-  if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
-  if (a == e) return true;
-  if (std::isinf(a) || std::isinf(e)) return false;
-  return std::fabs(a - e) <= atol + rtol * std::fabs(e);
-}
-
 // The first element not close, if any.
 std::optional<size_t> FirstNotClose(const std::vector<double>& actual,
                                     const std::vector<double>& expected, double rtol, double atol) {
   for (size_t i = 0; i < actual.size(); ++i) {
-    if (!IsClose(actual[i], expected[i], rtol, atol)) return i;
+    if (!compare::WithinTolerance(expected[i], actual[i], {rtol, atol})) return i;
   }
   return std::nullopt;
 }
@@ -64,7 +47,7 @@ bool AnyNan(const std::vector<double>& v) {
 }
 
 Judgement TorchDefault(const ComparedOutput& o) {
-  const Tolerances t = TorchDefaultTolerances(o.dtype);
+  const graph::Tolerance t = compare::ToleranceTable::Default(o.dtype);
   if (auto i = FirstNotClose(o.actual, o.expected, t.rtol, t.atol)) {
     return {false, fmt::format("element {}: {} is not close to {} (rtol {}, atol {})", *i,
                                o.actual[*i], o.expected[*i], t.rtol, t.atol)};
@@ -76,7 +59,7 @@ Judgement TorchDefault(const ComparedOutput& o) {
 double SameMultiplier(const ComparedOutput& o) {
   const bool four_dim_1x1 = o.shape.size() == 4 && o.shape[3] == 1 && o.shape[2] == 1;
   if (o.expected.size() < 1000 || four_dim_1x1) return 3.0;
-  return o.dtype == Dtype::kFloat16 || o.dtype == Dtype::kBFloat16 ? 3.0 : 2.0;
+  return o.dtype == graph::DType::kFloat16 || o.dtype == graph::DType::kBFloat16 ? 3.0 : 2.0;
 }
 
 Judgement DynamoSame(const ComparedOutput& o) {
@@ -85,8 +68,8 @@ Judgement DynamoSame(const ComparedOutput& o) {
   }
   // same(ref, res) with no fp64_ref takes ref itself, which is float64 only for float64.
   const std::vector<double>* fp64 = o.fp64 ? &*o.fp64 : nullptr;
-  if (fp64 == nullptr && o.dtype == Dtype::kFloat64) fp64 = &o.expected;
-  if (fp64 == nullptr || o.dtype == Dtype::kBool || o.dtype == Dtype::kIntegral) {
+  if (fp64 == nullptr && o.dtype == graph::DType::kFloat64) fp64 = &o.expected;
+  if (fp64 == nullptr || graph::DTypeElementKind(o.dtype) != graph::ElementKind::kFloat) {
     return {false, fmt::format("not allclose within tol {}", kSameTol)};
   }
   // The backend is better than the reference: no NaN where the reference has one.
@@ -138,13 +121,6 @@ std::variant<Judgement, std::string> Ulp(const OutputStatistics& measured, uint6
 
 }  // namespace
 
-Tolerances TorchDefaultTolerances(Dtype dtype) {
-  for (const ToleranceRow& row : kTorchDefaults) {
-    if (row.dtype == dtype) return row.tolerances;
-  }
-  return {0, 0};
-}
-
 std::variant<Policy, std::string> ParsePolicy(std::string_view text) {
   const size_t split = text.find_first_of(" :");
   const std::string_view name = text.substr(0, split);
@@ -183,6 +159,10 @@ std::string PolicyName(const Policy& policy) {
 }
 
 std::variant<Judgement, std::string> Judge(const Policy& policy, const ComparedOutput& output) {
+  if (graph::DTypeElementKind(output.dtype) == graph::ElementKind::kComplex) {
+    return fmt::format("{} outputs are not compared element by element here",
+                       graph::DTypeName(output.dtype));
+  }
   // Measure checks lengths and values once for every policy.
   auto measured = Measure(output);
   if (auto* why = std::get_if<std::string>(&measured)) return *why;

@@ -1,6 +1,7 @@
 // The named tolerance policies a parity check is held to (issue 31; tdconform's
 // `--tolerance POLICY`): when is a backend's output the reference's?
-//   torch-default  torch.testing.assert_close's default rtol/atol for the dtype
+//   torch-default  torch.testing.assert_close's default rtol/atol for the dtype (the one
+//                  tolerance table, reference/compare/tolerance.h)
 //   dynamo-same    torch._dynamo.utils.same with its defaults (tol 1e-4): allclose, else the
 //                  backend's RMSE against float64 within a multiple of the reference's
 //   cosine         cosine similarity >= 0.99 (same(cos_similarity=True))
@@ -37,15 +38,8 @@ struct Judgement {
 };
 
 // The policy's verdict on one output, or why it cannot give one (lengths that differ, a
-// value outside the dtype, a dtype the policy does not model).
+// value outside the dtype, a dtype the policy does not model: complex, float16 ULPs).
 std::variant<Judgement, std::string> Judge(const Policy& policy, const ComparedOutput& output);
-
-// torch.testing's default (rtol, atol) for a dtype (torch/testing/_comparison.py,
-// _DTYPE_PRECISIONS; 0 and 0 for integers and bools).
-struct Tolerances {
-  double rtol, atol;
-};
-Tolerances TorchDefaultTolerances(Dtype dtype);
 
 }  // namespace tdc::gpu
 

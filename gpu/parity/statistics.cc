@@ -48,12 +48,12 @@ std::variant<OutputStatistics, std::string> Measure(const ComparedOutput& output
     if (abs_error != 0) {
       s.max_rel_error = std::max(s.max_rel_error, e == 0 ? kInf : abs_error / std::fabs(e));
     }
-    if (output.dtype == Dtype::kFloat16) continue;
+    if (output.dtype == graph::DType::kFloat16) continue;
     auto ulp = UlpDistance(a, e, output.dtype);
     if (auto* why = std::get_if<std::string>(&ulp)) return fmt::format("element {}: {}", i, *why);
     ulps.push_back(std::get<uint64_t>(ulp));
   }
-  if (output.dtype != Dtype::kFloat16) {
+  if (output.dtype != graph::DType::kFloat16) {
     std::ranges::sort(ulps);
     s.max_ulp = ulps.empty() ? 0 : ulps.back();
     // Nearest rank: the smallest value at or above 99% of the elements.

@@ -26,36 +26,34 @@ uint64_t Distance(int64_t a, int64_t b) {
 
 }  // namespace
 
-std::variant<uint64_t, std::string> UlpDistance(double a, double b, Dtype dtype) {
+std::variant<uint64_t, std::string> UlpDistance(double a, double b, graph::DType dtype) {
+  using graph::DType;
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : kNotComparable;
-  switch (dtype) {
-    case Dtype::kFloat64:
-      return Distance(Ordered(std::bit_cast<uint64_t>(a), 64),
-                      Ordered(std::bit_cast<uint64_t>(b), 64));
-    case Dtype::kFloat32:
-    case Dtype::kBFloat16: {
-      if (AsFloat32(a) != a || AsFloat32(b) != b) {
-        return fmt::format("{} or {} is not a float32 value", a, b);
-      }
-      const auto fa = static_cast<float>(a), fb = static_cast<float>(b);
-      uint64_t d = Distance(Ordered(std::bit_cast<uint32_t>(fa), 32),
-                            Ordered(std::bit_cast<uint32_t>(fb), 32));
-      // bfloat16 is float32's upper half: one of its steps is 2**16 of float32's.
-      if (dtype == Dtype::kBFloat16) {
-        if (((std::bit_cast<uint32_t>(fa) | std::bit_cast<uint32_t>(fb)) & 0xffffU) != 0) {
-          return fmt::format("{} or {} is not a bfloat16 value", a, b);
-        }
-        d >>= 16;
-      }
-      return d;
-    }
-    case Dtype::kIntegral:
-    case Dtype::kBool:
-      return static_cast<uint64_t>(std::fabs(a - b));
-    case Dtype::kFloat16:
-      return std::string("ULP distance in float16 is not modeled");
+  const graph::ElementKind kind = graph::DTypeElementKind(dtype);
+  if (kind == graph::ElementKind::kInt || kind == graph::ElementKind::kBool) {
+    return static_cast<uint64_t>(std::fabs(a - b));
   }
-  return std::string("unknown dtype");
+  if (dtype == DType::kFloat64) {
+    return Distance(Ordered(std::bit_cast<uint64_t>(a), 64),
+                    Ordered(std::bit_cast<uint64_t>(b), 64));
+  }
+  if (dtype == DType::kFloat32 || dtype == DType::kBFloat16) {
+    if (AsFloat32(a) != a || AsFloat32(b) != b) {
+      return fmt::format("{} or {} is not a float32 value", a, b);
+    }
+    const auto fa = static_cast<float>(a), fb = static_cast<float>(b);
+    uint64_t d = Distance(Ordered(std::bit_cast<uint32_t>(fa), 32),
+                          Ordered(std::bit_cast<uint32_t>(fb), 32));
+    // bfloat16 is float32's upper half: one of its steps is 2**16 of float32's.
+    if (dtype == DType::kBFloat16) {
+      if (((std::bit_cast<uint32_t>(fa) | std::bit_cast<uint32_t>(fb)) & 0xffffU) != 0) {
+        return fmt::format("{} or {} is not a bfloat16 value", a, b);
+      }
+      d >>= 16;
+    }
+    return d;
+  }
+  return fmt::format("ULP distance in {} is not modeled", graph::DTypeName(dtype));
 }
 
 }  // namespace tdc::gpu

@@ -16,8 +16,8 @@ namespace tdc::gpu {
 inline constexpr uint64_t kNotComparable = std::numeric_limits<uint64_t>::max();
 
 // The distance, or why there is none: a value that is not one of the dtype's, or a dtype
-// whose representation is not modeled here (float16).
-std::variant<uint64_t, std::string> UlpDistance(double a, double b, Dtype dtype);
+// whose representation is not modeled here (float16, complex).
+std::variant<uint64_t, std::string> UlpDistance(double a, double b, graph::DType dtype);
 
 }  // namespace tdc::gpu
 
