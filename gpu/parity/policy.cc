@@ -27,7 +27,7 @@ constexpr PolicyRow kPolicies[] = {
     {"ulp", PolicyKind::kUlp},
 };
 
-// torch.same's `tol` default and its cosine threshold (torch/_dynamo/utils.py).
+// same()'s `tol` default and its cosine threshold (torch/_dynamo/utils.py).
 constexpr double kSameTol = 1e-4;
 constexpr double kCosineThreshold = 0.99;
 constexpr double kCosineEps = 1e-6;                   // same() passes eps=1e-6 to cosine_similarity
