@@ -35,9 +35,9 @@ constexpr double kBetterThanReferenceTol = 1e-2 * 4;  // same()'s loose_tol
 
 // The first element not close, if any.
 std::optional<size_t> FirstNotClose(const std::vector<double>& actual,
-                                    const std::vector<double>& expected, double rtol, double atol) {
+                                    const std::vector<double>& expected, graph::Tolerance t) {
   for (size_t i = 0; i < actual.size(); ++i) {
-    if (!compare::WithinTolerance(expected[i], actual[i], {rtol, atol})) return i;
+    if (!compare::WithinTolerance(expected[i], actual[i], t)) return i;
   }
   return std::nullopt;
 }
@@ -48,7 +48,7 @@ bool AnyNan(const std::vector<double>& v) {
 
 Judgement TorchDefault(const ComparedOutput& o) {
   const graph::Tolerance t = compare::ToleranceTable::Default(o.dtype);
-  if (auto i = FirstNotClose(o.actual, o.expected, t.rtol, t.atol)) {
+  if (auto i = FirstNotClose(o.actual, o.expected, t)) {
     return {false, fmt::format("element {}: {} is not close to {} (rtol {}, atol {})", *i,
                                o.actual[*i], o.expected[*i], t.rtol, t.atol)};
   }
@@ -63,7 +63,7 @@ double SameMultiplier(const ComparedOutput& o) {
 }
 
 Judgement DynamoSame(const ComparedOutput& o) {
-  if (!FirstNotClose(o.actual, o.expected, kSameTol, kSameTol)) {
+  if (!FirstNotClose(o.actual, o.expected, {kSameTol, kSameTol})) {
     return {true, fmt::format("allclose within tol {}", kSameTol)};
   }
   // same(ref, res) with no fp64_ref takes ref itself, which is float64 only for float64.
@@ -74,7 +74,7 @@ Judgement DynamoSame(const ComparedOutput& o) {
   }
   // The backend is better than the reference: no NaN where the reference has one.
   if (!AnyNan(*fp64) && !AnyNan(o.actual) && AnyNan(o.expected) &&
-      !FirstNotClose(o.actual, *fp64, kBetterThanReferenceTol, kBetterThanReferenceTol)) {
+      !FirstNotClose(o.actual, *fp64, {kBetterThanReferenceTol, kBetterThanReferenceTol})) {
     return {true, "the reference has a NaN, the backend matches float64"};
   }
   const double ref_error = Rmse(*fp64, o.expected), res_error = Rmse(*fp64, o.actual);
@@ -92,7 +92,7 @@ Judgement Cosine(const ComparedOutput& o) {
     a.push_back(AsFloat32(o.actual[i]));
     e.push_back(AsFloat32(o.expected[i]));
   }
-  if (!FirstNotClose(a, e, kSameTol, kSameTol)) {
+  if (!FirstNotClose(a, e, {kSameTol, kSameTol})) {
     return {true, fmt::format("allclose within tol {}", kSameTol)};
   }
   double dot = 0, norm_a = 0, norm_e = 0;

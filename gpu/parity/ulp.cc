@@ -31,6 +31,12 @@ std::variant<uint64_t, std::string> UlpDistance(double a, double b, graph::DType
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : kNotComparable;
   const graph::ElementKind kind = graph::DTypeElementKind(dtype);
   if (kind == graph::ElementKind::kInt || kind == graph::ElementKind::kBool) {
+    // A double holds every integer up to 2**53 exactly; past that the distance would be a guess.
+    constexpr double kExact = 0x1p53;
+    if (std::trunc(a) != a || std::trunc(b) != b || std::fabs(a) > kExact ||
+        std::fabs(b) > kExact) {
+      return fmt::format("{} or {} is not an integer held exactly", a, b);
+    }
     return static_cast<uint64_t>(std::fabs(a - b));
   }
   if (dtype == DType::kFloat64) {

@@ -45,7 +45,12 @@ TEST(UlpTest, NansMeetOnlyNans) {
   EXPECT_EQ(Ulps(NAN, 1.0, graph::DType::kFloat64), kNotComparable);
 }
 
-TEST(UlpTest, IntegersAreTheirDifference) { EXPECT_EQ(Ulps(3, 7, graph::DType::kInt64), 4U); }
+TEST(UlpTest, IntegersAreTheirDifference) {
+  EXPECT_EQ(Ulps(3, 7, graph::DType::kInt64), 4U);
+  EXPECT_EQ(Why(0x1p60, 1, graph::DType::kInt64),
+            "1.152921504606847e+18 or 1 is not an integer held exactly");
+  EXPECT_EQ(Why(0.5, 1, graph::DType::kInt64), "0.5 or 1 is not an integer held exactly");
+}
 
 TEST(UlpTest, ValuesOutsideTheDtypeAndFloat16AreRefused) {
   EXPECT_EQ(Why(0.1, 0.1, graph::DType::kFloat32), "0.1 or 0.1 is not a float32 value");
