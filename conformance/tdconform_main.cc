@@ -71,6 +71,20 @@ int main(int argc, char** argv) {
             return std::string();
           },
           "SECONDS"));
+  app.add_option_function<std::string>(
+         "--tolerance",
+         [&o](const std::string& text) {
+           o.tolerance = std::get<tdc::gpu::Policy>(tdc::gpu::ParsePolicy(text));
+         },
+         "what each graph's outputs are held to: torch-default (default), dynamo-same, cosine, "
+         "ulp N (gpu/parity/policy.h)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            auto parsed = tdc::gpu::ParsePolicy(text);
+            auto* why = std::get_if<std::string>(&parsed);
+            return why ? *why : std::string();
+          },
+          "POLICY"));
   app.add_option("--max-timeouts", o.max_timeouts,
                  "after this many TIMEOUTs in a row the rest is SKIPPED (default 3; 0: never)");
   app.add_option("--json", o.json, "write the report as JSON (tdconform-report/1)");

@@ -1,4 +1,4 @@
-/* tdconform_backend.h: the backend ABI of tdconform (DESIGN.md D6), version 1.0.
+/* tdconform_backend.h: the backend ABI of tdconform (DESIGN.md D6), version 1.1.
  *
  * A backend is a shared library exporting one function, tdc_backend_get_api, which returns
  * a table of functions. tdconform loads the library, checks the table's version, asks the
@@ -58,7 +58,7 @@
 #include <stdint.h>
 
 #define TDC_ABI_VERSION_MAJOR 1
-#define TDC_ABI_VERSION_MINOR 0
+#define TDC_ABI_VERSION_MINOR 1
 
 #if defined(_WIN32)
 #define TDC_BACKEND_EXPORT __declspec(dllexport)
@@ -272,6 +272,10 @@ typedef struct tdc_backend_info {
   const char* name; /* a short id: [a-z0-9_-]+ */
   const char* version;
   const char* vendor;
+  /* 1.1: where and how it computes, for the report's header: a device's model, its driver
+   * and runtime versions, the math settings used (TF32, deterministic kernels). NULL (a 1.0
+   * backend): nothing to say. */
+  const char* environment;
 } tdc_backend_info;
 
 /* What the backend can do. A case needing something missing here is NOT_SUPPORTED
@@ -298,6 +302,10 @@ typedef struct tdc_backend_api {
   uint16_t abi_minor;
   void (*get_info)(tdc_backend_info* out);         /* the host sets out->struct_size */
   void (*get_capabilities)(tdc_capabilities* out); /* the host sets out->struct_size */
+  /* A new instance. 1.1: NOT_SUPPORTED when the backend cannot compute on this machine at
+   * all (its device is absent): every case is then NOT_SUPPORTED (phase load, reason
+   * backend_unavailable) with the message, the must-pass core set's too, so a run where
+   * nothing else happened does not succeed. A 1.0 host takes it as an error. */
   tdc_status (*create)(const tdc_host_api* host, tdc_backend** out, char* message,
                        size_t message_size);
   void (*destroy)(tdc_backend* backend);

@@ -21,6 +21,7 @@
 #include "conformance/executor/case_record.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
+#include "gpu/parity/policy.h"
 #include "reference/runtime/graph_backend.h"
 
 namespace tdc::conformance {
@@ -31,13 +32,13 @@ using Progress = std::function<void(CasePhase phase, const std::string& detail)>
 class AbiGraphBackend final : public runtime::GraphBackend {
  public:
   // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail);
-  // `aten`: at the ATen level, the reference's run (null: none), which outlives this; `record`
-  // takes each graph given to the backend and what came back (case_record.h).
-  // `calls`: how the backend is called (it outlives this); `ended`: the verdict when a call
-  // has no answer (the case's process ended there).
+  // `tolerance`: what each output is held to (output_parity.h); `aten`: at the ATen level, the
+  // reference's run (null: none), which outlives this; `record` takes each graph given to the
+  // backend and what came back (case_record.h). `calls`: how the backend is called (it outlives
+  // this); `ended`: the verdict when a call has no answer (the case's process ended there).
   AbiGraphBackend(const LoadedBackend& backend, BackendCalls& calls, Verdict ended,
-                  tdc_graph_level level, bool required, const AtenExpectation* aten,
-                  Progress progress, Record record);
+                  tdc_graph_level level, bool required, gpu::Policy tolerance,
+                  const AtenExpectation* aten, Progress progress, Record record);
   ~AbiGraphBackend() override;
   AbiGraphBackend(const AbiGraphBackend&) = delete;
   AbiGraphBackend& operator=(const AbiGraphBackend&) = delete;
@@ -63,7 +64,10 @@ class AbiGraphBackend final : public runtime::GraphBackend {
                   const std::string& what, const std::string& message) const;
   // Whether `g` needs only what the backend declared (level, dtypes, targets).
   bool Declared(const graph::Graph& g) const;
-  std::optional<Verdict> CheckOutputs(const std::vector<runtime::Tensor>& expected,
+  // Each output against the reference's under the policy; every output judged is recorded
+  // (a `parity` record) before the first that fails is the verdict.
+  std::optional<Verdict> CheckOutputs(const Graphs& graphs, int index, const std::string& what,
+                                      const std::vector<runtime::Tensor>& expected,
                                       const std::vector<Output>& outputs) const;
 
   const LoadedBackend& backend_;
@@ -71,6 +75,7 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   Verdict ended_;
   tdc_graph_level level_;
   bool required_;
+  gpu::Policy tolerance_;
   const AtenExpectation* aten_;
   Progress progress_;
   Record record_;

@@ -23,6 +23,7 @@
 #include "conformance/executor/case_record.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
+#include "gpu/parity/policy.h"
 
 namespace tdc::conformance {
 
@@ -45,6 +46,7 @@ std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc
 struct ExecutorOptions {
   double timeout_seconds = 60;
   bool required = false;  // in the must-pass core set
+  gpu::Policy tolerance;  // what each graph's outputs are held to (output_parity.h)
 };
 
 // Runs `spec` on `backend` (paths relative to the working directory, the repository root);

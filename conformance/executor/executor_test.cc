@@ -30,7 +30,7 @@ Verdict RunId(const LoadedBackend& backend, const std::string& id, bool required
   auto spec = ResolveCase(id);
   if (auto* error = std::get_if<std::string>(&spec))
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "id", *error);
-  return RunCase(backend, std::get<CaseSpec>(spec), {timeout, required});
+  return RunCase(backend, std::get<CaseSpec>(spec), {timeout, required, {}});
 }
 
 std::vector<std::string> Lines(const std::string& path, std::string_view suffix) {

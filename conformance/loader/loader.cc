@@ -154,7 +154,8 @@ LoadedBackend::LoadedBackend(void* handle, const tdc_backend_api* api, std::stri
   name_ = BackendText(said.name, kMaxBackendString);
   version_ = BackendText(said.version, kMaxBackendString);
   vendor_ = BackendText(said.vendor, kMaxBackendString);
-  info_ = {sizeof info_, name_.c_str(), version_.c_str(), vendor_.c_str()};
+  environment_ = BackendText(said.environment, kMaxBackendString);
+  info_ = {sizeof info_, name_.c_str(), version_.c_str(), vendor_.c_str(), environment_.c_str()};
 }
 
 LoadedBackend::~LoadedBackend() { dlclose(handle_); }

@@ -39,8 +39,8 @@ class LoadedBackend {
   void* handle_;
   const tdc_backend_api* api_;
   std::string path_;
-  tdc_backend_info info_{};  // points into name_, version_, vendor_
-  std::string name_, version_, vendor_;
+  tdc_backend_info info_{};  // points into name_, version_, vendor_, environment_
+  std::string name_, version_, vendor_, environment_;
   tdc_capabilities capabilities_{};
 };
 

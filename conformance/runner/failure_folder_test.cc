@@ -36,7 +36,7 @@ CaseResult RunAndKeep(const std::string& backend, const std::string& dir) {
   CaseResult result;
   result.id = kAdd;
   result.verdict =
-      RunCase(*loaded, std::get<CaseSpec>(ResolveCase(kAdd)), {30, false}, &result.records);
+      RunCase(*loaded, std::get<CaseSpec>(ResolveCase(kAdd)), {30, false, {}}, &result.records);
   EXPECT_FALSE(UpdateFailureFolder(dir, "", result, "repro " + backend));
   return result;
 }
@@ -98,7 +98,7 @@ TEST(FailureFolderTest, AProgramThatFailsAsAWholeLeavesBothOutcomes) {
   CaseResult result;
   result.id = "fuzz:reference:seed_1:profile=torch-2.13:level=dynamo";
   result.verdict = RunCase(*loaded, std::get<CaseSpec>(ResolveCase(result.id, generated)),
-                           {30, false}, &result.records);
+                           {30, false, {}}, &result.records);
   ASSERT_EQ(FormatVerdict(result.verdict).substr(0, 27), "FAIL compare/value_mismatch");
   ASSERT_FALSE(UpdateFailureFolder(dir + "/failures", generated, result, "r"));
   const std::string folder = dir + "/failures/" + result.id;

@@ -71,7 +71,7 @@ std::string ReproCommand(const std::string& id, const std::string& library) {
 
 nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
                                   const std::vector<CaseResult>& results, const Tally& tally,
-                                  const ReportState& state) {
+                                  const ReportState& state, const gpu::Policy& tolerance) {
   nlohmann::ordered_json cases = nlohmann::ordered_json::array();
   for (const CaseResult& r : results) {
     nlohmann::ordered_json c;
@@ -84,6 +84,7 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
     c["repro"] = r.verdict.status == CaseStatus::kPass
                      ? nlohmann::ordered_json()
                      : nlohmann::ordered_json(SafeText(ReproCommand(r.id, library)));
+    c["outputs"] = r.outputs;  // the judge's numbers and the harness's own texts
     cases.push_back(std::move(c));
   }
   nlohmann::ordered_json report;
@@ -92,7 +93,9 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
   report["backend"] = {{"name", Text(info.name)},
                        {"version", Text(info.version)},
                        {"vendor", Text(info.vendor)},
+                       {"environment", Text(info.environment)},
                        {"library", SafeText(library)}};
+  report["tolerance"] = gpu::PolicyName(tolerance);
   report["state"] = StateName(state.state);
   report["detail"] = SafeText(state.detail);
   report["summary"] = {{"passed", tally.passed},
@@ -105,7 +108,7 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
 
 std::string JunitReport(const tdc_backend_info& info, const std::string& library,
                         const std::vector<CaseResult>& results, bool strict,
-                        const ReportState& state) {
+                        const ReportState& state, const gpu::Policy& tolerance) {
   const bool complete = state.state == RunState::kComplete;
   pugi::xml_document doc;
   pugi::xml_node decl = doc.append_child(pugi::node_declaration);
@@ -143,7 +146,9 @@ std::string JunitReport(const tdc_backend_info& info, const std::string& library
   };
   property("backend.version", Text(info.version));
   property("backend.vendor", Text(info.vendor));
+  property("backend.environment", Text(info.environment));
   property("backend.library", SafeText(library));
+  property("tdconform.tolerance", gpu::PolicyName(tolerance));
   property("abi", fmt::format("{}.{}", TDC_ABI_VERSION_MAJOR, TDC_ABI_VERSION_MINOR));
   property("tdconform.state", std::string(StateName(state.state)));
   if (!complete) {

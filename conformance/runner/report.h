@@ -34,13 +34,14 @@ struct ReportState {
 
 // `tally`: the run's counts (Count, with --strict and stale expectations as the run had them).
 // Every string is made safe (safe_text.h).
+// `tolerance`: the policy the outputs were held to (each case lists the outputs it judged).
 nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::string& library,
                                   const std::vector<CaseResult>& results, const Tally& tally,
-                                  const ReportState& state = {});
+                                  const ReportState& state = {}, const gpu::Policy& tolerance = {});
 // `strict`: an XPASS is a failure (else it passes).
 std::string JunitReport(const tdc_backend_info& info, const std::string& library,
                         const std::vector<CaseResult>& results, bool strict,
-                        const ReportState& state = {});
+                        const ReportState& state = {}, const gpu::Policy& tolerance = {});
 
 // Writes `text` to `path` atomically; an error text when it cannot.
 std::optional<std::string> WriteAtomically(const std::string& path, const std::string& text);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "conformance/executor/output_parity.h"
+
 namespace tdc::conformance {
 
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
@@ -24,6 +26,7 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
         unresponsive = true;
     }
     results[i] = {ids[i], std::move(verdict), std::move(records)};
+    results[i].outputs = JudgedOutputs(results[i].records);
     finished[i] = true;
     ++done;
     if (on_result) on_result(done, ids.size(), results[i]);
@@ -50,8 +53,9 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
                true);
         continue;
       }
-      auto started = StartCase(backend, std::get<CaseSpec>(spec),
-                               {options.timeout_seconds, options.required.contains(ids[i])});
+      auto started = StartCase(
+          backend, std::get<CaseSpec>(spec),
+          {options.timeout_seconds, options.required.contains(ids[i]), options.tolerance});
       if (auto* verdict = std::get_if<Verdict>(&started)) {
         finish(i, std::move(*verdict), true);
       } else {

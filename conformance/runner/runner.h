@@ -23,12 +23,16 @@ struct CaseResult {
   // What the case sent back (case_record.h): given to OnResult, then dropped (a run keeps
   // only the verdicts).
   std::vector<CaseRecord> records = {};
+  // Every output the policy judged (the `parity` records' outputs, each with its graph's
+  // index and name): kept for the report.
+  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
 };
 
 struct RunnerOptions {
   int jobs = 1;
   double timeout_seconds = 60;
   int max_timeouts = 3;
+  gpu::Policy tolerance;                   // what graphs' outputs are held to
   std::set<std::string> required;          // the must-pass core set
   std::string generated_dir;               // where generated cases' programs are (generated.h)
   std::map<std::string, Verdict> decided;  // verdicts known before running (generated.h)

@@ -177,7 +177,7 @@ TEST(ReportTest, AReportReplacesItsFileWholeOrNotAtAll) {
 
 TEST(ReportTest, ARunNotCompleteNeverSucceedsAndJunitShowsIt) {
   std::vector<CaseResult> results = {{"s:g:a", Verdict::Pass()}};
-  const tdc_backend_info info{sizeof(tdc_backend_info), "b", "1", "v"};
+  const tdc_backend_info info{sizeof(tdc_backend_info), "b", "1", "v", nullptr};
   nlohmann::ordered_json json =
       JsonReport(info, "lib.so", results, Count(results), {RunState::kInterrupted, "SIGINT"});
   EXPECT_EQ(json["state"], "interrupted");
@@ -193,7 +193,7 @@ TEST(ReportTest, ARunNotCompleteNeverSucceedsAndJunitShowsIt) {
 TEST(ReportTest, BackendStringsInReportsAreUtf8AndXmlLegal) {
   std::vector<CaseResult> results = {
       {"s:g:a", Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "r", "\x1b[31mred\xff\x01")}};
-  const tdc_backend_info info{sizeof(tdc_backend_info), "n\xfe", "\x1b", nullptr};
+  const tdc_backend_info info{sizeof(tdc_backend_info), "n\xfe", "\x1b", nullptr, nullptr};
   const std::string junit = JunitReport(info, "/lib\xff.so", results, false);
   for (unsigned char c : junit)
     EXPECT_TRUE(c >= 0x20 || c == '\n' || c == '\t' || c == '\r') << int(c);

@@ -122,7 +122,7 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
     result.verdict = known.at(o.case_id);
   } else {
     result.verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec),
-                             {o.timeout, core.contains(o.case_id)}, &result.records);
+                             {o.timeout, core.contains(o.case_id), o.tolerance}, &result.records);
   }
   fmt::print("{}: {}\n", o.case_id, SafeText(FormatVerdict(result.verdict)));
   const std::string folder = KeepFolder(o, result);
@@ -164,10 +164,10 @@ bool WriteReports(const SuiteOptions& o, const tdc_backend_info& info,
       written = false;
     }
   };
-  write(o.json, JsonReport(info, o.library, results, tally, state)
+  write(o.json, JsonReport(info, o.library, results, tally, state, o.tolerance)
                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
                     "\n");
-  write(o.junit, JunitReport(info, o.library, results, o.strict, state));
+  write(o.junit, JunitReport(info, o.library, results, o.strict, state, o.tolerance));
   return written;
 }
 
@@ -296,10 +296,14 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
   auto decided = Prepare(o, selected.ids);
   if (auto* error = std::get_if<std::string>(&decided))
     return NotRun(o, *error, SuiteStatus::kError, backend.info());
-  RunnerOptions options{
-      o.jobs,      o.timeout,       o.max_timeouts,
-      core,        GeneratedDir(o), std::get<std::map<std::string, Verdict>>(std::move(decided)),
-      signals.fd()};
+  RunnerOptions options{o.jobs,
+                        o.timeout,
+                        o.max_timeouts,
+                        o.tolerance,
+                        core,
+                        GeneratedDir(o),
+                        std::get<std::map<std::string, Verdict>>(std::move(decided)),
+                        signals.fd()};
   std::vector<CaseResult> results = RunPrinting(o, backend, selected.ids, std::move(options));
   const SuiteStatus status =
       Conclude(o, backend, selected, std::get<std::vector<Expectation>>(std::move(expectations)),

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/parity/policy.h"
+
 namespace tdc::conformance {
 
 // Paths are relative to the working directory, where the cases' fixtures are.
@@ -25,6 +27,7 @@ struct SuiteOptions {
   bool list = false;  // print the selected ids, run nothing
   int jobs = 1, max_timeouts = 3;
   double timeout = 60;
+  gpu::Policy tolerance;    // what graphs' outputs are held to (--tolerance)
   std::string json, junit;  // reports, when non-empty
   std::string expectations;
   bool strict = false, update_expectations = false;

@@ -49,7 +49,7 @@ bool AnyNan(const std::vector<double>& v) {
 Judgement TorchDefault(const ComparedOutput& o) {
   const graph::Tolerance t = compare::ToleranceTable::Default(o.dtype);
   if (auto i = FirstNotClose(o.actual, o.expected, t)) {
-    return {false, fmt::format("element {}: {} is not close to {} (rtol {}, atol {})", *i,
+    return {false, fmt::format("element {}: got {}, expected {} (rtol {}, atol {})", *i,
                                o.actual[*i], o.expected[*i], t.rtol, t.atol)};
   }
   return {true, fmt::format("every element within rtol {}, atol {}", t.rtol, t.atol)};

@@ -1,0 +1,52 @@
+// The CUDA backend's host code (backend.cc: planning, operands, broadcasting, opaque nodes,
+// outputs) through the executor, with the kernel code run on the host
+// (libtdc_backend_cuda_emulated.so). The ASan build runs these; the release build also runs
+// the whole suite on it (conformance.suite:cuda-emulated).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "conformance/executor/bundled_backends_testing.h"
+#include "conformance/executor/executor.h"
+
+namespace tdc::conformance {
+namespace {
+
+std::string VerdictOf(const std::string& id) {
+  auto backend = testing::LoadBundled("cuda_emulated");
+  if (!backend) return "not loaded";
+  return FormatVerdict(RunCase(*backend, std::get<CaseSpec>(ResolveCase(id)), {30, true, {}}));
+}
+
+TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
+  // add and its operator form by rank, layout (strided inputs) and operand kind (tensors,
+  // Python floats and ints, broadcast); pow with a number as the base at the ATen level.
+  for (const char* op : {"add", "pow", "gelu", "sigmoid"}) {
+    for (const char* level : {"dynamo", "aten"}) {
+      const std::string id =
+          std::string("fixtures:probes:") + op + ":profile=torch-2.13:level=" + level;
+      EXPECT_EQ(VerdictOf(id), "PASS") << id;
+    }
+  }
+}
+
+TEST(CudaBackendTest, OpaqueNodesRunOnTheHost) {
+  EXPECT_EQ(VerdictOf("fixtures:names:custom_op:profile=torch-2.13:level=dynamo"), "PASS");
+  EXPECT_EQ(VerdictOf("fixtures:disable:s18_partial_disable:profile=torch-2.13:level=aten"),
+            "PASS");
+}
+
+TEST(CudaBackendTest, WhatItDoesNotComputeIsNotSupportedBeforeItRuns) {
+  auto backend = testing::LoadBundled("cuda_emulated");
+  ASSERT_TRUE(backend);
+  const Verdict v = RunCase(
+      *backend,
+      std::get<CaseSpec>(ResolveCase("fixtures:probes:sum:profile=torch-2.13:level=dynamo")),
+      {30, false, {}});
+  EXPECT_EQ(FormatVerdict(v),
+            "NOT_SUPPORTED backend_compile/not_supported: graph 0/0 (dynamo level) can_compile: "
+            "node 1: torch.sum is not one of this backend's ops");
+}
+
+}  // namespace
+}  // namespace tdc::conformance

@@ -1,0 +1,147 @@
+// The machine's CUDA device: buffers from plain cudaMalloc, the elementwise kernel
+// (elementwise.h) one thread per output element in a grid-stride loop, every launch
+// synchronized before its result is read, so an error is this launch's.
+#include <cuda_runtime.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "gpu/backend/device.h"
+
+namespace tdc::gpu {
+
+namespace {
+
+std::string Error(const char* call, cudaError_t error) {
+  return std::string(call) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) +
+         ")";
+}
+
+__global__ void ElementwiseKernel(ElementLaunch launch) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < launch.numel;
+       i += stride) {
+    ComputeElement(launch, i);
+  }
+}
+
+class CudaDevice final : public Device {
+ public:
+  std::variant<float*, std::string> Allocate(int64_t count) override {
+    void* buffer = nullptr;
+    const size_t bytes = static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float);
+    if (cudaError_t e = cudaMalloc(&buffer, bytes); e != cudaSuccess) return Error("cudaMalloc", e);
+    return static_cast<float*>(buffer);
+  }
+  void Free(float* buffer) override { cudaFree(buffer); }
+  std::string CopyToDevice(float* device, const float* host, int64_t count) override {
+    return Copy(device, host, count, cudaMemcpyHostToDevice);
+  }
+  std::string CopyToHost(float* host, const float* device, int64_t count) override {
+    return Copy(host, device, count, cudaMemcpyDeviceToHost);
+  }
+  std::string Run(const ElementLaunch& launch) override {
+    if (launch.numel == 0) return {};
+    constexpr int kThreads = 256;
+    const int64_t blocks = std::min<int64_t>((launch.numel + kThreads - 1) / kThreads, 65535);
+    ElementwiseKernel<<<static_cast<unsigned>(blocks), kThreads>>>(launch);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return Error("kernel launch", e);
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+      return Error("cudaDeviceSynchronize", e);
+    return {};
+  }
+
+ private:
+  static std::string Copy(void* to, const void* from, int64_t count, cudaMemcpyKind kind) {
+    if (count <= 0) return {};
+    const size_t bytes = static_cast<size_t>(count) * sizeof(float);
+    if (cudaError_t e = cudaMemcpy(to, from, bytes, kind); e != cudaSuccess)
+      return Error("cudaMemcpy", e);
+    return {};
+  }
+};
+
+// Device 0, or why there is none (`missing`), and what the report's header says of it.
+struct Probe {
+  std::string missing;  // empty: there is a device
+  std::string environment;
+};
+
+// Initializes CUDA in this process.
+Probe ProbeHere() {
+  Probe probe;
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    probe.missing = "no CUDA device: " + Error("cudaGetDeviceCount", e);
+  } else if (count == 0) {
+    probe.missing = "no CUDA device: cudaGetDeviceCount found none";
+  }
+  if (!probe.missing.empty()) {
+    probe.environment = probe.missing;
+    return probe;
+  }
+  cudaDeviceProp prop{};
+  int driver = 0, runtime = 0;
+  cudaGetDeviceProperties(&prop, 0);
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "%s (sm_%d%d, %d devices), driver API %d.%d, CUDA runtime %d.%d; TF32 off "
+                "(float32 arithmetic, no tensor cores); deterministic (one thread per output "
+                "element, no atomics)",
+                prop.name, prop.major, prop.minor, count, driver / 1000, driver % 1000 / 10,
+                runtime / 1000, runtime % 1000 / 10);
+  probe.environment = text;
+  return probe;
+}
+
+// ProbeHere's environment, computed in a child process: a process that has initialized CUDA
+// cannot hand it to the processes it forks, and tdconform forks every case from the process
+// that loaded the backend and asked for its info.
+std::string EnvironmentFromChild() {
+  int fds[2];
+  if (pipe(fds) != 0) return "unknown (pipe failed)";
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return "unknown (fork failed)";
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string text = ProbeHere().environment;
+    ssize_t written = write(fds[1], text.data(), text.size());
+    _exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[512];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty())
+    return "unknown (the probe of the CUDA device failed)";
+  return text;
+}
+
+}  // namespace
+
+std::variant<std::unique_ptr<Device>, std::string> OpenDevice() {
+  if (std::string missing = ProbeHere().missing; !missing.empty()) return missing;
+  if (cudaError_t e = cudaSetDevice(0); e != cudaSuccess) return Error("cudaSetDevice", e);
+  return std::make_unique<CudaDevice>();
+}
+
+const char* BackendName() { return "cuda"; }
+
+const char* DeviceEnvironment() {
+  static const std::string environment = EnvironmentFromChild();
+  return environment.c_str();
+}
+
+}  // namespace tdc::gpu

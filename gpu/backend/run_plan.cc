@@ -1,0 +1,242 @@
+#include "gpu/backend/run_plan.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace tdc::gpu {
+
+namespace {
+
+// A node's value: a contiguous float32 tensor in device memory (owned), and for an opaque
+// node the host tensors of its results.
+struct Value {
+  std::vector<int64_t> shape;
+  int64_t numel = 0;
+  float* data = nullptr;
+  std::vector<tdc_tensor> results;
+};
+
+std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * std::max<int64_t>(shape[d], 1);
+  return strides;
+}
+
+int64_t Numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+// One run of a plan.
+class Run {
+ public:
+  Run(const Plan& plan, Device& device, const tdc_host_api& host)
+      : plan_(plan), device_(device), host_(host), values_(plan.steps.size()) {}
+  ~Run() {
+    for (Value& v : values_) device_.Free(v.data);
+  }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  tdc_status Go(const tdc_tensor* inputs, size_t num_inputs, tdc_tensor* outputs,
+                size_t num_outputs, std::string& why) {
+    size_t next_input = 0;
+    for (size_t i = 0; i < plan_.steps.size(); ++i) {
+      const Step& s = plan_.steps[i];
+      std::string error;
+      switch (s.kind) {
+        case StepKind::kInput:
+          if (next_input >= num_inputs)
+            error = "fewer inputs than placeholders";
+          else
+            error = Upload(inputs[next_input++], values_[i]);
+          break;
+        case StepKind::kElement:
+          error = Element(s, values_[i]);
+          break;
+        case StepKind::kOpaque:
+          if (tdc_status status = Opaque(i, why); status != TDC_STATUS_OK) return status;
+          break;
+        case StepKind::kGetItem:
+          error = GetItem(s, values_[i]);
+          break;
+        case StepKind::kOutput:
+          break;
+      }
+      if (!error.empty()) {
+        why = "node " + std::to_string(i) + ": " + error;
+        return TDC_STATUS_ERROR;
+      }
+    }
+    if (num_outputs != plan_.outputs.size()) {
+      why = "the host asks for " + std::to_string(num_outputs) + " outputs, the graph has " +
+            std::to_string(plan_.outputs.size());
+      return TDC_STATUS_ERROR;
+    }
+    for (size_t k = 0; k < num_outputs; ++k) {
+      const Value& v = values_[plan_.outputs[k]];
+      const tdc_host_api& host = host_;
+      if (host.alloc_tensor(host.context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0,
+                            static_cast<int32_t>(v.shape.size()), v.shape.data(),
+                            &outputs[k]) != TDC_STATUS_OK) {
+        why = "alloc_tensor failed for output " + std::to_string(k);
+        return TDC_STATUS_ERROR;
+      }
+      if (std::string e = device_.CopyToHost(static_cast<float*>(outputs[k].data), v.data, v.numel);
+          !e.empty()) {
+        why = "output " + std::to_string(k) + ": " + e;
+        return TDC_STATUS_ERROR;
+      }
+    }
+    return TDC_STATUS_OK;
+  }
+
+ private:
+  std::string NewBuffer(Value& v, std::vector<int64_t> shape) {
+    v.shape = std::move(shape);
+    v.numel = Numel(v.shape);
+    auto buffer = device_.Allocate(v.numel);
+    if (auto* e = std::get_if<std::string>(&buffer)) return *e;
+    v.data = std::get<float*>(buffer);
+    return {};
+  }
+
+  // A host tensor (any strides) into a new contiguous device buffer.
+  std::string Upload(const tdc_tensor& t, Value& v) {
+    if (t.dtype != TDC_DTYPE_FLOAT32 || t.ndim < 0 || t.ndim > kMaxRank ||
+        t.device != TDC_DEVICE_CPU)
+      return "a tensor that is not a float32 host tensor of rank 8 or less";
+    std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
+    if (std::string e = NewBuffer(v, shape); !e.empty()) return e;
+    std::vector<float> contiguous(static_cast<size_t>(v.numel));
+    std::vector<int64_t> index(shape.size(), 0);
+    for (int64_t k = 0; k < v.numel; ++k) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < shape.size(); ++d) offset += index[d] * t.strides[d];
+      contiguous[k] = static_cast<const float*>(t.data)[offset];
+      for (size_t d = shape.size(); d-- > 0;) {
+        if (++index[d] < shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    return device_.CopyToDevice(v.data, contiguous.data(), v.numel);
+  }
+
+  std::string Element(const Step& s, Value& out) {
+    const Value* a = s.a.node >= 0 ? &values_[s.a.node] : nullptr;
+    const Value* b = IsBinary(s.op) && s.b.node >= 0 ? &values_[s.b.node] : nullptr;
+    for (const Value* v : {a, b}) {
+      if (v != nullptr && v->data == nullptr) return "an operand that is no tensor";
+    }
+    // torch's broadcast: shapes aligned at the last dim, a size-1 dim stretching.
+    const size_t rank = std::max(a ? a->shape.size() : 0, b ? b->shape.size() : 0);
+    std::vector<int64_t> shape(rank, 1);
+    for (const Value* v : {a, b}) {
+      if (v == nullptr) continue;
+      for (size_t d = 0; d < v->shape.size(); ++d) {
+        int64_t& into = shape[rank - v->shape.size() + d];
+        if (v->shape[d] != into && into != 1 && v->shape[d] != 1)
+          return "operands that do not broadcast";
+        if (v->shape[d] != 1) into = v->shape[d];
+      }
+    }
+    // A size-0 dim wins over 1 (torch: [0] and [1] broadcast to [0]).
+    for (const Value* v : {a, b}) {
+      if (v == nullptr) continue;
+      for (size_t d = 0; d < v->shape.size(); ++d) {
+        if (v->shape[d] == 0) shape[rank - v->shape.size() + d] = 0;
+      }
+    }
+    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+    ElementLaunch launch;
+    launch.op = s.op;
+    launch.rank = static_cast<int>(rank);
+    std::copy(shape.begin(), shape.end(), launch.shape);
+    launch.numel = out.numel;
+    launch.out = out.data;
+    auto operand = [&](const Value* v, const Operand& o, ElementOperand& into) {
+      if (v == nullptr) {
+        into.number = o.number;
+        return;
+      }
+      into.data = v->data;
+      const std::vector<int64_t> strides = ContiguousStrides(v->shape);
+      for (size_t d = 0; d < v->shape.size(); ++d)
+        into.strides[rank - v->shape.size() + d] = v->shape[d] == 1 ? 0 : strides[d];
+    };
+    operand(a, s.a, launch.a);
+    if (IsBinary(s.op)) operand(b, s.b, launch.b);
+    return device_.Run(launch);
+  }
+
+  // An opaque node: its tensor operands copied to the host, run there, its first result
+  // copied to the device as its value.
+  tdc_status Opaque(size_t i, std::string& why) {
+    const Step& s = plan_.steps[i];
+    std::vector<std::vector<float>> buffers;
+    std::vector<std::vector<int64_t>> strides;
+    std::vector<tdc_tensor> inputs;
+    buffers.reserve(s.refs.size());
+    strides.reserve(s.refs.size());
+    for (int ref : s.refs) {
+      const Value& v = values_[ref];
+      if (v.data == nullptr) {
+        why = "node " + std::to_string(i) + ": an opaque node's operand that is no tensor";
+        return TDC_STATUS_NOT_SUPPORTED;
+      }
+      buffers.emplace_back(static_cast<size_t>(v.numel));
+      strides.push_back(ContiguousStrides(v.shape));
+      if (std::string e = device_.CopyToHost(buffers.back().data(), v.data, v.numel); !e.empty()) {
+        why = e;
+        return TDC_STATUS_ERROR;
+      }
+      inputs.push_back({TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0, static_cast<int32_t>(v.shape.size()),
+                        v.shape.data(), strides.back().data(), buffers.back().data()});
+    }
+    constexpr size_t kMaxResults = 8;
+    Value& value = values_[i];
+    value.results.resize(kMaxResults);
+    size_t count = 0;
+    char message[512] = "";
+    const tdc_host_api& host = host_;
+    const tdc_status status =
+        host.run_node(host.context, i, inputs.data(), inputs.size(), value.results.data(),
+                      kMaxResults, &count, message, sizeof message);
+    value.results.resize(status == TDC_STATUS_OK ? std::min(count, kMaxResults) : 0);
+    if (status != TDC_STATUS_OK) {
+      why = message;
+      return status;
+    }
+    if (value.results.size() == 1) {
+      if (std::string e = Upload(value.results[0], value); !e.empty()) {
+        why = "node " + std::to_string(i) + ": its result: " + e;
+        return TDC_STATUS_NOT_SUPPORTED;
+      }
+    }
+    return TDC_STATUS_OK;
+  }
+
+  std::string GetItem(const Step& s, Value& out) {
+    const Value& of = values_[s.a.node];
+    if (s.item < 0 || static_cast<size_t>(s.item) >= of.results.size())
+      return "operator.getitem past an opaque node's results";
+    return Upload(of.results[s.item], out);
+  }
+
+  const Plan& plan_;
+  Device& device_;
+  const tdc_host_api& host_;
+  std::vector<Value> values_;
+};
+
+}  // namespace
+
+tdc_status RunPlan(const Plan& plan, Device& device, const tdc_host_api& host,
+                   const tdc_tensor* inputs, size_t num_inputs, tdc_tensor* outputs,
+                   size_t num_outputs, std::string& why) {
+  return Run(plan, device, host).Go(inputs, num_inputs, outputs, num_outputs, why);
+}
+
+}  // namespace tdc::gpu
