@@ -20,8 +20,9 @@ std::string VerdictOf(const std::string& id) {
 
 TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   // add and its operator form by rank, layout (strided inputs) and operand kind (tensors,
-  // Python floats and ints, broadcast); pow with a number as the base at the ATen level.
-  for (const char* op : {"add", "pow", "gelu", "sigmoid"}) {
+  // Python floats and ints, broadcast); pow with a number as the base at the ATen level; the
+  // reductions over every dim, one dim, a tuple of dims, with and without keepdim.
+  for (const char* op : {"add", "pow", "gelu", "sigmoid", "sum", "mean", "amax"}) {
     for (const char* level : {"dynamo", "aten"}) {
       const std::string id =
           std::string("fixtures:probes:") + op + ":profile=torch-2.13:level=" + level;
@@ -41,11 +42,11 @@ TEST(CudaBackendTest, WhatItDoesNotComputeIsNotSupportedBeforeItRuns) {
   ASSERT_TRUE(backend);
   const Verdict v = RunCase(
       *backend,
-      std::get<CaseSpec>(ResolveCase("fixtures:probes:sum:profile=torch-2.13:level=dynamo")),
+      std::get<CaseSpec>(ResolveCase("fixtures:probes:matmul:profile=torch-2.13:level=dynamo")),
       {30, false, {}});
   EXPECT_EQ(FormatVerdict(v),
             "NOT_SUPPORTED backend_compile/not_supported: graph 0/0 (dynamo level) can_compile: "
-            "node 1: torch.sum is not one of this backend's ops");
+            "node 2: torch.matmul is not one of this backend's ops");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The machine's CUDA device: buffers from plain cudaMalloc, the elementwise kernel
-// (elementwise.h) one thread per output element in a grid-stride loop, every launch
+// The machine's CUDA device: buffers from plain cudaMalloc, the kernels (elementwise.h,
+// reduction.h) one thread per output element in a grid-stride loop, every launch
 // synchronized before its result is read, so an error is this launch's.
 #include <cuda_runtime.h>
 #include <sys/wait.h>
@@ -28,6 +28,27 @@ __global__ void ElementwiseKernel(ElementLaunch launch) {
   }
 }
 
+__global__ void ReductionKernel(ReduceLaunch launch) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < launch.out_numel; i += stride) {
+    ComputeReduced(launch, i);
+  }
+}
+
+// Launches `kernel` over `count` items, grid-stride, and waits for it.
+template <typename Launch>
+std::string LaunchAndWait(void (*kernel)(Launch), const Launch& launch, int64_t count) {
+  if (count == 0) return {};
+  constexpr int kThreads = 256;
+  const int64_t blocks = std::min<int64_t>((count + kThreads - 1) / kThreads, 65535);
+  kernel<<<static_cast<unsigned>(blocks), kThreads>>>(launch);
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return Error("kernel launch", e);
+  if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+    return Error("cudaDeviceSynchronize", e);
+  return {};
+}
+
 class CudaDevice final : public Device {
  public:
   std::variant<float*, std::string> Allocate(int64_t count) override {
@@ -44,14 +65,10 @@ class CudaDevice final : public Device {
     return Copy(host, device, count, cudaMemcpyDeviceToHost);
   }
   std::string Run(const ElementLaunch& launch) override {
-    if (launch.numel == 0) return {};
-    constexpr int kThreads = 256;
-    const int64_t blocks = std::min<int64_t>((launch.numel + kThreads - 1) / kThreads, 65535);
-    ElementwiseKernel<<<static_cast<unsigned>(blocks), kThreads>>>(launch);
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return Error("kernel launch", e);
-    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-      return Error("cudaDeviceSynchronize", e);
-    return {};
+    return LaunchAndWait(ElementwiseKernel, launch, launch.numel);
+  }
+  std::string Run(const ReduceLaunch& launch) override {
+    return LaunchAndWait(ReductionKernel, launch, launch.out_numel);
   }
 
  private:

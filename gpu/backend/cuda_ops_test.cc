@@ -1,7 +1,7 @@
 // The CUDA backend's op table (cuda_ops.def) checked against the reference's: every op it
 // claims is an op of reference/runtime/ops.def, reached by the same function, method and
 // Python operator, each ATen overload it claims is one torch 2.13.0 offers for that op
-// (aten_overloads.def), and each is a pointwise op, which is what its one kernel computes.
+// (aten_overloads.def), and each is what its kernel computes: a pointwise op or a reduction.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -15,12 +15,14 @@ namespace {
 
 struct CudaRow {
   std::string_view name, function, method, python_operator, overloads;
+  tdc::runtime::OpTrait trait;  // what its kernel computes
 };
 constexpr CudaRow kCudaOps[] = {
-#define TDC_CUDA_OP(name, Kind, function, method, python_operator, overloads) \
-  {#name, function, method, python_operator, overloads},
+#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) \
+  {#name, function, method, python_operator, overloads, tdc::runtime::kPointwise},
+#define TDC_CUDA_REDUCTION(name, Kind, function, method, overloads) \
+  {#name, function, method, "", overloads, tdc::runtime::kReduction},
 #include "gpu/backend/cuda_ops.def"
-#undef TDC_CUDA_OP
 };
 
 struct AtenRow {
@@ -47,7 +49,7 @@ TEST(CudaOpsTest, EveryRowIsTheReferencesOp) {
     EXPECT_EQ(row.function, op->function);
     EXPECT_EQ(row.method, op->method);
     EXPECT_EQ(row.python_operator, op->python_operator);
-    EXPECT_TRUE(op->Has(tdc::runtime::kPointwise));
+    EXPECT_TRUE(op->Has(row.trait));
   }
 }
 

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "gpu/backend/elementwise.h"
+#include "gpu/backend/reduction.h"
 
 namespace tdc::gpu {
 
@@ -25,6 +26,7 @@ class Device {
   virtual std::string CopyToHost(float* host, const float* device, int64_t count) = 0;
   // Runs the launch (its operands and output in the device's memory) to completion.
   virtual std::string Run(const ElementLaunch& launch) = 0;
+  virtual std::string Run(const ReduceLaunch& launch) = 0;
 };
 
 // This machine's device, or why there is none ("no CUDA device: ...").

@@ -7,19 +7,13 @@
 
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define TDC_HOST_DEVICE __host__ __device__
-#else
-#define TDC_HOST_DEVICE
-#include <cmath>
-#endif
+#include "gpu/backend/host_device.h"
 
 namespace tdc::gpu {
 
 enum class ElementOp {
-#define TDC_CUDA_OP(name, Kind, function, method, python_operator, overloads) Kind,
+#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) Kind,
 #include "gpu/backend/cuda_ops.def"
-#undef TDC_CUDA_OP
 };
 
 TDC_HOST_DEVICE constexpr bool IsBinary(ElementOp op) {

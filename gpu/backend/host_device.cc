@@ -1,4 +1,4 @@
-// The host standing in for a CUDA device: the elementwise kernel's own code (elementwise.h)
+// The host standing in for a CUDA device: the kernels' own code (elementwise.h, reduction.h)
 // run in a loop over host memory. Only tests load this library: it says in its name and its
 // environment that no device computed anything.
 #include <cstring>
@@ -27,6 +27,10 @@ class HostDevice final : public Device {
   }
   std::string Run(const ElementLaunch& launch) override {
     for (int64_t i = 0; i < launch.numel; ++i) ComputeElement(launch, i);
+    return {};
+  }
+  std::string Run(const ReduceLaunch& launch) override {
+    for (int64_t i = 0; i < launch.out_numel; ++i) ComputeReduced(launch, i);
     return {};
   }
 };

@@ -8,14 +8,15 @@ namespace {
 
 struct OpRow {
   std::string_view name;
-  ElementOp op;
+  CudaOp op;
   std::string_view function, method, python_operator, aten_overloads;
 };
 constexpr OpRow kOps[] = {
-#define TDC_CUDA_OP(name, Kind, function, method, python_operator, overloads) \
-  {#name, ElementOp::Kind, function, method, python_operator, overloads},
+#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) \
+  {#name, {false, ElementOp::Kind, ReduceOp::kSum}, function, method, python_operator, overloads},
+#define TDC_CUDA_REDUCTION(name, Kind, function, method, overloads) \
+  {#name, {true, ElementOp::kAdd, ReduceOp::Kind}, function, method, "", overloads},
 #include "gpu/backend/cuda_ops.def"
-#undef TDC_CUDA_OP
 };
 
 }  // namespace
@@ -70,6 +71,94 @@ bool ReadOperand(const tdc_arg& arg, Operand& out) {
   }
 }
 
+// A REF to an earlier node (one before node `i`).
+bool Earlier(const Operand& o, size_t i) { return o.node >= 0 && static_cast<size_t>(o.node) < i; }
+
+std::variant<Step, std::string> PlanElementwise(const tdc_node& n, size_t i, ElementOp op) {
+  Step s;
+  s.kind = StepKind::kElement;
+  s.op = op;
+  const size_t arity = IsBinary(op) ? 2 : 1;
+  const bool read = n.num_kwargs == 0 && n.num_args == arity && ReadOperand(n.args[0], s.a) &&
+                    (arity == 1 || ReadOperand(n.args[1], s.b));
+  const bool refs_ok = (s.a.node < 0 || Earlier(s.a, i)) && (s.b.node < 0 || Earlier(s.b, i));
+  if (!read || !refs_ok || (s.a.node < 0 && (arity == 1 || s.b.node < 0)))
+    return std::string("(float32 tensors or Python numbers, no keywords) are outside this backend");
+  return s;
+}
+
+// A reduction's `dim` (an int, a list or tuple of ints, None) and `keepdim` (a bool).
+bool ReadDims(const tdc_arg& arg, Step& s) {
+  if (arg.kind == TDC_ARG_NONE) return true;
+  if (arg.kind == TDC_ARG_INT) {
+    s.dims = std::vector<int64_t>{arg.integer};
+    return true;
+  }
+  if (arg.kind != TDC_ARG_LIST && arg.kind != TDC_ARG_TUPLE) return false;
+  s.dims.emplace();
+  for (size_t k = 0; k < arg.num_items; ++k) {
+    if (arg.items[k].kind != TDC_ARG_INT) return false;
+    s.dims->push_back(arg.items[k].integer);
+  }
+  return true;
+}
+
+std::variant<Step, std::string> PlanReduction(const tdc_node& n, size_t i, ReduceOp op) {
+  Step s;
+  s.kind = StepKind::kReduce;
+  s.reduce = op;
+  bool read = n.num_args >= 1 && n.num_args <= 3 && n.args[0].kind == TDC_ARG_REF &&
+              ReadOperand(n.args[0], s.a) && Earlier(s.a, i);
+  if (read && n.num_args >= 2) read = ReadDims(n.args[1], s);
+  if (read && n.num_args == 3) {
+    read = n.args[2].kind == TDC_ARG_BOOL;
+    s.keepdim = n.args[2].integer != 0;
+  }
+  for (size_t k = 0; k < n.num_kwargs && read; ++k) {
+    const std::string_view name = n.kwargs[k].name != nullptr ? n.kwargs[k].name : "";
+    const tdc_arg& value = n.kwargs[k].value;
+    if (name == "dim") {
+      read = ReadDims(value, s);
+    } else if (name == "keepdim") {
+      read = value.kind == TDC_ARG_BOOL;
+      s.keepdim = value.integer != 0;
+    } else {
+      read = false;  // dtype=, out=
+    }
+  }
+  if (!read) return std::string("(a float32 tensor, dim, keepdim) are outside this backend");
+  return s;
+}
+
+// A get_attr node: the graph's float32 constant it names, copied.
+std::variant<Step, std::string> PlanConstant(const tdc_graph& g, const tdc_node& n,
+                                             const std::string& node) {
+  const std::string_view target = n.target != nullptr ? n.target : "";
+  for (size_t k = 0; k < g.num_constants; ++k) {
+    if (g.constant_names[k] == nullptr || target != g.constant_names[k]) continue;
+    const tdc_tensor& t = g.constants[k];
+    if (t.dtype != TDC_DTYPE_FLOAT32 || t.ndim < 0 || t.ndim > kMaxRank || t.data == nullptr)
+      return node + ": a constant that is not a float32 tensor of rank 8 or less";
+    Step s;
+    s.kind = StepKind::kConstant;
+    s.shape.assign(t.shape, t.shape + t.ndim);
+    std::vector<int64_t> index(s.shape.size(), 0);
+    int64_t numel = 1;
+    for (int64_t size : s.shape) numel *= size;
+    for (int64_t e = 0; e < numel; ++e) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < index.size(); ++d) offset += index[d] * t.strides[d];
+      s.values.push_back(static_cast<const float*>(t.data)[offset]);
+      for (size_t d = index.size(); d-- > 0;) {
+        if (++index[d] < s.shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    return s;
+  }
+  return node + ": get_attr " + std::string(target) + " names no constant of the graph";
+}
+
 // The node's step, or why the backend does not compute it.
 std::variant<Step, std::string> PlanNode(const tdc_graph& g, size_t i,
                                          const std::vector<Step>& earlier) {
@@ -81,25 +170,17 @@ std::variant<Step, std::string> PlanNode(const tdc_graph& g, size_t i,
       return node + ": an input that is not a float32 tensor of rank 8 or less";
     return s;
   }
+  if (n.op == TDC_NODE_GET_ATTR) return PlanConstant(g, n, node);
   if (n.op != TDC_NODE_CALL_FUNCTION && n.op != TDC_NODE_CALL_METHOD)
-    return node + (n.op == TDC_NODE_GET_ATTR ? ": a get_attr node" : ": a module node");
+    return node + ": a module node";
   const std::string_view target = n.target != nullptr ? n.target : "";
   const auto& ops = n.op == TDC_NODE_CALL_METHOD ? AllTargets().methods : AllTargets().functions;
   if (auto found = ops.find(target); found != ops.end()) {
-    s.kind = StepKind::kElement;
-    s.op = found->second;
-    const size_t arity = IsBinary(s.op) ? 2 : 1;
-    const bool read = n.num_kwargs == 0 && n.num_args == arity && ReadOperand(n.args[0], s.a) &&
-                      (arity == 1 || ReadOperand(n.args[1], s.b));
-    // A REF must name an earlier tensor: a node before this one that is not the output.
-    auto tensor = [&](const Operand& o) { return o.node >= 0 && static_cast<size_t>(o.node) < i; };
-    const bool refs_ok = (s.a.node < 0 || tensor(s.a)) && (s.b.node < 0 || tensor(s.b));
-    if (!read || !refs_ok || (s.a.node < 0 && (arity == 1 || s.b.node < 0))) {
-      return node + ": " + std::string(target) +
-             " with these arguments (float32 tensors or "
-             "Python numbers, no keywords) is outside this backend";
-    }
-    return s;
+    auto planned = found->second.reduction ? PlanReduction(n, i, found->second.reduce)
+                                           : PlanElementwise(n, i, found->second.element);
+    if (auto* why = std::get_if<std::string>(&planned))
+      return node + ": " + std::string(target) + " with these arguments " + *why;
+    return planned;
   }
   if (n.op == TDC_NODE_CALL_FUNCTION && target == "operator.getitem" && n.num_args == 2 &&
       n.args[0].kind == TDC_ARG_REF && n.args[1].kind == TDC_ARG_INT && n.args[0].integer >= 0 &&

@@ -53,8 +53,16 @@ class Run {
           else
             error = Upload(inputs[next_input++], values_[i]);
           break;
+        case StepKind::kConstant:
+          error = NewBuffer(values_[i], s.shape);
+          if (error.empty())
+            error = device_.CopyToDevice(values_[i].data, s.values.data(), values_[i].numel);
+          break;
         case StepKind::kElement:
           error = Element(s, values_[i]);
+          break;
+        case StepKind::kReduce:
+          error = Reduce(s, values_[i]);
           break;
         case StepKind::kOpaque:
           if (tdc_status status = Opaque(i, why); status != TDC_STATUS_OK) return status;
@@ -168,6 +176,46 @@ class Run {
     };
     operand(a, s.a, launch.a);
     if (IsBinary(s.op)) operand(b, s.b, launch.b);
+    return device_.Run(launch);
+  }
+
+  std::string Reduce(const Step& s, Value& out) {
+    const Value& in = values_[s.a.node];
+    if (in.data == nullptr) return "an operand that is no tensor";
+    const int rank = static_cast<int>(in.shape.size());
+    ReduceLaunch launch;
+    launch.op = s.reduce;
+    launch.rank = rank;
+    std::copy(in.shape.begin(), in.shape.end(), launch.shape);
+    if (!s.dims || s.dims->empty()) {
+      std::fill(launch.reduced, launch.reduced + rank, true);
+    } else {
+      for (int64_t dim : *s.dims) {
+        // torch wraps a negative dim, and takes a 0-d tensor's dim 0 or -1 as its only one.
+        const int64_t extent = std::max(rank, 1);
+        if (dim < -extent || dim >= extent) return "dim " + std::to_string(dim) + " out of range";
+        const int64_t d = dim < 0 ? dim + extent : dim;
+        if (rank == 0) continue;
+        if (launch.reduced[d]) return "dim " + std::to_string(dim) + " given twice";
+        launch.reduced[d] = true;
+      }
+    }
+    std::vector<int64_t> shape;
+    launch.count = 1;
+    for (int d = 0; d < rank; ++d) {
+      if (launch.reduced[d]) {
+        launch.count *= in.shape[d];
+        if (s.keepdim) shape.push_back(1);
+      } else {
+        shape.push_back(in.shape[d]);
+      }
+    }
+    if (s.reduce == ReduceOp::kAmax && launch.count == 0)
+      return "amax over an empty dim";  // torch raises; the reference never gets here
+    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+    launch.in = in.data;
+    launch.out = out.data;
+    launch.out_numel = out.numel;
     return device_.Run(launch);
   }
 
