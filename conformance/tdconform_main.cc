@@ -98,6 +98,10 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", o.seed,
                  "the first generated program's seed (program i uses seed + i; default 1)");
+  app.add_option("--shrink", o.shrink,
+                 "shrink this many generated cases the backend fails into their failure folders "
+                 "(shrunk.py; default 3)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--vs-torch", o.vs_torch,
                "generated programs' expected outcome recorded from torch 2.13.0 by the oracle "
                "(needs --python)");

@@ -54,25 +54,6 @@ std::optional<std::string> WriteFile(const std::string& path, const std::string&
   return std::nullopt;
 }
 
-// The reference's outcome of `program` in every profile, as a golden document. Its display
-// name is the program's path, as the executor's run of it will have. No oracle recorded it:
-// its provenance says so (hashes of zeros, torch version "reference"; meta is never compared).
-std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& program,
-                                                         const std::string& file) {
-  graph::Golden golden;
-  golden.meta.fixture = file;
-  golden.meta.fixture_sha256 = golden.meta.oracle_sha256 = std::string(64, '0');
-  golden.meta.torch_version = "reference";
-  golden.meta.header.profiles = dynamo::KnownProfiles();
-  for (const std::string& profile : dynamo::KnownProfiles()) {
-    fuzz::ReferenceRun run = fuzz::RunOnReference(program, file, {}, profile);
-    if (!run.error.empty()) return run.error;
-    golden.eager = run.eager;
-    golden.compiled.emplace_back(profile, run.compiled);
-  }
-  return golden;
-}
-
 // Runs the oracle's recorder on `files` (argv, no shell), its output into `log`; whether it
 // recorded a program shows in its golden file.
 void RecordWithTorch(const std::string& python, const std::vector<std::string>& files,
@@ -115,6 +96,22 @@ std::optional<std::string> Disagreement(const graph::Golden& torch, const graph:
 }
 
 }  // namespace
+
+std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& program,
+                                                         const std::string& file) {
+  graph::Golden golden;
+  golden.meta.fixture = file;
+  golden.meta.fixture_sha256 = golden.meta.oracle_sha256 = std::string(64, '0');
+  golden.meta.torch_version = "reference";
+  golden.meta.header.profiles = dynamo::KnownProfiles();
+  for (const std::string& profile : dynamo::KnownProfiles()) {
+    fuzz::ReferenceRun run = fuzz::RunOnReference(program, file, {}, profile);
+    if (!run.error.empty()) return run.error;
+    golden.eager = run.eager;
+    golden.compiled.emplace_back(profile, run.compiled);
+  }
+  return golden;
+}
 
 std::vector<std::string> GeneratedCaseIds(const GeneratedOptions& options) {
   std::vector<std::string> ids;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "conformance/executor/verdict.h"
+#include "fuzz/program.h"
+#include "reference/graph/golden.h"
 
 namespace tdc::conformance {
 
@@ -32,6 +34,13 @@ struct GeneratedFiles {
   std::string python =
       ".venv/bin/python";  // runs the oracle (`torch` cases), from the repository root
 };
+
+// The reference's outcome of `program` (written at `file`) in every profile, as a golden
+// document. Its display name is the program's path, as the executor's run of it will have.
+// No oracle recorded it: its provenance says so (hashes of zeros, torch version "reference";
+// meta is never compared). The reference's diagnostic when it cannot run the program.
+std::variant<graph::Golden, std::string> ReferenceGolden(const fuzz::Program& program,
+                                                         const std::string& file);
 
 // Writes the program and the expected outcome of each generated case among `ids` (others are
 // left alone). Gives the verdicts known before anything runs: a `torch` case whose program

@@ -25,6 +25,7 @@
 #include "conformance/runner/report.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/selection.h"
+#include "conformance/runner/shrink_generated.h"
 #include "conformance/runner/strays.h"
 
 namespace tdc::conformance {
@@ -130,6 +131,27 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
   fmt::print("repro: {}\n{}", SafeText(ReproCommand(o.case_id, o.library)), folder);
   return CountsAs(result.verdict.status) == Counts::kSkipped ? SuiteStatus::kSucceeded
                                                              : SuiteStatus::kFailed;
+}
+
+// The first --shrink generated cases the backend failed, shrunk into their failure folders.
+void ShrinkFailures(const SuiteOptions& o, const LoadedBackend& backend,
+                    const std::vector<CaseResult>& results, const std::set<std::string>& core) {
+  int left = o.shrink;
+  for (const CaseResult& r : results) {
+    if (left <= 0) return;
+    if (!WorthShrinking(r.id, r.verdict)) continue;
+    --left;
+    auto shrunk = ShrinkGenerated(
+        backend, r.id, r.verdict, {o.timeout, core.contains(r.id), o.tolerance},
+        fmt::format("{}/shrink/{}", o.out, r.id), fmt::format("{}/{}", FailuresDir(o), r.id));
+    if (auto* error = std::get_if<std::string>(&shrunk)) {
+      fmt::print(stderr, "{}\n", *error);
+      continue;
+    }
+    const Shrunk& s = std::get<Shrunk>(shrunk);
+    fmt::print("shrunk {}: {} ({} statements, from {}; {} runs)\n", SafeText(r.id), s.program,
+               s.statements, s.statements_before, s.runs);
+  }
 }
 
 // Runs `ids`, printing each non-PASS verdict as its case ends (and, on a terminal, which case
@@ -305,6 +327,7 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
                         std::get<std::map<std::string, Verdict>>(std::move(decided)),
                         signals.fd()};
   std::vector<CaseResult> results = RunPrinting(o, backend, selected.ids, std::move(options));
+  if (!signals.signal()) ShrinkFailures(o, backend, results, core);
   const SuiteStatus status =
       Conclude(o, backend, selected, std::get<std::vector<Expectation>>(std::move(expectations)),
                results, signals.signal());

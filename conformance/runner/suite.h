@@ -35,6 +35,7 @@ struct SuiteOptions {
   // `vs_torch`.
   int fuzz = 0;
   uint64_t seed = 1;
+  int shrink = 3;  // generated cases the backend fails, shrunk (shrink_generated.h)
   bool vs_torch = false;
   std::string python = ".venv/bin/python";
   std::string out = "tdconform-out";  // failures/ and generated/ go here

@@ -3,7 +3,8 @@
 --fuzz N --seed S adds N programs (4 cases each: 2 profiles x 2 graph levels) whose
 expected outcome comes from the reference, or with --vs-torch from torch 2.13.0 through the
 oracle; a generated case runs alone by its id; a failed case leaves a folder named on its
-`details:` line, which a later pass removes.
+`details:` line, which a later pass removes; the first --shrink generated cases the backend
+fails are shrunk into their folders.
 
 Run by ctest (conformance.generated) from the repository root:
   python conformance/runner/tests/test_generated.py TDCONFORM LIBDIR BUILDDIR
@@ -83,6 +84,29 @@ class GeneratedTest(unittest.TestCase):
         passed = run("--backend", backend("reference"), *selection)
         self.assertEqual(passed.returncode, 0, passed.stdout + passed.stderr)
         self.assertEqual(list((self.out / "failures").iterdir()), [])
+
+    def test_a_generated_case_the_backend_fails_is_shrunk_into_its_folder(self):
+        # broken_wrong_numerics multiplies the outputs of every graph with an add by 1.001:
+        # the smallest program that still fails holds one statement, an add.
+        args = ["--backend", backend("broken_wrong_numerics"), "--fuzz", "4", "--filter", "fuzz:*",
+                "--out", str(self.out), "--json", str(self.out / "r.json")]
+        result = run(*args, "--shrink", "1")
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        report = json.loads((self.out / "r.json").read_text())
+        failed = [c for c in report["cases"] if c["status"] == "FAIL"]
+        self.assertTrue(failed, result.stdout)
+        first = failed[0]["id"]
+        folder = self.out / "failures" / first
+        shrunk = [line for line in result.stdout.splitlines() if line.startswith("shrunk ")]
+        self.assertEqual(len(shrunk), 1, result.stdout)  # --shrink 1
+        self.assertTrue(shrunk[0].startswith(f"shrunk {first}: {folder}/shrunk.py (1 statements, from "), shrunk[0])
+        program = (folder / "shrunk.py").read_text()
+        body = program[program.index("def f0(x):"):program.index("def h0(x):")]
+        self.assertEqual(body.split(), ["def", "f0(x):", "x", "=", "x", "+", "0.25", "return", "x"])
+        golden = json.loads((folder / "shrunk.golden.json").read_text())
+        self.assertEqual(golden["meta"]["fixture"], str(folder / "shrunk.py"))
+        none = run(*args, "--shrink", "0")
+        self.assertNotIn("shrunk ", none.stdout)
 
     def test_vs_torch_takes_the_expected_outcome_from_the_oracle(self):
         out = BUILDDIR / "test-generated-vs-torch"  # the oracle records programs inside the repository
