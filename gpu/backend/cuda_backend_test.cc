@@ -21,8 +21,10 @@ std::string VerdictOf(const std::string& id) {
 TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   // add and its operator form by rank, layout (strided inputs) and operand kind (tensors,
   // Python floats and ints, broadcast); pow with a number as the base at the ATen level; the
-  // reductions over every dim, one dim, a tuple of dims, with and without keepdim.
-  for (const char* op : {"add", "pow", "gelu", "sigmoid", "sum", "mean", "amax"}) {
+  // reductions over every dim, one dim, a tuple of dims, with and without keepdim; views and
+  // copies by rank, layout and negative dims.
+  for (const char* op : {"add", "pow", "gelu", "sigmoid", "sum", "mean", "amax", "view",
+                         "transpose", "permute", "expand", "squeeze", "unsqueeze", "clone"}) {
     for (const char* level : {"dynamo", "aten"}) {
       const std::string id =
           std::string("fixtures:probes:") + op + ":profile=torch-2.13:level=" + level;

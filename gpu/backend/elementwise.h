@@ -14,6 +14,7 @@ namespace tdc::gpu {
 enum class ElementOp {
 #define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) Kind,
 #include "gpu/backend/cuda_ops.def"
+  kCopy,  // the operand as it is: what views and copies launch (cuda_ops.def's TDC_CUDA_VIEW)
 };
 
 TDC_HOST_DEVICE constexpr bool IsBinary(ElementOp op) {
@@ -76,6 +77,8 @@ TDC_HOST_DEVICE inline float Apply(ElementOp op, float x, float y) {
       return sqrtf(x);
     case ElementOp::kGelu:  // approximate='none', the only form the op table models
       return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+    case ElementOp::kCopy:
+      return x;
   }
   return x;
 }

@@ -12,10 +12,13 @@ struct OpRow {
   std::string_view function, method, python_operator, aten_overloads;
 };
 constexpr OpRow kOps[] = {
-#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) \
-  {#name, {false, ElementOp::Kind, ReduceOp::kSum}, function, method, python_operator, overloads},
+#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads)           \
+  {#name,    {CudaOp::Family::kElementwise, ElementOp::Kind}, function, method, python_operator, \
+   overloads},
 #define TDC_CUDA_REDUCTION(name, Kind, function, method, overloads) \
-  {#name, {true, ElementOp::kAdd, ReduceOp::Kind}, function, method, "", overloads},
+  {#name, {CudaOp::Family::kReduction, {}, ReduceOp::Kind}, function, method, "", overloads},
+#define TDC_CUDA_VIEW(name, Kind, function, method, overloads) \
+  {#name, {CudaOp::Family::kView, {}, {}, ViewOp::Kind}, function, method, "", overloads},
 #include "gpu/backend/cuda_ops.def"
 };
 
@@ -130,6 +133,75 @@ std::variant<Step, std::string> PlanReduction(const tdc_node& n, size_t i, Reduc
   return s;
 }
 
+// The ints of `args` from `first` on: one int each, or one list or tuple of them
+// (x.view(2, 3), x.view((2, 3)), aten.view.default(x, [2, 3])).
+bool ReadInts(const tdc_node& n, size_t first, std::vector<int64_t>& out) {
+  if (first + 1 == n.num_args &&
+      (n.args[first].kind == TDC_ARG_LIST || n.args[first].kind == TDC_ARG_TUPLE)) {
+    for (size_t k = 0; k < n.args[first].num_items; ++k) {
+      if (n.args[first].items[k].kind != TDC_ARG_INT) return false;
+      out.push_back(n.args[first].items[k].integer);
+    }
+    return true;
+  }
+  for (size_t k = first; k < n.num_args; ++k) {
+    if (n.args[k].kind != TDC_ARG_INT) return false;
+    out.push_back(n.args[k].integer);
+  }
+  return true;
+}
+
+// clone's memory_format: its values are the same whatever the layout.
+bool CloneKeywords(const tdc_node& n) {
+  for (size_t k = 0; k < n.num_kwargs; ++k) {
+    const std::string_view name = n.kwargs[k].name != nullptr ? n.kwargs[k].name : "";
+    const tdc_arg& value = n.kwargs[k].value;
+    if (name != "memory_format" || value.kind != TDC_ARG_MEMORY_FORMAT ||
+        (value.integer != TDC_MEMORY_FORMAT_CONTIGUOUS &&
+         value.integer != TDC_MEMORY_FORMAT_PRESERVE))
+      return false;
+  }
+  return true;
+}
+
+std::variant<Step, std::string> PlanView(const tdc_node& n, size_t i, ViewOp op) {
+  Step s;
+  s.kind = StepKind::kView;
+  s.view = op;
+  bool read = n.num_args >= 1 && n.args[0].kind == TDC_ARG_REF && ReadOperand(n.args[0], s.a) &&
+              Earlier(s.a, i) && (n.num_kwargs == 0 || (op == ViewOp::kClone && CloneKeywords(n)));
+  std::vector<int64_t> ints;
+  if (read) read = ReadInts(n, 1, ints);
+  switch (op) {
+    case ViewOp::kView:
+    case ViewOp::kReshape:
+    case ViewOp::kExpand:
+    case ViewOp::kPermute:
+      read = read && n.num_args >= 2;
+      s.dims = ints;
+      break;
+    case ViewOp::kTranspose:
+      read = read && ints.size() == 2 && n.num_args == 3;
+      s.dims = ints;
+      break;
+    case ViewOp::kUnsqueeze:
+      read = read && ints.size() == 1 && n.num_args == 2;
+      s.dims = ints;
+      break;
+    case ViewOp::kSqueeze:  // squeeze(x), squeeze(x, d), squeeze(x, [d, ...])
+      read = read && n.num_args <= 2;
+      if (n.num_args == 2) s.dims = ints;
+      break;
+    case ViewOp::kContiguous:
+    case ViewOp::kClone:
+      read = read && n.num_args == 1;
+      break;
+  }
+  if (!read)
+    return std::string("(a float32 tensor and int sizes or dims) are outside this backend");
+  return s;
+}
+
 // A get_attr node: the graph's float32 constant it names, copied.
 std::variant<Step, std::string> PlanConstant(const tdc_graph& g, const tdc_node& n,
                                              const std::string& node) {
@@ -176,8 +248,10 @@ std::variant<Step, std::string> PlanNode(const tdc_graph& g, size_t i,
   const std::string_view target = n.target != nullptr ? n.target : "";
   const auto& ops = n.op == TDC_NODE_CALL_METHOD ? AllTargets().methods : AllTargets().functions;
   if (auto found = ops.find(target); found != ops.end()) {
-    auto planned = found->second.reduction ? PlanReduction(n, i, found->second.reduce)
-                                           : PlanElementwise(n, i, found->second.element);
+    const CudaOp& op = found->second;
+    auto planned = op.family == CudaOp::Family::kReduction ? PlanReduction(n, i, op.reduce)
+                   : op.family == CudaOp::Family::kView    ? PlanView(n, i, op.view)
+                                                           : PlanElementwise(n, i, op.element);
     if (auto* why = std::get_if<std::string>(&planned))
       return node + ": " + std::string(target) + " with these arguments " + *why;
     return planned;

@@ -17,11 +17,17 @@
 
 namespace tdc::gpu {
 
-// One of cuda_ops.def's ops: elementwise or a reduction.
+enum class ViewOp {
+#define TDC_CUDA_VIEW(name, Kind, function, method, overloads) Kind,
+#include "gpu/backend/cuda_ops.def"
+};
+
+// One of cuda_ops.def's ops.
 struct CudaOp {
-  bool reduction = false;
+  enum class Family { kElementwise, kReduction, kView } family = Family::kElementwise;
   ElementOp element = ElementOp::kAdd;
   ReduceOp reduce = ReduceOp::kSum;
+  ViewOp view = ViewOp::kView;
 };
 
 // Every target of cuda_ops.def: what get_capabilities declares, and which op each reaches.
@@ -37,15 +43,19 @@ struct Operand {
   float number = 0;
 };
 
-enum class StepKind { kInput, kConstant, kOutput, kElement, kReduce, kOpaque, kGetItem };
+enum class StepKind { kInput, kConstant, kOutput, kElement, kReduce, kView, kOpaque, kGetItem };
 
 struct Step {
   StepKind kind = StepKind::kInput;
   ElementOp op = ElementOp::kAdd;  // kElement
-  Operand a, b;                    // kElement; kReduce and kGetItem: a
+  Operand a, b;                    // kElement; kReduce, kView and kGetItem: a
   ReduceOp reduce = ReduceOp::kSum;
-  std::optional<std::vector<int64_t>> dims;  // kReduce: none or empty: every dim
+  // kReduce: the dims (none or empty: every dim); kView: permute's order, squeeze's dims
+  // (none: every size-1 dim), transpose's two, unsqueeze's one; view, reshape and expand's
+  // sizes
+  std::optional<std::vector<int64_t>> dims;
   bool keepdim = false;
+  ViewOp view = ViewOp::kView;
   int item = 0;           // kGetItem: which of node a's results
   std::vector<int> refs;  // kOpaque: the nodes its tensor arguments name, in order
   // kConstant: the graph's tensor constant, copied (the graph lives only during compile)
