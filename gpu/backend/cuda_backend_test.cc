@@ -33,6 +33,11 @@ TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   }
 }
 
+TEST(CudaBackendTest, MatmulPassesAtTheDynamoLevel) {
+  // 1-d and 2-d operands, batched with broadcast batch dims, the @ operator.
+  EXPECT_EQ(VerdictOf("fixtures:probes:matmul:profile=torch-2.13:level=dynamo"), "PASS");
+}
+
 TEST(CudaBackendTest, OpaqueNodesRunOnTheHost) {
   EXPECT_EQ(VerdictOf("fixtures:names:custom_op:profile=torch-2.13:level=dynamo"), "PASS");
   EXPECT_EQ(VerdictOf("fixtures:disable:s18_partial_disable:profile=torch-2.13:level=aten"),
@@ -44,11 +49,11 @@ TEST(CudaBackendTest, WhatItDoesNotComputeIsNotSupportedBeforeItRuns) {
   ASSERT_TRUE(backend);
   const Verdict v = RunCase(
       *backend,
-      std::get<CaseSpec>(ResolveCase("fixtures:probes:matmul:profile=torch-2.13:level=dynamo")),
+      std::get<CaseSpec>(ResolveCase("fixtures:probes:matmul:profile=torch-2.13:level=aten")),
       {30, false, {}});
   EXPECT_EQ(FormatVerdict(v),
-            "NOT_SUPPORTED backend_compile/not_supported: graph 0/0 (dynamo level) can_compile: "
-            "node 2: torch.matmul is not one of this backend's ops");
+            "NOT_SUPPORTED backend_compile/not_supported: graph 0/0 (aten level) can_compile: "
+            "node 2: aten.dot.default is not one of this backend's ops");
 }
 
 }  // namespace

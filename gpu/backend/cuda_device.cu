@@ -1,5 +1,5 @@
 // The machine's CUDA device: buffers from plain cudaMalloc, the kernels (elementwise.h,
-// reduction.h) one thread per output element in a grid-stride loop, every launch
+// reduction.h, matmul.h) one thread per output element in a grid-stride loop, every launch
 // synchronized before its result is read, so an error is this launch's.
 #include <cuda_runtime.h>
 #include <sys/wait.h>
@@ -36,6 +36,14 @@ __global__ void ReductionKernel(ReduceLaunch launch) {
   }
 }
 
+__global__ void MatmulKernel(MatmulLaunch launch) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < launch.out_numel; i += stride) {
+    ComputeProduct(launch, i);
+  }
+}
+
 // Launches `kernel` over `count` items, grid-stride, and waits for it.
 template <typename Launch>
 std::string LaunchAndWait(void (*kernel)(Launch), const Launch& launch, int64_t count) {
@@ -69,6 +77,9 @@ class CudaDevice final : public Device {
   }
   std::string Run(const ReduceLaunch& launch) override {
     return LaunchAndWait(ReductionKernel, launch, launch.out_numel);
+  }
+  std::string Run(const MatmulLaunch& launch) override {
+    return LaunchAndWait(MatmulKernel, launch, launch.out_numel);
   }
 
  private:

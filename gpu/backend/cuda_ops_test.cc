@@ -16,7 +16,8 @@ namespace {
 
 struct CudaRow {
   std::string_view name, function, method, python_operator, overloads;
-  tdc::runtime::OpTrait trait;  // what its kernel computes; kNone: views and copies, any
+  tdc::runtime::OpTrait trait;  // what its kernel computes; kNone: not checked (views and
+                                // copies move elements, matmul is matmul)
 };
 constexpr CudaRow kCudaOps[] = {
 #define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) \
@@ -25,6 +26,8 @@ constexpr CudaRow kCudaOps[] = {
   {#name, function, method, "", overloads, tdc::runtime::kReduction},
 #define TDC_CUDA_VIEW(name, Kind, function, method, overloads) \
   {#name, function, method, "", overloads, tdc::runtime::kNone},
+#define TDC_CUDA_MATMUL(name, function, method, python_operator, overloads) \
+  {#name, function, method, python_operator, overloads, tdc::runtime::kNone},
 #include "gpu/backend/cuda_ops.def"
 };
 

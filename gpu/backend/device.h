@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "gpu/backend/elementwise.h"
+#include "gpu/backend/matmul.h"
 #include "gpu/backend/reduction.h"
 
 namespace tdc::gpu {
@@ -27,6 +28,7 @@ class Device {
   // Runs the launch (its operands and output in the device's memory) to completion.
   virtual std::string Run(const ElementLaunch& launch) = 0;
   virtual std::string Run(const ReduceLaunch& launch) = 0;
+  virtual std::string Run(const MatmulLaunch& launch) = 0;
 };
 
 // This machine's device, or why there is none ("no CUDA device: ...").

@@ -1,4 +1,5 @@
-// The host standing in for a CUDA device: the kernels' own code (elementwise.h, reduction.h)
+// The host standing in for a CUDA device: the kernels' own code (elementwise.h, reduction.h,
+// matmul.h)
 // run in a loop over host memory. Only tests load this library: it says in its name and its
 // environment that no device computed anything.
 #include <cstring>
@@ -31,6 +32,10 @@ class HostDevice final : public Device {
   }
   std::string Run(const ReduceLaunch& launch) override {
     for (int64_t i = 0; i < launch.out_numel; ++i) ComputeReduced(launch, i);
+    return {};
+  }
+  std::string Run(const MatmulLaunch& launch) override {
+    for (int64_t i = 0; i < launch.out_numel; ++i) ComputeProduct(launch, i);
     return {};
   }
 };

@@ -19,6 +19,8 @@ constexpr OpRow kOps[] = {
   {#name, {CudaOp::Family::kReduction, {}, ReduceOp::Kind}, function, method, "", overloads},
 #define TDC_CUDA_VIEW(name, Kind, function, method, overloads) \
   {#name, {CudaOp::Family::kView, {}, {}, ViewOp::Kind}, function, method, "", overloads},
+#define TDC_CUDA_MATMUL(name, function, method, python_operator, overloads) \
+  {#name, {CudaOp::Family::kMatmul}, function, method, python_operator, overloads},
 #include "gpu/backend/cuda_ops.def"
 };
 
@@ -202,6 +204,30 @@ std::variant<Step, std::string> PlanView(const tdc_node& n, size_t i, ViewOp op)
   return s;
 }
 
+std::variant<Step, std::string> PlanMatmul(const tdc_node& n, size_t i) {
+  Step s;
+  s.kind = StepKind::kMatmul;
+  if (n.num_kwargs != 0 || n.num_args != 2 || n.args[0].kind != TDC_ARG_REF ||
+      n.args[1].kind != TDC_ARG_REF || !ReadOperand(n.args[0], s.a) ||
+      !ReadOperand(n.args[1], s.b) || !Earlier(s.a, i) || !Earlier(s.b, i))
+    return std::string("(two float32 tensors, no keywords) are outside this backend");
+  return s;
+}
+
+std::variant<Step, std::string> PlanCall(const tdc_node& n, size_t i, const CudaOp& op) {
+  switch (op.family) {
+    case CudaOp::Family::kElementwise:
+      return PlanElementwise(n, i, op.element);
+    case CudaOp::Family::kReduction:
+      return PlanReduction(n, i, op.reduce);
+    case CudaOp::Family::kView:
+      return PlanView(n, i, op.view);
+    case CudaOp::Family::kMatmul:
+      return PlanMatmul(n, i);
+  }
+  return std::string("(an unknown op)");
+}
+
 // A get_attr node: the graph's float32 constant it names, copied.
 std::variant<Step, std::string> PlanConstant(const tdc_graph& g, const tdc_node& n,
                                              const std::string& node) {
@@ -249,9 +275,7 @@ std::variant<Step, std::string> PlanNode(const tdc_graph& g, size_t i,
   const auto& ops = n.op == TDC_NODE_CALL_METHOD ? AllTargets().methods : AllTargets().functions;
   if (auto found = ops.find(target); found != ops.end()) {
     const CudaOp& op = found->second;
-    auto planned = op.family == CudaOp::Family::kReduction ? PlanReduction(n, i, op.reduce)
-                   : op.family == CudaOp::Family::kView    ? PlanView(n, i, op.view)
-                                                           : PlanElementwise(n, i, op.element);
+    auto planned = PlanCall(n, i, op);
     if (auto* why = std::get_if<std::string>(&planned))
       return node + ": " + std::string(target) + " with these arguments " + *why;
     return planned;

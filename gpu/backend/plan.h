@@ -24,7 +24,7 @@ enum class ViewOp {
 
 // One of cuda_ops.def's ops.
 struct CudaOp {
-  enum class Family { kElementwise, kReduction, kView } family = Family::kElementwise;
+  enum class Family { kElementwise, kReduction, kView, kMatmul } family = Family::kElementwise;
   ElementOp element = ElementOp::kAdd;
   ReduceOp reduce = ReduceOp::kSum;
   ViewOp view = ViewOp::kView;
@@ -43,12 +43,22 @@ struct Operand {
   float number = 0;
 };
 
-enum class StepKind { kInput, kConstant, kOutput, kElement, kReduce, kView, kOpaque, kGetItem };
+enum class StepKind {
+  kInput,
+  kConstant,
+  kOutput,
+  kElement,
+  kReduce,
+  kView,
+  kMatmul,
+  kOpaque,
+  kGetItem
+};
 
 struct Step {
   StepKind kind = StepKind::kInput;
   ElementOp op = ElementOp::kAdd;  // kElement
-  Operand a, b;                    // kElement; kReduce, kView and kGetItem: a
+  Operand a, b;                    // kElement, kMatmul; kReduce, kView and kGetItem: a
   ReduceOp reduce = ReduceOp::kSum;
   // kReduce: the dims (none or empty: every dim); kView: permute's order, squeeze's dims
   // (none: every size-1 dim), transpose's two, unsqueeze's one; view, reshape and expand's

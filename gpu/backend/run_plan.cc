@@ -181,6 +181,9 @@ class Run {
         case StepKind::kView:
           error = View(s, values_[i]);
           break;
+        case StepKind::kMatmul:
+          error = Matmul(s, values_[i]);
+          break;
         case StepKind::kOpaque:
           if (tdc_status status = Opaque(i, why); status != TDC_STATUS_OK) return status;
           break;
@@ -354,6 +357,50 @@ class Run {
     launch.a.data = in.data;
     launch.numel = out.numel;
     launch.out = out.data;
+    return device_.Run(launch);
+  }
+
+  // torch.matmul: a 1-d operand is a row (a) or a column (b) whose dim the result drops; the
+  // dims before the last two are batch dims, broadcast.
+  std::string Matmul(const Step& s, Value& out) {
+    const Value& a = values_[s.a.node];
+    const Value& b = values_[s.b.node];
+    if (a.data == nullptr || b.data == nullptr) return "an operand that is no tensor";
+    const size_t ra = a.shape.size(), rb = b.shape.size();
+    if (ra == 0 || rb == 0) return "a 0-d operand";
+    const std::vector<int64_t> as = ContiguousStrides(a.shape), bs = ContiguousStrides(b.shape);
+    MatmulLaunch launch;
+    launch.n = ra >= 2 ? a.shape[ra - 2] : 1;
+    launch.k = a.shape[ra - 1];
+    launch.a_row = ra >= 2 ? as[ra - 2] : 0;
+    launch.a_col = as[ra - 1];
+    const int64_t k = rb >= 2 ? b.shape[rb - 2] : b.shape[0];
+    launch.m = rb >= 2 ? b.shape[rb - 1] : 1;
+    launch.b_row = rb >= 2 ? bs[rb - 2] : bs[0];
+    launch.b_col = rb >= 2 ? bs[rb - 1] : 0;
+    if (k != launch.k) return "operands whose inner dims differ";
+    const size_t a_batch = ra > 2 ? ra - 2 : 0, b_batch = rb > 2 ? rb - 2 : 0;
+    const size_t batch = std::max(a_batch, b_batch);
+    if (batch + 2 > static_cast<size_t>(kMaxRank)) return "a result of rank above 8";
+    std::vector<int64_t> shape;
+    for (size_t d = 0; d < batch; ++d) {
+      const int64_t sa = d + a_batch >= batch ? a.shape[d + a_batch - batch] : 1;
+      const int64_t sb = d + b_batch >= batch ? b.shape[d + b_batch - batch] : 1;
+      if (sa != sb && sa != 1 && sb != 1) return "batch dims that do not broadcast";
+      const int64_t size = sa == 1 ? sb : sa;
+      shape.push_back(size);
+      launch.batch[d] = size;
+      launch.a_batch_strides[d] = sa == size && sa != 1 ? as[d + a_batch - batch] : 0;
+      launch.b_batch_strides[d] = sb == size && sb != 1 ? bs[d + b_batch - batch] : 0;
+    }
+    launch.batch_rank = static_cast<int>(batch);
+    if (ra >= 2) shape.push_back(launch.n);
+    if (rb >= 2) shape.push_back(launch.m);
+    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+    launch.a = a.data;
+    launch.b = b.data;
+    launch.out = out.data;
+    launch.out_numel = out.numel;
     return device_.Run(launch);
   }
 
