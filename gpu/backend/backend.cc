@@ -1,6 +1,6 @@
 // The CUDA backend's side of the ABI (conformance/abi/tdconform_backend.h): it compiles
-// float32 elementwise graphs at both levels (the targets of cuda_ops.def, broadcast as torch
-// does, with Python numbers as operands) into steps that run on the device (device.h):
+// graphs of cuda_ops.def's ops on float32, float64, int64 and bool tensors at both levels
+// (plan.h) into steps that run on the device (run_plan.h, device.h):
 // inputs copied to device memory, one kernel launch per node, the outputs copied back into
 // the host's tensors. Opaque nodes (a custom op, an allowed function) run on the host through
 // host->run_node, their operands copied back for it. Anything else is NOT_SUPPORTED, before
@@ -48,7 +48,8 @@ void GetInfo(tdc_backend_info* out) {
 void GetCapabilities(tdc_capabilities* out) {
   const Targets& targets = AllTargets();
   out->graph_levels = (1u << TDC_GRAPH_LEVEL_DYNAMO) | (1u << TDC_GRAPH_LEVEL_ATEN);
-  out->dtypes = uint64_t{1} << TDC_DTYPE_FLOAT32;
+  out->dtypes = uint64_t{1} << TDC_DTYPE_FLOAT32 | uint64_t{1} << TDC_DTYPE_FLOAT64 |
+                uint64_t{1} << TDC_DTYPE_INT64 | uint64_t{1} << TDC_DTYPE_BOOL;
   out->devices = 1u << TDC_DEVICE_CPU;  // it takes and gives host tensors; computes on the GPU
   out->features = 0;
   out->num_ops = targets.pointers.size();

@@ -22,9 +22,11 @@ TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   // add and its operator form by rank, layout (strided inputs) and operand kind (tensors,
   // Python floats and ints, broadcast); pow with a number as the base at the ATen level; the
   // reductions over every dim, one dim, a tuple of dims, with and without keepdim; views and
-  // copies by rank, layout and negative dims.
-  for (const char* op : {"add", "pow", "gelu", "sigmoid", "sum", "mean", "amax", "view",
-                         "transpose", "permute", "expand", "squeeze", "unsqueeze", "clone"}) {
+  // copies by rank, layout and negative dims; comparisons (bool results) with tensors and
+  // numbers.
+  for (const char* op :
+       {"add", "pow", "gelu", "sigmoid", "sum", "mean", "amax", "view", "transpose", "permute",
+        "expand", "squeeze", "unsqueeze", "clone", "eq", "gt"}) {
     for (const char* level : {"dynamo", "aten"}) {
       const std::string id =
           std::string("fixtures:probes:") + op + ":profile=torch-2.13:level=" + level;
@@ -33,9 +35,20 @@ TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   }
 }
 
-TEST(CudaBackendTest, MatmulPassesAtTheDynamoLevel) {
-  // 1-d and 2-d operands, batched with broadcast batch dims, the @ operator.
+TEST(CudaBackendTest, MatmulAndWherePassAtTheDynamoLevel) {
+  // 1-d and 2-d operands, batched with broadcast batch dims, the @ operator; where with a
+  // bool condition and tensors or numbers (at the ATen level a number becomes
+  // aten.scalar_tensor, which the backend does not compute).
   EXPECT_EQ(VerdictOf("fixtures:probes:matmul:profile=torch-2.13:level=dynamo"), "PASS");
+  EXPECT_EQ(VerdictOf("fixtures:probes:where:profile=torch-2.13:level=dynamo"), "PASS");
+}
+
+TEST(CudaBackendTest, Float64GraphsPass) {
+  for (const char* level : {"dynamo", "aten"}) {
+    const std::string id =
+        std::string("fixtures:guards:globals_read_by_the_trace:profile=torch-2.13:level=") + level;
+    EXPECT_EQ(VerdictOf(id), "PASS") << id;
+  }
 }
 
 TEST(CudaBackendTest, OpaqueNodesRunOnTheHost) {

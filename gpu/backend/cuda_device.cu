@@ -59,18 +59,19 @@ std::string LaunchAndWait(void (*kernel)(Launch), const Launch& launch, int64_t 
 
 class CudaDevice final : public Device {
  public:
-  std::variant<float*, std::string> Allocate(int64_t count) override {
+  std::variant<void*, std::string> Allocate(int64_t bytes) override {
     void* buffer = nullptr;
-    const size_t bytes = static_cast<size_t>(std::max<int64_t>(count, 1)) * sizeof(float);
-    if (cudaError_t e = cudaMalloc(&buffer, bytes); e != cudaSuccess) return Error("cudaMalloc", e);
-    return static_cast<float*>(buffer);
+    if (cudaError_t e = cudaMalloc(&buffer, static_cast<size_t>(std::max<int64_t>(bytes, 1)));
+        e != cudaSuccess)
+      return Error("cudaMalloc", e);
+    return buffer;
   }
-  void Free(float* buffer) override { cudaFree(buffer); }
-  std::string CopyToDevice(float* device, const float* host, int64_t count) override {
-    return Copy(device, host, count, cudaMemcpyHostToDevice);
+  void Free(void* buffer) override { cudaFree(buffer); }
+  std::string CopyToDevice(void* device, const void* host, int64_t bytes) override {
+    return Copy(device, host, bytes, cudaMemcpyHostToDevice);
   }
-  std::string CopyToHost(float* host, const float* device, int64_t count) override {
-    return Copy(host, device, count, cudaMemcpyDeviceToHost);
+  std::string CopyToHost(void* host, const void* device, int64_t bytes) override {
+    return Copy(host, device, bytes, cudaMemcpyDeviceToHost);
   }
   std::string Run(const ElementLaunch& launch) override {
     return LaunchAndWait(ElementwiseKernel, launch, launch.numel);
@@ -83,10 +84,9 @@ class CudaDevice final : public Device {
   }
 
  private:
-  static std::string Copy(void* to, const void* from, int64_t count, cudaMemcpyKind kind) {
-    if (count <= 0) return {};
-    const size_t bytes = static_cast<size_t>(count) * sizeof(float);
-    if (cudaError_t e = cudaMemcpy(to, from, bytes, kind); e != cudaSuccess)
+  static std::string Copy(void* to, const void* from, int64_t bytes, cudaMemcpyKind kind) {
+    if (bytes <= 0) return {};
+    if (cudaError_t e = cudaMemcpy(to, from, static_cast<size_t>(bytes), kind); e != cudaSuccess)
       return Error("cudaMemcpy", e);
     return {};
   }

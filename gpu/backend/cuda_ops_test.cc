@@ -2,15 +2,19 @@
 // claims is an op of reference/runtime/ops.def, reached by the same function, method and
 // Python operator, each ATen overload it claims is one torch 2.13.0 offers for that op
 // (aten_overloads.def), and each is what its kernel computes: a pointwise op or a reduction
-// (views and copies are any op that moves elements: the copy kernel runs them all).
+// (views and copies are any op that moves elements: the copy kernel runs them all); and its
+// type promotion is the reference's.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "gpu/backend/promotion.h"
 #include "reference/runtime/op_table.h"
+#include "reference/runtime/promotion.h"
 
 namespace {
 
@@ -20,7 +24,7 @@ struct CudaRow {
                                 // copies move elements, matmul is matmul)
 };
 constexpr CudaRow kCudaOps[] = {
-#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads) \
+#define TDC_CUDA_ELEMENTWISE(name, Kind, arity, function, method, python_operator, overloads) \
   {#name, function, method, python_operator, overloads, tdc::runtime::kPointwise},
 #define TDC_CUDA_REDUCTION(name, Kind, function, method, overloads) \
   {#name, function, method, "", overloads, tdc::runtime::kReduction},
@@ -76,6 +80,42 @@ TEST(CudaOpsTest, EveryAtenOverloadIsOneTorchOffers) {
       EXPECT_TRUE(offered.contains(overload)) << "aten." << row.name << "." << overload;
     }
   }
+}
+
+// Every pair and triple of operands of every tier and dtype: the backend's torch.result_type
+// is the reference's (reference/runtime/promotion.h).
+TEST(CudaOpsTest, ResultTypeIsTheReferences) {
+  using tdc::gpu::PromotionOperand;
+  using Tier = PromotionOperand::Tier;
+  const tdc::gpu::DType tensor_dtypes[] = {tdc::gpu::DType::kBool, tdc::gpu::DType::kInt64,
+                                           tdc::gpu::DType::kFloat32, tdc::gpu::DType::kFloat64};
+  std::vector<PromotionOperand> all;
+  for (Tier tier : {Tier::kTensor, Tier::kZeroDim}) {
+    for (auto dtype : tensor_dtypes) all.push_back({tier, dtype});
+  }
+  for (auto dtype : {tdc::gpu::DType::kBool, tdc::gpu::DType::kInt64, tdc::gpu::DType::kFloat64})
+    all.push_back({Tier::kNumber, dtype});
+  auto reference = [](const std::vector<PromotionOperand>& operands) {
+    std::vector<tdc::runtime::Operand> converted;
+    for (const PromotionOperand& o : operands) {
+      const auto kind = o.tier == Tier::kTensor    ? tdc::runtime::OperandKind::kTensor
+                        : o.tier == Tier::kZeroDim ? tdc::runtime::OperandKind::kZeroDimTensor
+                                                   : tdc::runtime::OperandKind::kPythonScalar;
+      converted.push_back({kind, static_cast<tdc::graph::DType>(o.dtype)});
+    }
+    return static_cast<int32_t>(tdc::runtime::ResultType(converted));
+  };
+  int checked = 0;
+  for (const auto& a : all) {
+    for (const auto& b : all) {
+      EXPECT_EQ(static_cast<int32_t>(tdc::gpu::ResultType({a, b})), reference({a, b}));
+      for (const auto& c : all) {
+        EXPECT_EQ(static_cast<int32_t>(tdc::gpu::ResultType({a, b, c})), reference({a, b, c}));
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 11 * 11 * 11);
 }
 
 }  // namespace

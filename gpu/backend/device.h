@@ -20,11 +20,11 @@ namespace tdc::gpu {
 class Device {
  public:
   virtual ~Device() = default;
-  // A buffer of `count` floats in the device's memory (never null on success).
-  virtual std::variant<float*, std::string> Allocate(int64_t count) = 0;
-  virtual void Free(float* buffer) = 0;
-  virtual std::string CopyToDevice(float* device, const float* host, int64_t count) = 0;
-  virtual std::string CopyToHost(float* host, const float* device, int64_t count) = 0;
+  // A buffer of `bytes` bytes in the device's memory (never null on success).
+  virtual std::variant<void*, std::string> Allocate(int64_t bytes) = 0;
+  virtual void Free(void* buffer) = 0;
+  virtual std::string CopyToDevice(void* device, const void* host, int64_t bytes) = 0;
+  virtual std::string CopyToHost(void* host, const void* device, int64_t bytes) = 0;
   // Runs the launch (its operands and output in the device's memory) to completion.
   virtual std::string Run(const ElementLaunch& launch) = 0;
   virtual std::string Run(const ReduceLaunch& launch) = 0;

@@ -13,18 +13,19 @@ namespace {
 
 class HostDevice final : public Device {
  public:
-  std::variant<float*, std::string> Allocate(int64_t count) override {
-    auto* buffer = new (std::nothrow) float[count > 0 ? count : 1];
+  std::variant<void*, std::string> Allocate(int64_t bytes) override {
+    // Aligned for any element (operator new's alignment), as cudaMalloc's buffers are.
+    void* buffer = ::operator new(static_cast<size_t>(bytes > 0 ? bytes : 1), std::nothrow);
     if (buffer == nullptr) return std::string("out of host memory");
     return buffer;
   }
-  void Free(float* buffer) override { delete[] buffer; }
-  std::string CopyToDevice(float* device, const float* host, int64_t count) override {
-    if (count > 0) std::memcpy(device, host, static_cast<size_t>(count) * sizeof(float));
+  void Free(void* buffer) override { ::operator delete(buffer); }
+  std::string CopyToDevice(void* device, const void* host, int64_t bytes) override {
+    if (bytes > 0) std::memcpy(device, host, static_cast<size_t>(bytes));
     return {};
   }
-  std::string CopyToHost(float* host, const float* device, int64_t count) override {
-    return CopyToDevice(host, device, count);
+  std::string CopyToHost(void* host, const void* device, int64_t bytes) override {
+    return CopyToDevice(host, device, bytes);
   }
   std::string Run(const ElementLaunch& launch) override {
     for (int64_t i = 0; i < launch.numel; ++i) ComputeElement(launch, i);

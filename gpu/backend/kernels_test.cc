@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "gpu/backend/elementwise.h"
@@ -20,10 +21,10 @@ TEST(KernelsTest, BinaryOperandsBroadcastThroughZeroStrides) {
   launch.shape[0] = 2;
   launch.shape[1] = 3;
   launch.numel = 6;
-  launch.a.data = column.data();
-  launch.a.strides[0] = 1;  // its dim 1 is stretched: stride 0
-  launch.b.data = row.data();
-  launch.b.strides[1] = 1;  // it has no dim 0: stride 0
+  launch.operands[0].data = column.data();
+  launch.operands[0].strides[0] = 1;  // its dim 1 is stretched: stride 0
+  launch.operands[1].data = row.data();
+  launch.operands[1].strides[1] = 1;  // it has no dim 0: stride 0
   launch.out = out.data();
   for (int64_t i = 0; i < launch.numel; ++i) ComputeElement(launch, i);
   EXPECT_EQ(out, (std::vector<float>{11, 21, 31, 12, 22, 32}));
@@ -36,12 +37,61 @@ TEST(KernelsTest, APythonNumberIsAnOperand) {
   launch.rank = 1;
   launch.shape[0] = 2;
   launch.numel = 2;
-  launch.a.number = 2;  // 2 ** x
-  launch.b.data = x.data();
-  launch.b.strides[0] = 1;
+  launch.operands[0].is_integer = true;  // 2 ** x
+  launch.operands[0].integer = 2;
+  launch.operands[1].data = x.data();
+  launch.operands[1].strides[0] = 1;
   launch.out = out.data();
   for (int64_t i = 0; i < 2; ++i) ComputeElement(launch, i);
   EXPECT_EQ(out, (std::vector<float>{16, 512}));
+}
+
+TEST(KernelsTest, IntegersWrapAndPowerAsTorchDoes) {
+  // int64: the sum past INT64_MAX wraps; (-2) ** -2 is 0 and (-1) ** -3 is -1 in integers.
+  std::vector<int64_t> a = {INT64_MAX, -2, -1}, b = {1, -2, -3}, out(3);
+  auto run = [&](ElementOp op) {
+    ElementLaunch launch;
+    launch.op = op;
+    launch.compute = launch.out_dtype = DType::kInt64;
+    launch.rank = 1;
+    launch.shape[0] = 3;
+    launch.numel = 3;
+    launch.operands[0] = {a.data(), DType::kInt64, false, 0, 0, {1}};
+    launch.operands[1] = {b.data(), DType::kInt64, false, 0, 0, {1}};
+    launch.out = out.data();
+    for (int64_t i = 0; i < 3; ++i) ComputeElement(launch, i);
+    return out;
+  };
+  EXPECT_EQ(run(ElementOp::kAdd), (std::vector<int64_t>{INT64_MIN, -4, -4}));
+  EXPECT_EQ(run(ElementOp::kPow)[1], 0);
+  EXPECT_EQ(run(ElementOp::kPow)[2], -1);
+}
+
+TEST(KernelsTest, MixedDtypesComputeInTheComputeDtype) {
+  // int64 [3, -2] > 2.5 compares in float32; bool [true, false] * int64 [3, 4] is int64.
+  std::vector<int64_t> ints = {3, -2};
+  std::vector<uint8_t> bools = {1, 0}, compared(2);
+  ElementLaunch gt;
+  gt.op = ElementOp::kGt;
+  gt.compute = DType::kFloat32;
+  gt.out_dtype = DType::kBool;
+  gt.rank = 1;
+  gt.shape[0] = 2;
+  gt.numel = 2;
+  gt.operands[0] = {ints.data(), DType::kInt64, false, 0, 0, {1}};
+  gt.operands[1].real = 2.5;
+  gt.out = compared.data();
+  for (int64_t i = 0; i < 2; ++i) ComputeElement(gt, i);
+  EXPECT_EQ(compared, (std::vector<uint8_t>{1, 0}));
+  std::vector<int64_t> other = {3, 4}, product(2);
+  ElementLaunch mul = gt;
+  mul.op = ElementOp::kMul;
+  mul.compute = mul.out_dtype = DType::kInt64;
+  mul.operands[0] = {bools.data(), DType::kBool, false, 0, 0, {1}};
+  mul.operands[1] = {other.data(), DType::kInt64, false, 0, 0, {1}};
+  mul.out = product.data();
+  for (int64_t i = 0; i < 2; ++i) ComputeElement(mul, i);
+  EXPECT_EQ(product, (std::vector<int64_t>{3, 0}));
 }
 
 ReduceLaunch Reduction(ReduceOp op, const std::vector<float>& in, std::vector<int64_t> shape,
@@ -57,6 +107,7 @@ ReduceLaunch Reduction(ReduceOp op, const std::vector<float>& in, std::vector<in
     (reduced[d] ? launch.count : kept) *= shape[d];
   }
   out.assign(static_cast<size_t>(kept), -1);
+  launch.in_dtype = launch.out_dtype = DType::kFloat32;
   launch.in = in.data();
   launch.out = out.data();
   launch.out_numel = kept;

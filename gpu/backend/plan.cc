@@ -12,7 +12,7 @@ struct OpRow {
   std::string_view function, method, python_operator, aten_overloads;
 };
 constexpr OpRow kOps[] = {
-#define TDC_CUDA_ELEMENTWISE(name, Kind, function, method, python_operator, overloads)           \
+#define TDC_CUDA_ELEMENTWISE(name, Kind, arity, function, method, python_operator, overloads)    \
   {#name,    {CudaOp::Family::kElementwise, ElementOp::Kind}, function, method, python_operator, \
    overloads},
 #define TDC_CUDA_REDUCTION(name, Kind, function, method, overloads) \
@@ -51,6 +51,8 @@ const Targets& AllTargets() {
 
 namespace {
 
+constexpr const char* kDTypes = "float32, float64, int64 or bool";
+
 // A call the host runs: not a torch, ATen or Python operator function.
 bool IsOpaque(std::string_view target) {
   for (std::string_view prefix : {"torch.", "aten.", "operator.", "builtins.", "higher_order."}) {
@@ -66,10 +68,12 @@ bool ReadOperand(const tdc_arg& arg, Operand& out) {
       return true;
     case TDC_ARG_INT:
     case TDC_ARG_BOOL:
-      out.number = static_cast<float>(arg.integer);
+      out.number_dtype = arg.kind == TDC_ARG_BOOL ? DType::kBool : DType::kInt64;
+      out.integer = arg.integer;
       return true;
     case TDC_ARG_FLOAT:
-      out.number = static_cast<float>(arg.number);
+      out.number_dtype = DType::kFloat64;
+      out.real = arg.number;
       return true;
     default:
       return false;
@@ -83,12 +87,19 @@ std::variant<Step, std::string> PlanElementwise(const tdc_node& n, size_t i, Ele
   Step s;
   s.kind = StepKind::kElement;
   s.op = op;
-  const size_t arity = IsBinary(op) ? 2 : 1;
-  const bool read = n.num_kwargs == 0 && n.num_args == arity && ReadOperand(n.args[0], s.a) &&
-                    (arity == 1 || ReadOperand(n.args[1], s.b));
-  const bool refs_ok = (s.a.node < 0 || Earlier(s.a, i)) && (s.b.node < 0 || Earlier(s.b, i));
-  if (!read || !refs_ok || (s.a.node < 0 && (arity == 1 || s.b.node < 0)))
-    return std::string("(float32 tensors or Python numbers, no keywords) are outside this backend");
+  const auto arity = static_cast<size_t>(Arity(op));
+  Operand* operands[] = {&s.a, &s.b, &s.c};
+  bool read = n.num_kwargs == 0 && n.num_args == arity;
+  bool tensor = false;
+  for (size_t k = 0; k < arity && read; ++k) {
+    read =
+        ReadOperand(n.args[k], *operands[k]) && (operands[k]->node < 0 || Earlier(*operands[k], i));
+    tensor = tensor || operands[k]->node >= 0;
+  }
+  if (!read || !tensor)
+    return std::string(
+        "(tensors or Python numbers, one tensor at least, no keywords) are "
+        "outside this backend");
   return s;
 }
 
@@ -131,7 +142,7 @@ std::variant<Step, std::string> PlanReduction(const tdc_node& n, size_t i, Reduc
       read = false;  // dtype=, out=
     }
   }
-  if (!read) return std::string("(a float32 tensor, dim, keepdim) are outside this backend");
+  if (!read) return std::string("(a tensor, dim, keepdim) are outside this backend");
   return s;
 }
 
@@ -199,8 +210,7 @@ std::variant<Step, std::string> PlanView(const tdc_node& n, size_t i, ViewOp op)
       read = read && n.num_args == 1;
       break;
   }
-  if (!read)
-    return std::string("(a float32 tensor and int sizes or dims) are outside this backend");
+  if (!read) return std::string("(a tensor and int sizes or dims) are outside this backend");
   return s;
 }
 
@@ -210,7 +220,7 @@ std::variant<Step, std::string> PlanMatmul(const tdc_node& n, size_t i) {
   if (n.num_kwargs != 0 || n.num_args != 2 || n.args[0].kind != TDC_ARG_REF ||
       n.args[1].kind != TDC_ARG_REF || !ReadOperand(n.args[0], s.a) ||
       !ReadOperand(n.args[1], s.b) || !Earlier(s.a, i) || !Earlier(s.b, i))
-    return std::string("(two float32 tensors, no keywords) are outside this backend");
+    return std::string("(two tensors, no keywords) are outside this backend");
   return s;
 }
 
@@ -228,25 +238,28 @@ std::variant<Step, std::string> PlanCall(const tdc_node& n, size_t i, const Cuda
   return std::string("(an unknown op)");
 }
 
-// A get_attr node: the graph's float32 constant it names, copied.
+// A get_attr node: the graph's constant it names, copied.
 std::variant<Step, std::string> PlanConstant(const tdc_graph& g, const tdc_node& n,
                                              const std::string& node) {
   const std::string_view target = n.target != nullptr ? n.target : "";
   for (size_t k = 0; k < g.num_constants; ++k) {
     if (g.constant_names[k] == nullptr || target != g.constant_names[k]) continue;
     const tdc_tensor& t = g.constants[k];
-    if (t.dtype != TDC_DTYPE_FLOAT32 || t.ndim < 0 || t.ndim > kMaxRank || t.data == nullptr)
-      return node + ": a constant that is not a float32 tensor of rank 8 or less";
+    if (!IsComputed(t.dtype) || t.ndim < 0 || t.ndim > kMaxRank || t.data == nullptr)
+      return node + ": a constant that is not a " + kDTypes + " tensor of rank 8 or less";
     Step s;
     s.kind = StepKind::kConstant;
+    s.dtype = static_cast<DType>(t.dtype);
     s.shape.assign(t.shape, t.shape + t.ndim);
+    const int64_t size = ElementSize(s.dtype);
     std::vector<int64_t> index(s.shape.size(), 0);
     int64_t numel = 1;
-    for (int64_t size : s.shape) numel *= size;
+    for (int64_t extent : s.shape) numel *= extent;
     for (int64_t e = 0; e < numel; ++e) {
       int64_t offset = 0;
       for (size_t d = 0; d < index.size(); ++d) offset += index[d] * t.strides[d];
-      s.values.push_back(static_cast<const float*>(t.data)[offset]);
+      const auto* element = static_cast<const unsigned char*>(t.data) + offset * size;
+      s.bytes.insert(s.bytes.end(), element, element + size);
       for (size_t d = index.size(); d-- > 0;) {
         if (++index[d] < s.shape[d]) break;
         index[d] = 0;
@@ -264,8 +277,8 @@ std::variant<Step, std::string> PlanNode(const tdc_graph& g, size_t i,
   const std::string node = "node " + std::to_string(i);
   Step s;
   if (n.op == TDC_NODE_PLACEHOLDER) {
-    if (n.ndim < 0 || n.ndim > kMaxRank || n.dtype != TDC_DTYPE_FLOAT32)
-      return node + ": an input that is not a float32 tensor of rank 8 or less";
+    if (n.ndim < 0 || n.ndim > kMaxRank || !IsComputed(n.dtype))
+      return node + ": an input that is not a " + kDTypes + " tensor of rank 8 or less";
     return s;
   }
   if (n.op == TDC_NODE_GET_ATTR) return PlanConstant(g, n, node);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "conformance/abi/tdconform_backend.h"
+#include "gpu/backend/elements.h"
 #include "gpu/backend/elementwise.h"
 #include "gpu/backend/reduction.h"
 
@@ -39,8 +40,10 @@ struct Targets {
 const Targets& AllTargets();
 
 struct Operand {
-  int node = -1;  // -1: `number`
-  float number = 0;
+  int node = -1;                       // -1: a Python number
+  DType number_dtype = DType::kInt64;  // kBool, kInt64 (an int) or kFloat64 (a float)
+  int64_t integer = 0;                 // a bool's or an int's value
+  double real = 0;                     // a float's
 };
 
 enum class StepKind {
@@ -58,7 +61,7 @@ enum class StepKind {
 struct Step {
   StepKind kind = StepKind::kInput;
   ElementOp op = ElementOp::kAdd;  // kElement
-  Operand a, b;                    // kElement, kMatmul; kReduce, kView and kGetItem: a
+  Operand a, b, c;  // kElement: Arity(op) of them; kMatmul: a, b; kReduce, kView, kGetItem: a
   ReduceOp reduce = ReduceOp::kSum;
   // kReduce: the dims (none or empty: every dim); kView: permute's order, squeeze's dims
   // (none: every size-1 dim), transpose's two, unsqueeze's one; view, reshape and expand's
@@ -70,7 +73,8 @@ struct Step {
   std::vector<int> refs;  // kOpaque: the nodes its tensor arguments name, in order
   // kConstant: the graph's tensor constant, copied (the graph lives only during compile)
   std::vector<int64_t> shape;
-  std::vector<float> values;
+  DType dtype = DType::kFloat32;
+  std::vector<unsigned char> bytes;  // contiguous
 };
 
 struct Plan {

@@ -1,18 +1,22 @@
 #include "gpu/backend/run_plan.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
+
+#include "gpu/backend/promotion.h"
 
 namespace tdc::gpu {
 
 namespace {
 
-// A node's value: a contiguous float32 tensor in device memory (owned), and for an opaque
+// A node's value: a contiguous tensor in device memory (owned), and for an opaque
 // node the host tensors of its results.
 struct Value {
   std::vector<int64_t> shape;
   int64_t numel = 0;
-  float* data = nullptr;
+  DType dtype = DType::kFloat32;
+  void* data = nullptr;
   std::vector<tdc_tensor> results;
 };
 
@@ -168,9 +172,9 @@ class Run {
             error = Upload(inputs[next_input++], values_[i]);
           break;
         case StepKind::kConstant:
-          error = NewBuffer(values_[i], s.shape);
+          error = NewBuffer(values_[i], s.shape, s.dtype);
           if (error.empty())
-            error = device_.CopyToDevice(values_[i].data, s.values.data(), values_[i].numel);
+            error = device_.CopyToDevice(values_[i].data, s.bytes.data(), Bytes(values_[i]));
           break;
         case StepKind::kElement:
           error = Element(s, values_[i]);
@@ -206,14 +210,17 @@ class Run {
     for (size_t k = 0; k < num_outputs; ++k) {
       const Value& v = values_[plan_.outputs[k]];
       const tdc_host_api& host = host_;
-      if (host.alloc_tensor(host.context, TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0,
+      if (v.data == nullptr) {
+        why = "output " + std::to_string(k) + " is no tensor";
+        return TDC_STATUS_ERROR;
+      }
+      if (host.alloc_tensor(host.context, static_cast<int32_t>(v.dtype), TDC_DEVICE_CPU, 0,
                             static_cast<int32_t>(v.shape.size()), v.shape.data(),
                             &outputs[k]) != TDC_STATUS_OK) {
         why = "alloc_tensor failed for output " + std::to_string(k);
         return TDC_STATUS_ERROR;
       }
-      if (std::string e = device_.CopyToHost(static_cast<float*>(outputs[k].data), v.data, v.numel);
-          !e.empty()) {
+      if (std::string e = device_.CopyToHost(outputs[k].data, v.data, Bytes(v)); !e.empty()) {
         why = "output " + std::to_string(k) + ": " + e;
         return TDC_STATUS_ERROR;
       }
@@ -222,46 +229,67 @@ class Run {
   }
 
  private:
-  std::string NewBuffer(Value& v, std::vector<int64_t> shape) {
+  static int64_t Bytes(const Value& v) { return v.numel * ElementSize(v.dtype); }
+
+  std::string NewBuffer(Value& v, std::vector<int64_t> shape, DType dtype) {
     v.shape = std::move(shape);
     v.numel = Numel(v.shape);
-    auto buffer = device_.Allocate(v.numel);
+    v.dtype = dtype;
+    auto buffer = device_.Allocate(Bytes(v));
     if (auto* e = std::get_if<std::string>(&buffer)) return *e;
-    v.data = std::get<float*>(buffer);
+    v.data = std::get<void*>(buffer);
     return {};
   }
 
   // A host tensor (any strides) into a new contiguous device buffer.
   std::string Upload(const tdc_tensor& t, Value& v) {
-    if (t.dtype != TDC_DTYPE_FLOAT32 || t.ndim < 0 || t.ndim > kMaxRank ||
-        t.device != TDC_DEVICE_CPU)
-      return "a tensor that is not a float32 host tensor of rank 8 or less";
+    if (!IsComputed(t.dtype) || t.ndim < 0 || t.ndim > kMaxRank || t.device != TDC_DEVICE_CPU)
+      return "a tensor that is not a float32, float64, int64 or bool host tensor of rank 8 or "
+             "less";
     std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
-    if (std::string e = NewBuffer(v, shape); !e.empty()) return e;
-    std::vector<float> contiguous(static_cast<size_t>(v.numel));
+    if (std::string e = NewBuffer(v, shape, static_cast<DType>(t.dtype)); !e.empty()) return e;
+    const int64_t size = ElementSize(v.dtype);
+    std::vector<unsigned char> contiguous(static_cast<size_t>(Bytes(v)));
     std::vector<int64_t> index(shape.size(), 0);
     for (int64_t k = 0; k < v.numel; ++k) {
       int64_t offset = 0;
       for (size_t d = 0; d < shape.size(); ++d) offset += index[d] * t.strides[d];
-      contiguous[k] = static_cast<const float*>(t.data)[offset];
+      std::memcpy(&contiguous[k * size], static_cast<const unsigned char*>(t.data) + offset * size,
+                  size);
       for (size_t d = shape.size(); d-- > 0;) {
         if (++index[d] < shape[d]) break;
         index[d] = 0;
       }
     }
-    return device_.CopyToDevice(v.data, contiguous.data(), v.numel);
+    return device_.CopyToDevice(v.data, contiguous.data(), Bytes(v));
   }
 
   std::string Element(const Step& s, Value& out) {
-    const Value* a = s.a.node >= 0 ? &values_[s.a.node] : nullptr;
-    const Value* b = IsBinary(s.op) && s.b.node >= 0 ? &values_[s.b.node] : nullptr;
-    for (const Value* v : {a, b}) {
-      if (v != nullptr && v->data == nullptr) return "an operand that is no tensor";
+    const int arity = Arity(s.op);
+    const Operand* operands[] = {&s.a, &s.b, &s.c};
+    const Value* values[3] = {};
+    std::vector<PromotionOperand> promoted;
+    size_t rank = 0;
+    for (int k = 0; k < arity; ++k) {
+      const Operand& o = *operands[k];
+      if (o.node < 0) {
+        promoted.push_back({PromotionOperand::Tier::kNumber, o.number_dtype,
+                            o.number_dtype == DType::kInt64 && o.integer < 0});
+        continue;
+      }
+      values[k] = &values_[o.node];
+      if (values[k]->data == nullptr) return "an operand that is no tensor";
+      promoted.push_back({values[k]->shape.empty() ? PromotionOperand::Tier::kZeroDim
+                                                   : PromotionOperand::Tier::kTensor,
+                          values[k]->dtype});
+      rank = std::max(rank, values[k]->shape.size());
     }
-    // torch's broadcast: shapes aligned at the last dim, a size-1 dim stretching.
-    const size_t rank = std::max(a ? a->shape.size() : 0, b ? b->shape.size() : 0);
+    auto types = TypesOf(s.op, promoted);
+    if (auto* refused = std::get_if<std::string>(&types)) return "torch refuses " + *refused;
+    // torch's broadcast: shapes aligned at the last dim, a size-1 dim stretching; a size-0
+    // dim wins over 1 (torch: [0] and [1] broadcast to [0]).
     std::vector<int64_t> shape(rank, 1);
-    for (const Value* v : {a, b}) {
+    for (const Value* v : values) {
       if (v == nullptr) continue;
       for (size_t d = 0; d < v->shape.size(); ++d) {
         int64_t& into = shape[rank - v->shape.size() + d];
@@ -270,32 +298,37 @@ class Run {
         if (v->shape[d] != 1) into = v->shape[d];
       }
     }
-    // A size-0 dim wins over 1 (torch: [0] and [1] broadcast to [0]).
-    for (const Value* v : {a, b}) {
+    for (const Value* v : values) {
       if (v == nullptr) continue;
       for (size_t d = 0; d < v->shape.size(); ++d) {
         if (v->shape[d] == 0) shape[rank - v->shape.size() + d] = 0;
       }
     }
-    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+    if (std::string e = NewBuffer(out, shape, std::get<ElementTypes>(types).out); !e.empty())
+      return e;
     ElementLaunch launch;
     launch.op = s.op;
+    launch.compute = std::get<ElementTypes>(types).compute;
+    launch.out_dtype = out.dtype;
     launch.rank = static_cast<int>(rank);
     std::copy(shape.begin(), shape.end(), launch.shape);
     launch.numel = out.numel;
     launch.out = out.data;
-    auto operand = [&](const Value* v, const Operand& o, ElementOperand& into) {
+    for (int k = 0; k < arity; ++k) {
+      ElementOperand& into = launch.operands[k];
+      const Value* v = values[k];
       if (v == nullptr) {
-        into.number = o.number;
-        return;
+        into.is_integer = operands[k]->number_dtype != DType::kFloat64;
+        into.integer = operands[k]->integer;
+        into.real = operands[k]->real;
+        continue;
       }
       into.data = v->data;
+      into.dtype = v->dtype;
       const std::vector<int64_t> strides = ContiguousStrides(v->shape);
       for (size_t d = 0; d < v->shape.size(); ++d)
         into.strides[rank - v->shape.size() + d] = v->shape[d] == 1 ? 0 : strides[d];
-    };
-    operand(a, s.a, launch.a);
-    if (IsBinary(s.op)) operand(b, s.b, launch.b);
+    }
     return device_.Run(launch);
   }
 
@@ -331,8 +364,15 @@ class Run {
       }
     }
     if (s.reduce == ReduceOp::kAmax && launch.count == 0)
-      return "amax over an empty dim";  // torch raises; the reference never gets here
-    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+      return "torch refuses amax over an empty dim";
+    if (s.reduce == ReduceOp::kMean && !IsFloating(in.dtype))
+      return "torch refuses the mean of an integral tensor";
+    // torch sums bool and int64 into int64.
+    const DType dtype =
+        s.reduce == ReduceOp::kSum && !IsFloating(in.dtype) ? DType::kInt64 : in.dtype;
+    if (std::string e = NewBuffer(out, shape, dtype); !e.empty()) return e;
+    launch.in_dtype = in.dtype;
+    launch.out_dtype = dtype;
     launch.in = in.data;
     launch.out = out.data;
     launch.out_numel = out.numel;
@@ -348,13 +388,15 @@ class Run {
     std::vector<int64_t> shape, strides;
     if (std::string e = ViewOf(s, in.shape, in_strides, shape, strides); !e.empty()) return e;
     if (shape.size() > static_cast<size_t>(kMaxRank)) return "a result of rank above 8";
-    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+    if (std::string e = NewBuffer(out, shape, in.dtype); !e.empty()) return e;
     ElementLaunch launch;
     launch.op = ElementOp::kCopy;
+    launch.compute = launch.out_dtype = in.dtype;
     launch.rank = static_cast<int>(shape.size());
     std::copy(shape.begin(), shape.end(), launch.shape);
-    std::copy(strides.begin(), strides.end(), launch.a.strides);
-    launch.a.data = in.data;
+    std::copy(strides.begin(), strides.end(), launch.operands[0].strides);
+    launch.operands[0].data = in.data;
+    launch.operands[0].dtype = in.dtype;
     launch.numel = out.numel;
     launch.out = out.data;
     return device_.Run(launch);
@@ -367,7 +409,9 @@ class Run {
     const Value& b = values_[s.b.node];
     if (a.data == nullptr || b.data == nullptr) return "an operand that is no tensor";
     const size_t ra = a.shape.size(), rb = b.shape.size();
-    if (ra == 0 || rb == 0) return "a 0-d operand";
+    if (ra == 0 || rb == 0) return "torch refuses a 0-d operand";
+    if (a.dtype != b.dtype || a.dtype == DType::kBool)
+      return "torch refuses operands of two dtypes, or bool ones";
     const std::vector<int64_t> as = ContiguousStrides(a.shape), bs = ContiguousStrides(b.shape);
     MatmulLaunch launch;
     launch.n = ra >= 2 ? a.shape[ra - 2] : 1;
@@ -396,7 +440,8 @@ class Run {
     launch.batch_rank = static_cast<int>(batch);
     if (ra >= 2) shape.push_back(launch.n);
     if (rb >= 2) shape.push_back(launch.m);
-    if (std::string e = NewBuffer(out, shape); !e.empty()) return e;
+    if (std::string e = NewBuffer(out, shape, a.dtype); !e.empty()) return e;
+    launch.dtype = a.dtype;
     launch.a = a.data;
     launch.b = b.data;
     launch.out = out.data;
@@ -408,7 +453,7 @@ class Run {
   // copied to the device as its value.
   tdc_status Opaque(size_t i, std::string& why) {
     const Step& s = plan_.steps[i];
-    std::vector<std::vector<float>> buffers;
+    std::vector<std::vector<unsigned char>> buffers;
     std::vector<std::vector<int64_t>> strides;
     std::vector<tdc_tensor> inputs;
     buffers.reserve(s.refs.size());
@@ -419,14 +464,15 @@ class Run {
         why = "node " + std::to_string(i) + ": an opaque node's operand that is no tensor";
         return TDC_STATUS_NOT_SUPPORTED;
       }
-      buffers.emplace_back(static_cast<size_t>(v.numel));
+      buffers.emplace_back(static_cast<size_t>(std::max<int64_t>(Bytes(v), 1)));
       strides.push_back(ContiguousStrides(v.shape));
-      if (std::string e = device_.CopyToHost(buffers.back().data(), v.data, v.numel); !e.empty()) {
+      if (std::string e = device_.CopyToHost(buffers.back().data(), v.data, Bytes(v)); !e.empty()) {
         why = e;
         return TDC_STATUS_ERROR;
       }
-      inputs.push_back({TDC_DTYPE_FLOAT32, TDC_DEVICE_CPU, 0, static_cast<int32_t>(v.shape.size()),
-                        v.shape.data(), strides.back().data(), buffers.back().data()});
+      inputs.push_back({static_cast<int32_t>(v.dtype), TDC_DEVICE_CPU, 0,
+                        static_cast<int32_t>(v.shape.size()), v.shape.data(), strides.back().data(),
+                        buffers.back().data()});
     }
     constexpr size_t kMaxResults = 8;
     Value& value = values_[i];
