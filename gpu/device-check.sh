@@ -60,7 +60,7 @@ run() {
   # machine lacks): the ABI, the device, cudart linked statically.
   nvcc -O2 -std=c++20 -shared -Xcompiler -fPIC,-fvisibility=hidden \
        -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -cudart static \
-       -I. gpu/backend/backend.cc gpu/backend/plan.cc gpu/backend/promotion.cc gpu/backend/run_plan.cc gpu/backend/cuda_device.cu -o "$lib" || die "nvcc failed"
+       -I. gpu/backend/backend.cc gpu/backend/plan.cc gpu/backend/promotion.cc gpu/backend/run_plan.cc gpu/backend/views.cc gpu/backend/cuda_device.cu -o "$lib" || die "nvcc failed"
   local tdconform=(env LD_LIBRARY_PATH="$PWD/gpu-bundle/lib" gpu-bundle/bin/tdconform --backend "$lib"
                    --cases gpu-bundle/cases.txt --jobs "$jobs" --out "$out/tdconform-out")
   local start suite_s fuzz_s
