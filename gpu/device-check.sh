@@ -2,11 +2,12 @@
 # gpu/device-check.sh: the CUDA backend's check on a machine with an NVIDIA GPU (issue 31),
 # in two steps, since that machine builds CUDA but has none of tdconform's libraries:
 #
-#   gpu/device-check.sh bundle    here, after `ci/build release`: puts into gpu-bundle/
-#                                 (ignored by git; carried to the device) the stripped
+#   gpu/device-check.sh bundle    here, after `ci/build release`: puts into $BUNDLE
+#                                 (default gpu-bundle/, ignored by git; carried to the
+#                                 device machine) the stripped
 #                                 tdconform, the shared libraries it needs beyond the C and
 #                                 C++ runtimes, and the suite's case list
-#   gpu/device-check.sh run OUT   there, from the repository root with gpu-bundle/: builds
+#   gpu/device-check.sh run OUT   there, from the repository root with $BUNDLE: builds
 #                                 libtdc_backend_cuda.so with nvcc (sm_80, sm_90), runs the
 #                                 whole suite and a fuzz campaign of FUZZ programs (default
 #                                 200) on it, and writes into OUT: suite.json, suite.xml,
@@ -17,28 +18,33 @@
 #
 # `run` exits 0 when both runs completed (whatever their verdicts: the report says them),
 # 1 when something could not be built or run. JOBS (default: the CPUs) cases run at a time;
-# PYTHON (default python3, which has tabulate there) runs the report.
+# FILTER (default: every case) selects the suite's cases; PYTHON (default python3, which has
+# tabulate there) runs the report. gpu.device_check runs both steps on a few cases on a
+# machine without a GPU (its cases NOT_SUPPORTED), as a rehearsal of the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf 'device-check: %s\n' "$*"; }
 die() { printf 'device-check: error: %s\n' "$*" >&2; exit 1; }
 
+readonly BUNDLE="${BUNDLE:-gpu-bundle}"
+
 bundle() {
-  local exe=build/bin/tdconform cases=build/fixtures/conformance_cases.txt
+  local build="${BUILD:-build}"
+  local exe="$build/bin/tdconform" cases="$build/fixtures/conformance_cases.txt"
   [[ -x "$exe" && -f "$cases" ]] || die "$exe or $cases missing: run ci/build release first"
-  rm -rf gpu-bundle
-  mkdir -p gpu-bundle/bin gpu-bundle/lib
-  strip -o gpu-bundle/bin/tdconform "$exe"
-  cp "$cases" gpu-bundle/cases.txt
+  rm -rf "$BUNDLE"
+  mkdir -p "$BUNDLE/bin" "$BUNDLE/lib"
+  strip -o "$BUNDLE/bin/tdconform" "$exe"
+  cp "$cases" "$BUNDLE/cases.txt"
   # The libraries a machine with only the C and C++ runtimes lacks (fmt, pugixml, OpenSSL's).
   ldd "$exe" | awk '/=> \// {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so*|libm.so*|libstdc++.so*|libgcc_s.so*|ld-linux*) ;;
-      *) cp -L "$lib" gpu-bundle/lib/ ;;
+      *) cp -L "$lib" "$BUNDLE/lib/" ;;
     esac
   done
-  say "gpu-bundle/: $(du -sh gpu-bundle | cut -f1) ($(ls gpu-bundle/lib | tr '\n' ' '))"
+  say "$BUNDLE: $(du -sh "$BUNDLE" | cut -f1) ($(ls "$BUNDLE/lib" | tr '\n' ' '))"
 }
 
 # Seconds since START (date +%s%N), to the millisecond.
@@ -50,7 +56,7 @@ seconds_since() {
 run() {
   local out="${1:?usage: gpu/device-check.sh run OUT}"
   local jobs="${JOBS:-$(nproc)}" fuzz="${FUZZ:-200}"
-  [[ -x gpu-bundle/bin/tdconform ]] || die "gpu-bundle/ missing: run 'gpu/device-check.sh bundle' where tdconform was built"
+  [[ -x "$BUNDLE/bin/tdconform" ]] || die "$BUNDLE missing: run 'gpu/device-check.sh bundle' where tdconform was built"
   mkdir -p "$out"
   exec > >(tee "$out/log.txt") 2>&1
   nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || say "nvidia-smi failed (see nvidia-smi.txt)"
@@ -61,11 +67,14 @@ run() {
   nvcc -O2 -std=c++20 -shared -Xcompiler -fPIC,-fvisibility=hidden \
        -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -cudart static \
        -I. gpu/backend/backend.cc gpu/backend/plan.cc gpu/backend/promotion.cc gpu/backend/run_plan.cc gpu/backend/views.cc gpu/backend/cuda_device.cu -o "$lib" || die "nvcc failed"
-  local tdconform=(env LD_LIBRARY_PATH="$PWD/gpu-bundle/lib" gpu-bundle/bin/tdconform --backend "$lib"
-                   --cases gpu-bundle/cases.txt --jobs "$jobs" --out "$out/tdconform-out")
+  local tdconform=(env LD_LIBRARY_PATH="$(realpath "$BUNDLE")/lib" "$BUNDLE/bin/tdconform"
+                   --backend "$lib" --cases "$BUNDLE/cases.txt" --jobs "$jobs"
+                   --out "$out/tdconform-out")
+  local selection=()
+  [[ -n "${FILTER:-}" ]] && selection=(--filter "$FILTER")
   local start suite_s fuzz_s
   start=$(date +%s%N)
-  "${tdconform[@]}" --json "$out/suite.json" --junit "$out/suite.xml" | tail -3 || true
+  "${tdconform[@]}" "${selection[@]}" --json "$out/suite.json" --junit "$out/suite.xml" | tail -3 || true
   suite_s=$(seconds_since "$start")
   [[ -f "$out/suite.json" ]] || die "the suite wrote no report"
   start=$(date +%s%N)
