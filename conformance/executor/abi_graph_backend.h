@@ -34,8 +34,10 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   // `required`: the case is in the must-pass core set (NOT_SUPPORTED and REJECTED fail);
   // `tolerance`: what each output is held to (output_parity.h); `aten`: at the ATen level, the
   // reference's run (null: none), which outlives this; `record` takes each graph given to the
-  // backend and what came back (case_record.h). `calls`: how the backend is called (it outlives
-  // this); `ended`: the verdict when a call has no answer (the case's process ended there).
+  // backend and what came back (case_record.h); empty in the case's own process, whose
+  // records nobody keeps: then nothing is measured that does not decide a verdict. `calls`: how the
+  // backend is called (it outlives this); `ended`: the verdict when a call has no answer (the
+  // case's process ended there).
   AbiGraphBackend(const LoadedBackend& backend, BackendCalls& calls, Verdict ended,
                   tdc_graph_level level, bool required, gpu::Policy tolerance,
                   const AtenExpectation* aten, Progress progress, Record record);
@@ -62,6 +64,10 @@ class AbiGraphBackend final : public runtime::GraphBackend {
   // The verdict for a status other than OK from `phase` on the graph `g`.
   Verdict Refusal(tdc_status status, CasePhase phase, const graph::Graph& g,
                   const std::string& what, const std::string& message) const;
+  void Keep(const CaseRecord& record) const {
+    if (record_) record_(record);
+  }
+
   // Whether `g` needs only what the backend declared (level, dtypes, targets).
   bool Declared(const graph::Graph& g) const;
   // Each output against the reference's under the policy; every output judged is recorded

@@ -24,6 +24,7 @@ struct CaseRecord {
   nlohmann::ordered_json body;
 };
 
+// Empty where nobody keeps the records (the case's own process: the judge's count).
 using Record = std::function<void(const CaseRecord& record)>;
 
 }  // namespace tdc::conformance

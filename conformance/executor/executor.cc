@@ -138,8 +138,10 @@ Verdict RunProgram(const LoadedBackend& backend, const RunningCase& c, BackendCa
   const graph::Golden wanted = ExpectedOutcome(*golden.golden, spec, aten);
   compare::CompareResult result = compare::Compare(wanted, actual, compare_options);
   if (result.error || !result.differences.empty()) {  // both outcomes, for the failure's folder
-    record({"expected", graph::ToJson(wanted)});
-    record({"outcome", graph::ToJson(actual)});
+    if (record) {
+      record({"expected", graph::ToJson(wanted)});
+      record({"outcome", graph::ToJson(actual)});
+    }
   }
   if (result.error)
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error",
@@ -342,7 +344,7 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
     };
     LiveCalls live(backend,
                    [out](const nlohmann::json& answer) { WriteAll(out, Line("call", answer)); });
-    RunProgram(backend, running, live, Verdict::Pass(), progress, [](const CaseRecord&) {});
+    RunProgram(backend, running, live, Verdict::Pass(), progress, Record{});
     WriteAll(out, "done\n");
   });
   if (auto* failed = std::get_if<Verdict>(&forked)) return *failed;
