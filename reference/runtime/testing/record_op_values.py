@@ -11,7 +11,11 @@ raised (exception type and message). Also
 writes testdata/result_type.json (torch.result_type over operand kinds). An op without
 a case generator here is an error, as is a generator for an op the table lacks, and an
 op whose `function` column is not the canonical Dynamo target (fixtures/SCHEMA.md §7.1).
-Computed under ATEN_CPU_CAPABILITY=default with one thread.
+Computed under ATEN_CPU_CAPABILITY=default with one thread, and MKL's conditional numerical
+reproducibility (MKL_CBWR=COMPATIBLE): torch computes tan, log, sqrt, fft and matmul through
+MKL, whose code path, and so the last bit of some values, otherwise depends on the CPU (seen
+2026-12-02: five ops' files stale on an AVX-512 machine, four of them fresh again under
+COMPATIBLE).
 """
 
 import json
@@ -21,6 +25,7 @@ import re
 import sys
 
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
+os.environ.setdefault("MKL_CBWR", "COMPATIBLE")  # read when torch loads MKL
 
 import torch  # noqa: E402
 
