@@ -92,25 +92,21 @@ class CudaDevice final : public Device {
   }
 };
 
-// Device 0, or why there is none (`missing`), and what the report's header says of it.
-struct Probe {
-  std::string missing;  // empty: there is a device
-  std::string environment;
-};
-
-// Initializes CUDA in this process.
-Probe ProbeHere() {
-  Probe probe;
+// Why there is no device 0, or empty; initializes CUDA in this process.
+std::string MissingDevice() {
   int count = 0;
-  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    probe.missing = "no CUDA device: " + Error("cudaGetDeviceCount", e);
-  } else if (count == 0) {
-    probe.missing = "no CUDA device: cudaGetDeviceCount found none";
-  }
-  if (!probe.missing.empty()) {
-    probe.environment = probe.missing;
-    return probe;
-  }
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess)
+    return "no CUDA device: " + Error("cudaGetDeviceCount", e);
+  if (count == 0) return "no CUDA device: cudaGetDeviceCount found none";
+  return {};
+}
+
+// What the report's header says of device 0, or why there is none; initializes CUDA in this
+// process.
+std::string EnvironmentHere() {
+  if (std::string missing = MissingDevice(); !missing.empty()) return missing;
+  int count = 0;
+  cudaGetDeviceCount(&count);
   cudaDeviceProp prop{};
   int driver = 0, runtime = 0;
   cudaGetDeviceProperties(&prop, 0);
@@ -123,11 +119,10 @@ Probe ProbeHere() {
                 "element, no atomics)",
                 prop.name, prop.major, prop.minor, count, driver / 1000, driver % 1000 / 10,
                 runtime / 1000, runtime % 1000 / 10);
-  probe.environment = text;
-  return probe;
+  return text;
 }
 
-// ProbeHere's environment, computed in a child process: a process that has initialized CUDA
+// EnvironmentHere's text, computed in a child process: a process that has initialized CUDA
 // cannot hand it to the processes it forks, and tdconform forks every case from the process
 // that loaded the backend and asked for its info.
 std::string EnvironmentFromChild() {
@@ -141,7 +136,7 @@ std::string EnvironmentFromChild() {
   }
   if (pid == 0) {
     close(fds[0]);
-    const std::string text = ProbeHere().environment;
+    const std::string text = EnvironmentHere();
     ssize_t written = write(fds[1], text.data(), text.size());
     _exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
   }
@@ -160,7 +155,7 @@ std::string EnvironmentFromChild() {
 }  // namespace
 
 std::variant<std::unique_ptr<Device>, std::string> OpenDevice() {
-  if (std::string missing = ProbeHere().missing; !missing.empty()) return missing;
+  if (std::string missing = MissingDevice(); !missing.empty()) return missing;
   if (cudaError_t e = cudaSetDevice(0); e != cudaSuccess) return Error("cudaSetDevice", e);
   return std::make_unique<CudaDevice>();
 }

@@ -161,8 +161,8 @@ class Run {
     }
     auto types = TypesOf(s.op, promoted);
     if (auto* refused = std::get_if<std::string>(&types)) return "torch refuses " + *refused;
-    // torch's broadcast: shapes aligned at the last dim, a size-1 dim stretching; a size-0
-    // dim wins over 1 (torch: [0] and [1] broadcast to [0]).
+    // torch's broadcast: shapes aligned at the last dim, a size-1 dim stretching (to a size-0
+    // one too: [0] and [1] broadcast to [0]).
     std::vector<int64_t> shape(rank, 1);
     for (const Value* v : values) {
       if (v == nullptr) continue;
@@ -171,12 +171,6 @@ class Run {
         if (v->shape[d] != into && into != 1 && v->shape[d] != 1)
           return "operands that do not broadcast";
         if (v->shape[d] != 1) into = v->shape[d];
-      }
-    }
-    for (const Value* v : values) {
-      if (v == nullptr) continue;
-      for (size_t d = 0; d < v->shape.size(); ++d) {
-        if (v->shape[d] == 0) shape[rank - v->shape.size() + d] = 0;
       }
     }
     if (std::string e = NewBuffer(out, shape, std::get<ElementTypes>(types).out); !e.empty())
