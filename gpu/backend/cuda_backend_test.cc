@@ -35,11 +35,18 @@ TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   }
 }
 
-TEST(CudaBackendTest, MatmulAndWherePassAtTheDynamoLevel) {
-  // 1-d and 2-d operands, batched with broadcast batch dims, the @ operator; where with a
-  // bool condition and tensors or numbers (at the ATen level a number becomes
+TEST(CudaBackendTest, MatmulPassesAtBothLevels) {
+  // 1-d and 2-d operands, batched with broadcast batch dims, the @ operator; at the ATen
+  // level as AOT autograd lowers them: dot, mv, mm, bmm, _unsafe_view (TDC_CUDA_ALIAS).
+  for (const char* level : {"dynamo", "aten"}) {
+    const std::string id = std::string("fixtures:probes:matmul:profile=torch-2.13:level=") + level;
+    EXPECT_EQ(VerdictOf(id), "PASS") << id;
+  }
+}
+
+TEST(CudaBackendTest, WherePassesAtTheDynamoLevel) {
+  // where with a bool condition and tensors or numbers (at the ATen level a number becomes
   // aten.scalar_tensor, which the backend does not compute).
-  EXPECT_EQ(VerdictOf("fixtures:probes:matmul:profile=torch-2.13:level=dynamo"), "PASS");
   EXPECT_EQ(VerdictOf("fixtures:probes:where:profile=torch-2.13:level=dynamo"), "PASS");
 }
 
@@ -49,6 +56,12 @@ TEST(CudaBackendTest, Float64GraphsPass) {
         std::string("fixtures:guards:globals_read_by_the_trace:profile=torch-2.13:level=") + level;
     EXPECT_EQ(VerdictOf(id), "PASS") << id;
   }
+}
+
+TEST(CudaBackendTest, ARowsAliasesPass) {
+  // torch.nn.functional.relu (TDC_CUDA_ALIAS) beside a custom op the host runs.
+  EXPECT_EQ(VerdictOf("fixtures:custom_op:s15_disable_custom_op:profile=torch-2.13:level=dynamo"),
+            "PASS");
 }
 
 TEST(CudaBackendTest, OpaqueNodesRunOnTheHost) {
@@ -62,11 +75,14 @@ TEST(CudaBackendTest, WhatItDoesNotComputeIsNotSupportedBeforeItRuns) {
   ASSERT_TRUE(backend);
   const Verdict v = RunCase(
       *backend,
-      std::get<CaseSpec>(ResolveCase("fixtures:probes:matmul:profile=torch-2.13:level=aten")),
+      std::get<CaseSpec>(ResolveCase("fixtures:probes:max:profile=torch-2.13:level=dynamo")),
       {30, false, {}});
+  // Graphs 0 to 7 are torch.max(a), every element; graph 8 is torch.max(a, 0), values and
+  // indices.
   EXPECT_EQ(FormatVerdict(v),
-            "NOT_SUPPORTED backend_compile/not_supported: graph 0/0 (aten level) can_compile: "
-            "node 2: aten.dot.default is not one of this backend's ops");
+            "NOT_SUPPORTED backend_compile/not_supported: graph 8/0 (dynamo level) can_compile: "
+            "node 1: torch.max with these arguments (a dim: values and indices) are outside this "
+            "backend");
 }
 
 }  // namespace

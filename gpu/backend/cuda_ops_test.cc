@@ -6,6 +6,7 @@
 // type promotion is the reference's.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -44,6 +45,23 @@ constexpr AtenRow kAtenOverloads[] = {
 #undef TDC_ATEN_OVERLOADS
 };
 
+struct AliasRow {
+  std::string_view target, name;
+};
+constexpr AliasRow kCudaAliases[] = {
+#define TDC_CUDA_ALIAS(target, name) {target, #name},
+#include "gpu/backend/cuda_ops.def"
+};
+
+// The reference interpreter's aliases: a Dynamo-level target's row, an ATen op's row.
+std::map<std::string, std::string, std::less<>> ReferenceAliases() {
+  std::map<std::string, std::string, std::less<>> aliases;
+#define TDC_FUNCTION_ALIAS(target, row) aliases.emplace(target, row);
+#define TDC_ATEN_ALIAS(aten_op, row) aliases.emplace(std::string("aten.") + aten_op, row);
+#include "reference/backends/target_aliases.def"
+  return aliases;
+}
+
 std::set<std::string> Words(std::string_view text) {
   std::set<std::string> words;
   std::istringstream in{std::string(text)};
@@ -79,6 +97,23 @@ TEST(CudaOpsTest, EveryAtenOverloadIsOneTorchOffers) {
     for (const std::string& overload : Words(row.overloads)) {
       EXPECT_TRUE(offered.contains(overload)) << "aten." << row.name << "." << overload;
     }
+  }
+}
+
+TEST(CudaOpsTest, EveryAliasIsOneOfTheReferencesAndReachesARow) {
+  const auto reference = ReferenceAliases();
+  ASSERT_GT(std::size(kCudaAliases), 0U);
+  for (const AliasRow& alias : kCudaAliases) {
+    SCOPED_TRACE(std::string(alias.target));
+    std::string_view target = alias.target;
+    // aten.<op>.<overload>: the reference aliases the op, whatever the overload.
+    if (target.starts_with("aten.")) target = target.substr(0, target.rfind('.'));
+    const auto found = reference.find(target);
+    ASSERT_NE(found, reference.end()) << "not one of target_aliases.def's";
+    EXPECT_EQ(found->second, alias.name);
+    bool is_row = false;
+    for (const CudaRow& row : kCudaOps) is_row = is_row || row.name == alias.name;
+    EXPECT_TRUE(is_row) << alias.name << " is not a row of cuda_ops.def";
   }
 }
 

@@ -128,11 +128,15 @@ TEST(KernelsTest, ReductionsOverChosenDims) {
   EXPECT_EQ(out, (std::vector<float>{4, 5, 6}));
 }
 
-TEST(KernelsTest, AmaxPropagatesNanAndAnEmptyMeanIsNan) {
+TEST(KernelsTest, AmaxAndMaxPropagateNanAndAnEmptyMeanIsNan) {
   std::vector<float> out;
-  Reduction(ReduceOp::kAmax, {1, NAN, 3}, {3}, {true}, out);
-  ASSERT_EQ(out.size(), 1U);
-  EXPECT_TRUE(std::isnan(out[0]));
+  for (ReduceOp op : {ReduceOp::kAmax, ReduceOp::kMax}) {
+    Reduction(op, {1, NAN, 3}, {3}, {true}, out);
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_TRUE(std::isnan(out[0]));
+    Reduction(op, {1, -4, 3, 2}, {4}, {true}, out);
+    EXPECT_EQ(out, (std::vector<float>{3}));
+  }
   Reduction(ReduceOp::kMean, {}, {2, 0}, {false, true}, out);  // torch.mean over a 0-size dim
   ASSERT_EQ(out.size(), 2U);
   EXPECT_TRUE(std::isnan(out[0]) && std::isnan(out[1]));

@@ -24,6 +24,15 @@ constexpr OpRow kOps[] = {
 #include "gpu/backend/cuda_ops.def"
 };
 
+// A target that reaches another row's op (TDC_CUDA_ALIAS).
+struct AliasRow {
+  std::string_view target, name;
+};
+constexpr AliasRow kAliases[] = {
+#define TDC_CUDA_ALIAS(target, name) {target, #name},
+#include "gpu/backend/cuda_ops.def"
+};
+
 }  // namespace
 
 const Targets& AllTargets() {
@@ -39,6 +48,11 @@ const Targets& AllTargets() {
         const std::string_view overload = rest.substr(0, space);
         t.functions.emplace("aten." + std::string(row.name) + "." + std::string(overload), row.op);
         rest = space == std::string_view::npos ? "" : rest.substr(space + 1);
+      }
+    }
+    for (const AliasRow& alias : kAliases) {
+      for (const OpRow& row : kOps) {
+        if (row.name == alias.name) t.functions.emplace(alias.target, row.op);
       }
     }
     for (const auto& [name, op] : t.functions) t.names.push_back(name);
@@ -143,6 +157,8 @@ std::variant<Step, std::string> PlanReduction(const tdc_node& n, size_t i, Reduc
     }
   }
   if (!read) return std::string("(a tensor, dim, keepdim) are outside this backend");
+  if (op == ReduceOp::kMax && (n.num_args != 1 || n.num_kwargs != 0))
+    return std::string("(a dim: values and indices) are outside this backend");
   return s;
 }
 

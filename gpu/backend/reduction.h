@@ -87,6 +87,7 @@ TDC_HOST_DEVICE inline void ReduceIn(const ReduceLaunch& launch, int64_t linear)
         Store(launch.out, launch.out_dtype, linear, sum / static_cast<Acc>(launch.count));
       return;
     case ReduceOp::kAmax:  // a NaN wins, as in torch.amax
+    case ReduceOp::kMax:
       if constexpr (std::is_floating_point_v<T>) {
         if (nan) max = static_cast<T>(NAN);
       }

@@ -230,8 +230,8 @@ class Run {
         shape.push_back(in.shape[d]);
       }
     }
-    if (s.reduce == ReduceOp::kAmax && launch.count == 0)
-      return "torch refuses amax over an empty dim";
+    if ((s.reduce == ReduceOp::kAmax || s.reduce == ReduceOp::kMax) && launch.count == 0)
+      return "torch refuses the max over an empty dim";
     if (s.reduce == ReduceOp::kMean && !IsFloating(in.dtype))
       return "torch refuses the mean of an integral tensor";
     // torch sums bool and int64 into int64.

@@ -19,21 +19,14 @@ using runtime::OpValue;
 
 namespace {
 
-// Dynamo targets that reach an ops.def row under another name (torch_namespaces.cc).
 constexpr std::pair<std::string_view, std::string_view> kFunctionAliases[] = {
-    {"torch.nn.functional.relu", "relu"},
-    {"torch.special.expit", "sigmoid"},
+#define TDC_FUNCTION_ALIAS(target, row) {target, row},
+#include "reference/backends/target_aliases.def"
 };
 
-// ATen overloads AOT autograd emits that compute as another row does.
 constexpr std::pair<std::string_view, std::string_view> kAtenAliases[] = {
-    {"lift_fresh_copy", "clone"},
-    {"_unsafe_view", "reshape"},
-    {"bmm", "matmul"},
-    {"mm", "matmul"},
-    {"mv", "matmul"},
-    {"dot", "matmul"},
-    {"linalg_vector_norm", "vector_norm"},
+#define TDC_ATEN_ALIAS(aten_op, row) {aten_op, row},
+#include "reference/backends/target_aliases.def"
 };
 
 struct Resolved {
