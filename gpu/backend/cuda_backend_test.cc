@@ -23,24 +23,17 @@ TEST(CudaBackendTest, ItsOpsPassAtBothLevels) {
   // Python floats and ints, broadcast); pow with a number as the base at the ATen level; the
   // reductions over every dim, one dim, a tuple of dims, with and without keepdim; views and
   // copies by rank, layout and negative dims; comparisons (bool results) with tensors and
-  // numbers.
+  // numbers; matmul of 1-d and 2-d operands, batched with broadcast batch dims, the @
+  // operator, at the ATen level as AOT autograd lowers it: dot, mv, mm, bmm, _unsafe_view
+  // (TDC_CUDA_ALIAS).
   for (const char* op :
        {"add", "pow", "gelu", "sigmoid", "sum", "mean", "amax", "view", "transpose", "permute",
-        "expand", "squeeze", "unsqueeze", "clone", "eq", "gt"}) {
+        "expand", "squeeze", "unsqueeze", "clone", "eq", "gt", "matmul"}) {
     for (const char* level : {"dynamo", "aten"}) {
       const std::string id =
           std::string("fixtures:probes:") + op + ":profile=torch-2.13:level=" + level;
       EXPECT_EQ(VerdictOf(id), "PASS") << id;
     }
-  }
-}
-
-TEST(CudaBackendTest, MatmulPassesAtBothLevels) {
-  // 1-d and 2-d operands, batched with broadcast batch dims, the @ operator; at the ATen
-  // level as AOT autograd lowers them: dot, mv, mm, bmm, _unsafe_view (TDC_CUDA_ALIAS).
-  for (const char* level : {"dynamo", "aten"}) {
-    const std::string id = std::string("fixtures:probes:matmul:profile=torch-2.13:level=") + level;
-    EXPECT_EQ(VerdictOf(id), "PASS") << id;
   }
 }
 
