@@ -38,13 +38,10 @@ Value OpCall::Given(std::string_view name) const {
 }
 
 runtime::BoundArgs OpCall::Bound() const {
-  std::vector<runtime::OpValue> positional;
-  for (const Value& v : args.positional) positional.push_back(runtime::ToOpValue(v));
-  std::vector<std::pair<std::string, runtime::OpValue>> keywords;
-  for (const auto& [name, v] : args.keywords) keywords.emplace_back(name, runtime::ToOpValue(v));
+  runtime::OpArgs converted = runtime::ToOpArgs(site.op->name, args);
   return runtime::Bind(site.op->signature, site.op->name,
                        site.method ? runtime::Surface::kMethod : runtime::Surface::kFunction,
-                       std::move(positional), std::move(keywords));
+                       std::move(converted.positional), std::move(converted.keywords));
 }
 
 const runtime::Tensor& OpCall::Result() const { return runtime::TensorOf(result); }

@@ -156,6 +156,11 @@ constexpr Probe kProbes[] = {
     {"out = 'a b'.splitlines()", "str.splitlines is not modeled"},
     {"out = '\xc3\x89'.lower()", "str.lower() of non-ASCII text is not modeled"},
     {"out = torch.ones(2).to", "Tensor.to is not modeled"},
+    // Op arguments of a kind the reference's ops do not take (a device string, a dtype name).
+    {"out = torch.arange(1.0, 5.0, device='cpu')",
+     "arange(device=...) with an argument of type 'str' is not modeled"},
+    {"out = torch.add(torch.ones(2), 'a')",
+     "add() with an argument of type 'str' (position 2) is not modeled"},
     // Calls traced code makes that Dynamo handles in ways the reference does not model.
     {"def f(x):\n    torch.library.custom_op('m::g', mutates_args=())\n    return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",

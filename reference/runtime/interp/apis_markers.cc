@@ -1,6 +1,8 @@
 // graph_break, skip_frame, step_unsupported (no-ops eagerly: torch's bodies are a
 // docstring), assume_constant_result (a mark) and the is_compiling family (False eagerly), as
 // torch 2.13.0 defines them: Python functions, so their argument errors are CPython's.
+// torch._utils_internal.justknobs_check is the killswitch flag: OSS torch returns `default`,
+// and Dynamo inlines it (trace_rules: UserFunctionVariable), so a traced call adds nothing.
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/registries.h"
 
@@ -71,6 +73,14 @@ void InstallMarkerApis(Interpreter& in) {
       AlwaysFalse(in, apis::LibGlobals(in, "torch._dynamo.external_utils"), "is_compiling"));
   modules[ModuleId::kTorchUtils]->SetAttr(
       "is_compiling", AlwaysFalse(in, apis::LibGlobals(in, "torch._utils"), "is_compiling"));
+  modules[ModuleId::kTorchUtilsInternal]->SetAttr(
+      "justknobs_check",
+      apis::MakeLibFunction(in, apis::LibGlobals(in, "torch._utils_internal"), "justknobs_check",
+                            [&in](PyFunction&, CallArgs& args) -> Value {
+                              Value knob_default = apis::BindParams(
+                                  in, "justknobs_check", {{"name"}, {"default", true}}, args)[1];
+                              return knob_default ? knob_default : in.heap().True();
+                            }));
   modules[ModuleId::kTorchJit]->SetAttr(
       "is_scripting", AlwaysFalse(in, apis::LibGlobals(in, "torch._jit_internal"), "is_scripting"));
 }

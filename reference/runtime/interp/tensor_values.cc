@@ -1,10 +1,18 @@
 #include "reference/runtime/interp/tensor_values.h"
 
+#include <fmt/format.h>
+
+#include <optional>
+
 #include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
 
-OpValue ToOpValue(const Value& v) {
+namespace {
+
+// nullopt for a value the op table has no kind for (a str, a function, ...).
+std::optional<OpValue> ToOpValue(const Value& v) {
   switch (v->kind()) {
     case ObjectKind::kNone:
       return OpValue::None();
@@ -21,7 +29,11 @@ OpValue ToOpValue(const Value& v) {
       std::vector<OpValue> items;
       const auto& source = v->kind() == ObjectKind::kList ? DynCast<PyList>(v)->items()
                                                           : DynCast<PyTuple>(v)->items();
-      for (const Value& item : source) items.push_back(ToOpValue(item));
+      for (const Value& item : source) {
+        std::optional<OpValue> converted = ToOpValue(item);
+        if (!converted) return std::nullopt;
+        items.push_back(std::move(*converted));
+      }
       return v->kind() == ObjectKind::kList ? OpValue::List(std::move(items))
                                             : OpValue::Tuple(std::move(items));
     }
@@ -37,9 +49,32 @@ OpValue ToOpValue(const Value& v) {
     case ObjectKind::kMethod:
       break;
   }
-  // Anything else (a str, a function, ...) is a type torch's parser rejects.
-  throw TorchError("TypeError", std::string("argument of type '") + std::string(TypeName(v)) +
-                                    "' is not supported by the reference's ops");
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Positions count from 1, as torch's own argument errors count them.
+OpArgs ToOpArgs(std::string_view op_name, const CallArgs& args) {
+  OpArgs out;
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    std::optional<OpValue> v = ToOpValue(args.positional[i]);
+    if (!v) {
+      RefuseNotModeled(
+          fmt::format("{}() with an argument of type '{}' (position {}) is not modeled", op_name,
+                      TypeName(args.positional[i]), i + 1));
+    }
+    out.positional.push_back(std::move(*v));
+  }
+  for (const auto& [name, value] : args.keywords) {
+    std::optional<OpValue> v = ToOpValue(value);
+    if (!v) {
+      RefuseNotModeled(fmt::format("{}({}=...) with an argument of type '{}' is not modeled",
+                                   op_name, name, TypeName(value)));
+    }
+    out.keywords.emplace_back(name, std::move(*v));
+  }
+  return out;
 }
 
 namespace {
@@ -96,11 +131,9 @@ Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, 
 }
 
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args) {
-  std::vector<OpValue> positional;
-  for (const Value& v : args.positional) positional.push_back(ToOpValue(v));
-  std::vector<std::pair<std::string, OpValue>> keywords;
-  for (const auto& [name, v] : args.keywords) keywords.emplace_back(name, ToOpValue(v));
-  OpValue result = CallOp(op, surface, std::move(positional), std::move(keywords));
+  OpArgs converted = ToOpArgs(op.name, args);
+  OpValue result =
+      CallOp(op, surface, std::move(converted.positional), std::move(converted.keywords));
   // Autograd's flag: a floating result of a differentiable op on a tensor that requires
   // grad requires grad too, while grad mode is on (factories like zeros_like do not
   // differentiate their input).

@@ -12,8 +12,15 @@ namespace tdc::runtime {
 
 class Interpreter;
 
-// A call argument as the op table takes it (tensors, numbers, dtypes, sequences of them).
-OpValue ToOpValue(const Value& v);
+// A call's arguments as the op table takes them (tensors, numbers, dtypes, sequences of
+// them). An argument the table has no kind for (a str, as in device="cpu"; a function) is
+// refused as not modeled, naming `op_name` and the argument (D13): torch accepts some such
+// arguments and rejects others with messages the reference does not reproduce.
+struct OpArgs {
+  std::vector<OpValue> positional;
+  std::vector<std::pair<std::string, OpValue>> keywords;
+};
+OpArgs ToOpArgs(std::string_view op_name, const CallArgs& args);
 // Runs `op` on a Python call's arguments (the receiver first for a method).
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args);
 // CallTensorOp for a call the program made through `site`: the op observer, when there is
