@@ -8,8 +8,8 @@ namespace {
 class Lowering final : public dynamo::AtenLowering {
  public:
   std::unique_ptr<dynamo::FragmentRecorder> Start(
-      const std::vector<const runtime::PyTensor*>& inputs) override {
-    return std::make_unique<Recorder>(inputs);
+      const std::vector<const runtime::PyTensor*>& inputs, dynamo::ForeignTensor foreign) override {
+    return std::make_unique<Recorder>(inputs, foreign);
   }
 };
 

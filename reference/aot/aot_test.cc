@@ -39,9 +39,8 @@ graph::CompiledOutcome Compile(const std::string& source) {
   return std::get<graph::CompiledOutcome>(std::move(result));
 }
 
-TEST(AotTest, AnAllowedBodyReadingAGlobalTensorHasNoAtenGraph) {
-  // AOT autograd would lift `w` as a constant of the graph module: not modeled, so the
-  // invocation says so (null) instead of giving a wrong graph.
+TEST(AotTest, AnAllowedBodyReadingAGlobalTensorIsRefusedWhereItReadsIt) {
+  // torch 2.13.0's fake-tensor run of the body raises TorchRuntimeError there: not modeled.
   graph::CompiledOutcome out = Compile(R"(import torch
 
 w = torch.linspace(1.0, 2.0, 4)
@@ -60,9 +59,27 @@ def fn(x):
 
 out = torch.compile(fn, backend=backend)(torch.linspace(0.5, 2.0, 4))
 )");
-  ASSERT_EQ(out.invocations.size(), 1u);
-  EXPECT_FALSE(out.invocations[0].aten_graph.has_value());
-  EXPECT_EQ(out.invocations[0].dynamo_graph.nodes[1].target, "body");  // after the placeholder
+  ASSERT_TRUE(out.unsupported);
+  EXPECT_TRUE(out.unsupported->reason.starts_with(
+      "an allow_in_graph function reading a tensor that is not its input"))
+      << out.unsupported->reason;
+  EXPECT_TRUE(out.unsupported->where.starts_with("aot_test.py:7:")) << out.unsupported->where;
+}
+
+TEST(AotTest, AnOpWithoutAnAtenLoweringRefusesTheFrameInsteadOfANullGraph) {
+  // fft with n has no lowering here; torch's ATen graph pads the input first.
+  graph::CompiledOutcome out = Compile(R"(import torch
+
+
+def fn(x):
+    return torch.fft.fft(x, n=8)
+
+
+out = torch.compile(fn, backend=backend)(torch.linspace(0.5, 2.0, 4))
+)");
+  ASSERT_TRUE(out.unsupported);
+  EXPECT_EQ(out.unsupported->reason, "the ATen graph of torch.fft.fft with n is not modeled");
+  EXPECT_TRUE(out.invocations.empty());
 }
 
 TEST(AotTest, WithoutTheAotLayerInvocationsCarryNoAtenGraph) {

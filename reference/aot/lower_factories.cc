@@ -23,7 +23,8 @@ graph::OrderedMap<graph::Arg> FactoryKwargs(Recorder& r, const OpCall& call,
 }  // namespace
 
 void LowerTensorFactory(Recorder& r, const OpCall& call) {
-  r.Bind(call.result, r.Emit("aten.lift_fresh_copy.default", {graph::Arg::Ref(r.EmitConstant())}));
+  r.Bind(call.result,
+         r.Emit("aten.lift_fresh_copy.default", {graph::Arg::Ref(r.EmitConstant(call.result))}));
 }
 
 void LowerArange(Recorder& r, const OpCall& call) {

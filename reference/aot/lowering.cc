@@ -58,7 +58,7 @@ void Lower(Recorder& r, const OpCall& call) {
       if (row.op == call.site.op->name) return row.lower(r, call);
     }
   }
-  r.Unsupported(fmt::format("no ATen lowering for {}", target));
+  r.Unsupported(fmt::format("a call of {}", target));
 }
 
 }  // namespace tdc::aot

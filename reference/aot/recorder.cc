@@ -4,20 +4,26 @@
 
 #include "reference/aot/lowering.h"
 #include "reference/dynamo/graph_builder.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::aot {
 
-Recorder::Recorder(const std::vector<const runtime::PyTensor*>& inputs) {
+Recorder::Recorder(const std::vector<const runtime::PyTensor*>& inputs,
+                   dynamo::ForeignTensor foreign)
+    : foreign_(foreign) {
   for (size_t j = 0; j < inputs.size(); ++j) refs_.emplace(inputs[j], -static_cast<int64_t>(j) - 1);
 }
 
 int64_t Recorder::RefOf(const runtime::PyTensor& tensor) {
   auto it = refs_.find(&tensor);
   if (it != refs_.end()) return it->second;
-  // A tensor neither an input nor made by a lowered op (a global read inside an allowed
-  // body): AOT autograd would lift it as a constant, which is not modeled.
-  Unsupported("a tensor that is not an input of the traced code");
-  return 0;
+  // Neither an input nor made by a lowered op: a global the traced code reads.
+  if (foreign_ == dynamo::ForeignTensor::kRefuse) {
+    runtime::RefuseNotModeled(
+        "an allow_in_graph function reading a tensor that is not its input (Dynamo's "
+        "fake-tensor run raises TorchRuntimeError there) is not modeled");
+  }
+  return EmitConstant(Value(const_cast<runtime::PyTensor*>(&tensor)));
 }
 
 graph::Arg Recorder::ArgOf(const Value& v) {
@@ -35,11 +41,12 @@ int64_t Recorder::Emit(std::string target, std::vector<graph::Arg> args,
   return static_cast<int64_t>(fragment_.nodes.size()) - 1;
 }
 
-int64_t Recorder::EmitConstant() {
+int64_t Recorder::EmitConstant(const Value& tensor) {
   graph::Node node;
   node.op = graph::NodeOp::kGetAttr;
   node.target = "_tensor_constant";
   fragment_.nodes.push_back(std::move(node));
+  fragment_.constants.push_back(tensor);
   return static_cast<int64_t>(fragment_.nodes.size()) - 1;
 }
 

@@ -17,7 +17,7 @@ using runtime::Value;
 
 class Recorder final : public dynamo::FragmentRecorder {
  public:
-  explicit Recorder(const std::vector<const runtime::PyTensor*>& inputs);
+  Recorder(const std::vector<const runtime::PyTensor*>& inputs, dynamo::ForeignTensor foreign);
 
   void Record(const runtime::OpCallSite& site, const CallArgs& as_called,
               const Value& result) override;
@@ -28,9 +28,9 @@ class Recorder final : public dynamo::FragmentRecorder {
   graph::Arg ArgOf(const Value& v);
   int64_t Emit(std::string target, std::vector<graph::Arg> args,
                graph::OrderedMap<graph::Arg> kwargs = {});
-  // A get_attr node: a tensor constant of the graph module (numbered when graphs are
-  // assembled).
-  int64_t EmitConstant();
+  // A get_attr node reading `tensor`, a tensor constant of the graph module (named when
+  // graphs are assembled).
+  int64_t EmitConstant(const Value& tensor);
   void Bind(const Value& tensor, int64_t ref);
   // The recorded code cannot be lowered: the fragment is unsupported.
   void Unsupported(std::string why);
@@ -39,6 +39,7 @@ class Recorder final : public dynamo::FragmentRecorder {
   int64_t RefOf(const runtime::PyTensor& tensor);
 
   std::unordered_map<const runtime::PyTensor*, int64_t> refs_;
+  dynamo::ForeignTensor foreign_;
   dynamo::Fragment fragment_;
 };
 

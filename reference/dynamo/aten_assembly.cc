@@ -82,12 +82,15 @@ graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept,
     auto place = [&](int64_t r) {
       return r >= 0 ? first + r : inputs[static_cast<size_t>(-r - 1)];
     };
+    size_t next_constant = 0;
     for (graph::Node n : side.fragment.nodes) {
-      // make_fx numbers the graph module's tensor constants as it meets them.
-      // Its value is the call's result (torch.tensor's data, lifted by lift_fresh_copy).
+      // make_fx names the graph module's tensor constants as it meets them, one name per
+      // tensor object however often it is read (fixtures/nonstrict_trace/captured_constants).
       if (n.op == graph::NodeOp::kGetAttr) {
-        n.target += std::to_string(constants.size());
-        constants.push_back(results_[i]);
+        const Value& tensor = side.fragment.constants.at(next_constant++);
+        auto seen = std::find(constants.begin(), constants.end(), tensor);
+        n.target += std::to_string(seen - constants.begin());
+        if (seen == constants.end()) constants.push_back(tensor);
       }
       for (graph::Arg& a : n.args) a = MapRefs(std::move(a), place);
       for (auto& [name, a] : n.kwargs) a = MapRefs(std::move(a), place);

@@ -23,7 +23,11 @@ namespace tdc::dynamo {
 struct Fragment {
   std::vector<graph::Node> nodes;
   std::vector<int64_t> outputs;  // per tensor of the result (CollectTensors order), a ref
-  std::string unsupported;       // non-empty: no lowering for something in it (why)
+  // Non-empty: what in it has no lowering, as a noun phrase ("a call of torch.foo"); the run
+  // is refused when the fragment reaches a kept node (DESIGN D13).
+  std::string unsupported;
+  // Per get_attr node of `nodes`, in order: the tensor constant it reads.
+  std::vector<runtime::Value> constants;
 };
 
 class FragmentRecorder {
@@ -36,12 +40,25 @@ class FragmentRecorder {
   virtual Fragment Finish(const runtime::Value& result) = 0;
 };
 
+// What a recorder does with a tensor that is neither an input nor made by a recorded op (a
+// global the traced code reads).
+enum class ForeignTensor {
+  // make_fx lifts it as a tensor constant of the graph module (get_attr
+  // `_tensor_constant<k>`, one node per use): a nonstrict_trace body, a single op.
+  kConstant,
+  // Dynamo's fake-tensor run of an allow_in_graph body raises when a real tensor meets a
+  // fake one (torch 2.13.0: TorchRuntimeError, "Please convert all Tensors to FakeTensors
+  // first"); that error is not modeled, so it is refused.
+  kRefuse,
+};
+
 class AtenLowering {
  public:
   virtual ~AtenLowering() = default;
   // A recorder over these input tensors (the j-th is input j).
   virtual std::unique_ptr<FragmentRecorder> Start(
-      const std::vector<const runtime::PyTensor*>& inputs) = 0;
+      const std::vector<const runtime::PyTensor*>& inputs,
+      ForeignTensor foreign = ForeignTensor::kConstant) = 0;
 };
 
 }  // namespace tdc::dynamo

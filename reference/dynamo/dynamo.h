@@ -222,9 +222,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args,
                    bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
-  // The ATen fragment of an allowed function's node: its body run again as AOT autograd
-  // traces it.
-  Fragment AotTrace(const Value& callee, const CallArgs& args);
+  // The ATen fragment of an allowed or nonstrict_trace function's node: its body run again
+  // as AOT autograd traces it, the tensors it reads but is not given handled as `foreign`.
+  Fragment AotTrace(const Value& callee, const CallArgs& args, ForeignTensor foreign);
   // max / min of two tensors: one torch.maximum / torch.minimum node (R-builtin-rewrites).
   Value TensorExtreme(const Value& callee, CallArgs& args, const char* target);
   std::optional<BreakText> BreakTextOf(const Value& callee, const CallArgs& args);

@@ -234,6 +234,10 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     return;
   }
   FinishedGraphs graphs = t.graph.Finish(live, outputs_inputs, t.grad_enabled);
+  // Without the aot layer (a Dynamo-level test) there is no ATen graph to predict.
+  if (aten_ != nullptr && !graphs.aten_unsupported.empty()) {
+    RefuseNotModeled(fmt::format("the ATen graph of {} is not modeled", graphs.aten_unsupported));
+  }
   const graph::Graph& graph = graphs.dynamo;
   int64_t ops = std::count_if(graph.nodes.begin(), graph.nodes.end(), [](const graph::Node& n) {
     return n.op != graph::NodeOp::kPlaceholder && n.op != graph::NodeOp::kOutput &&

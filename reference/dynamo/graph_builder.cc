@@ -197,7 +197,6 @@ graph::Arg GraphBuilder::AddGetAttr(const std::string& name) {
   calls_.push_back(std::move(node));
   accessors_.push_back(true);  // kept when the call using it is
   opaque_.emplace_back();
-  results_.emplace_back();
   aten_.push_back({});
   return graph::Arg::Ref(static_cast<int64_t>(calls_.size()) - 1);
 }
@@ -217,7 +216,6 @@ void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs&
   calls_.push_back(std::move(node));
   accessors_.push_back(accessor);
   opaque_.push_back(std::move(opaque));
-  results_.push_back(result);
   int64_t index = static_cast<int64_t>(calls_.size()) - 1;
   Tag(result, index);
   size_t aten_tensor_items = 0;  // the fragment's outputs are the tuple's tensors, in order
@@ -231,7 +229,6 @@ void GraphBuilder::AddCall(graph::NodeOp op, std::string target, const CallArgs&
       calls_.push_back(std::move(item));
       accessors_.push_back(true);
       opaque_.emplace_back();
-      results_.push_back(tuple->items()[i]);
       aten_.push_back({{}, {}, index, aten_tensor_items++});
       Tag(tuple->items()[i], static_cast<int64_t>(calls_.size()) - 1);
     }
@@ -271,7 +268,6 @@ void GraphBuilder::Rollback(const Mark& mark) {
   calls_.resize(mark.calls);
   accessors_.resize(mark.calls);
   opaque_.resize(mark.calls);
-  results_.resize(mark.calls);
   aten_.resize(mark.calls);
   for (size_t i = mark.placeholders; i < placeholders_.size(); ++i)
     inputs_[placeholders_[i]].index = -1;
@@ -396,8 +392,8 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
       });
   if (training) {
     out.aten_unsupported =
-        "an input requires grad: AOT autograd's training graph (forward with saved tensors) is "
-        "not modeled";
+        "a frame with an input that requires grad (AOT autograd's training graph, a forward "
+        "with saved tensors)";
     return out;
   }
   graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported, out.aten_constants);

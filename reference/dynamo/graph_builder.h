@@ -138,7 +138,6 @@ class GraphBuilder {
   std::vector<graph::Node> calls_;
   std::vector<bool> accessors_;                    // per call: dropped unless used
   std::vector<std::optional<OpaqueCall>> opaque_;  // per call
-  std::vector<Value> results_;  // per call: its result (what its fragment's constants hold)
   // Per call, its ATen side: the fragment and the internal refs of its inputs; a tuple
   // item's accessor instead names the call and the item (the fragment's output).
   struct AtenSide {

@@ -131,7 +131,8 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"),
                                      t.graph.AddGetAttr(name + "_input_spec")};
   t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat,
-                  in_.heap().NewTuple(std::move(outputs)), AotTrace(traceable, as_called), false,
+                  in_.heap().NewTuple(std::move(outputs)),
+                  AotTrace(traceable, as_called, ForeignTensor::kConstant), false,
                   std::move(leading), OpaqueCall{traceable, as_called});
   return returned;
 }

@@ -340,17 +340,18 @@ Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
     EagerRegion eager(*this, true);
     result = in_.CallDirect(callee, std::move(args));
   }
-  Tracing()->graph.AddCall(
-      graph::NodeOp::kCallFunction, std::string(DynCast<PyFunction>(callee)->qualname_text()),
-      as_called, result, AotTrace(callee, as_called), false, {}, OpaqueCall{callee, as_called});
+  Tracing()->graph.AddCall(graph::NodeOp::kCallFunction,
+                           std::string(DynCast<PyFunction>(callee)->qualname_text()), as_called,
+                           result, AotTrace(callee, as_called, ForeignTensor::kRefuse), false, {},
+                           OpaqueCall{callee, as_called});
   return result;
 }
 
-Fragment Dynamo::AotTrace(const Value& callee, const CallArgs& args) {
+Fragment Dynamo::AotTrace(const Value& callee, const CallArgs& args, ForeignTensor foreign) {
   if (aten_ == nullptr) return Fragment{{}, {}, "no ATen lowering was given"};
   // AOT autograd traces through the body by running it again, with is_compiling() True
   // (is_dynamo_compiling() False): its ops are the node's fragment.
-  std::unique_ptr<FragmentRecorder> body = aten_->Start(TensorsOf(args));
+  std::unique_ptr<FragmentRecorder> body = aten_->Start(TensorsOf(args), foreign);
   EagerRegion eager(*this, true);
   struct Restore {
     Dynamo& d;
@@ -365,7 +366,7 @@ Fragment Dynamo::AotTrace(const Value& callee, const CallArgs& args) {
     Value traced = in_.CallDirect(callee, CallArgs(args));
     return body->Finish(traced);
   } catch (const runtime::PyError&) {
-    return Fragment{{}, {}, "the allowed function raised while AOT autograd traced it"};
+    return Fragment{{}, {}, "an allowed function that raises when AOT autograd traces it"};
   }
 }
 
