@@ -28,6 +28,12 @@ struct Fragment {
   std::string unsupported;
   // Per get_attr node of `nodes`, in order: the tensor constant it reads.
   std::vector<runtime::Value> constants;
+
+  static Fragment Unsupported(std::string why) {
+    Fragment f;
+    f.unsupported = std::move(why);
+    return f;
+  }
 };
 
 class FragmentRecorder {

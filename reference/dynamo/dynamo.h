@@ -101,6 +101,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   tracer_calls.cc      a traced frame's calls: inlined, allowed, disabled, breaking
   //   opaque_calls.cc      nonstrict_trace and custom-op calls (one opaque node)
   //   graph_break.cc       a break reached: its ending decided, the graph emitted, logged
+  //   side_effects.cc      stores of computed tensors torch would replay: refused (D13)
   //   frame_endings.cc     acting on a break's ending (EndFrame), checkpoints, step graph
   //                        breaks, skipping the root frame
   //   nested_breaks.cc     nested graph breaks: unwinding, re-rooting, eager resumes
@@ -248,6 +249,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value AotCustomOpCall(const Value& callee, CallArgs& args, const std::string& target);
   void RecordCustomOp(FragmentRecorder& recorder, const std::string& target,
                       const CallArgs& as_called, const Value& result);
+
+  // ---- side_effects.cc
+  // Refuses the graph when traced code stored a tensor it computes, other than the graph's
+  // outputs `live`, in a global or inside one of the frame's values.
+  static void RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& live);
 
   // ---- graph_break.cc
   // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume

@@ -213,7 +213,7 @@ void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const
 }
 
 Fragment Dynamo::LowerOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
-  if (aten_ == nullptr) return Fragment{{}, {}, "no ATen lowering was given"};
+  if (aten_ == nullptr) return Fragment::Unsupported("no ATen lowering was given");
   std::unique_ptr<FragmentRecorder> recorder = aten_->Start(TensorsOf(as_called));
   recorder->Record(site, as_called, result);
   return recorder->Finish(result);
@@ -263,6 +263,7 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
   t->code_name = std::move(code_name);
   t->resume = resume;
   t->grad_enabled = in_.process().grad_enabled;
+  t->inputs = sources;
   std::vector<Value> frame_values;
   for (const auto& [v, source] : sources) {
     for (GuardedValue& g : Guards(v, source, frame_values.size()))
@@ -407,6 +408,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   }
   std::unique_ptr<Trace> t = NewTrace(key, sources, CodeQualname(scope), false, callback, backend);
   t->co_name = CodeName(scope);
+  t->globals = function->globals;
   t->root_depth = in_.frames().size();
   t->waiting_above = t->root_depth;
   for (const auto& [v, source] : sources) t->graph.AddInput(v, source);

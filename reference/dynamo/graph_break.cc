@@ -233,6 +233,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     Explain(ends + ": empty, not sent to the backend");
     return;
   }
+  if (rules_.on(Rule::kGraphOutputs)) RefuseUnreplayedStores(t, live);
   FinishedGraphs graphs = t.graph.Finish(live, outputs_inputs, t.grad_enabled);
   // Without the aot layer (a Dynamo-level test) there is no ATen graph to predict.
   if (aten_ != nullptr && !graphs.aten_unsupported.empty()) {

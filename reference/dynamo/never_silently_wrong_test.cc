@@ -161,6 +161,16 @@ constexpr Probe kProbes[] = {
      "arange(device=...) with an argument of type 'str' is not modeled"},
     {"out = torch.add(torch.ones(2), 'a')",
      "add() with an argument of type 'str' (position 2) is not modeled"},
+    // Stores of a computed tensor torch replays after the graph, outputting the tensor.
+    {"def f(x, d):\n    d['a'] = x + 1\n    return x * 2\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), {})",
+     "a tensor the graph computes stored in L['d'], where it outlives the frame", 6},
+    {"def f(x, lst):\n    lst.append(x + 1)\n    return x * 2\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), [])",
+     "a tensor the graph computes stored in L['lst'], where it outlives the frame", 6},
+    {"g = None\ndef f(x):\n    global g\n    g = x + 1\n    return x * 2\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a tensor the graph computes stored in the global 'g', where it outlives the frame", 8},
     // Calls traced code makes that Dynamo handles in ways the reference does not model.
     {"def f(x):\n    torch.library.custom_op('m::g', mutates_args=())\n    return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",

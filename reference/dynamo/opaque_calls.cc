@@ -172,7 +172,7 @@ Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::strin
     EagerRegion eager(*this, true);
     result = in_.CallDirect(callee, std::move(args));
   }
-  Fragment fragment{{}, {}, "no ATen lowering was given"};
+  Fragment fragment = Fragment::Unsupported("no ATen lowering was given");
   if (aten_ != nullptr) {
     std::unique_ptr<FragmentRecorder> recorder = aten_->Start(TensorsOf(as_called));
     RecordCustomOp(*recorder, target, as_called, result);

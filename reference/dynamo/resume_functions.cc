@@ -117,6 +117,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
                   [&](const GuardedValue& g) { return OpenContext(values[g.index]) != nullptr; });
   }
   t->co_name = co_name;
+  t->globals = function.globals;
   t->root_depth = outer.depth;
   t->folded = old.folded;
   t->at_first_line = old.at_first_line;

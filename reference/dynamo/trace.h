@@ -103,6 +103,10 @@ struct Trace {
   std::string compile_id;
   bool recompile = false;
   std::vector<GuardedValue> guards;
+  // The frame's values as the trace began, with their sources (L['d']): what its side
+  // effects can reach besides the globals.
+  std::vector<std::pair<runtime::Value, std::string>> inputs;
+  runtime::Value globals;  // its function's module globals (a PyDict)
   // What the trace read: only those values are guarded (Dynamo builds guards as it reads
   // values; R-lazy-guards, R-closure-guard).
   Reads reads;

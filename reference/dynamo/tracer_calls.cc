@@ -348,7 +348,7 @@ Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
 }
 
 Fragment Dynamo::AotTrace(const Value& callee, const CallArgs& args, ForeignTensor foreign) {
-  if (aten_ == nullptr) return Fragment{{}, {}, "no ATen lowering was given"};
+  if (aten_ == nullptr) return Fragment::Unsupported("no ATen lowering was given");
   // AOT autograd traces through the body by running it again, with is_compiling() True
   // (is_dynamo_compiling() False): its ops are the node's fragment.
   std::unique_ptr<FragmentRecorder> body = aten_->Start(TensorsOf(args), foreign);
@@ -366,7 +366,7 @@ Fragment Dynamo::AotTrace(const Value& callee, const CallArgs& args, ForeignTens
     Value traced = in_.CallDirect(callee, CallArgs(args));
     return body->Finish(traced);
   } catch (const runtime::PyError&) {
-    return Fragment{{}, {}, "an allowed function that raises when AOT autograd traces it"};
+    return Fragment::Unsupported("an allowed function that raises when AOT autograd traces it");
   }
 }
 
