@@ -63,8 +63,7 @@ class AtenLowering {
   virtual ~AtenLowering() = default;
   // A recorder over these input tensors (the j-th is input j).
   virtual std::unique_ptr<FragmentRecorder> Start(
-      const std::vector<const runtime::PyTensor*>& inputs,
-      ForeignTensor foreign = ForeignTensor::kConstant) = 0;
+      const std::vector<const runtime::PyTensor*>& inputs, ForeignTensor foreign) = 0;
 };
 
 }  // namespace tdc::dynamo

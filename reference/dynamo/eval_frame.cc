@@ -214,7 +214,9 @@ void Dynamo::OnTensorOp(const OpCallSite& site, const CallArgs& as_called, const
 
 Fragment Dynamo::LowerOp(const OpCallSite& site, const CallArgs& as_called, const Value& result) {
   if (aten_ == nullptr) return Fragment::Unsupported("no ATen lowering was given");
-  std::unique_ptr<FragmentRecorder> recorder = aten_->Start(TensorsOf(as_called));
+  // A single op's tensors are all graph values: none is foreign.
+  std::unique_ptr<FragmentRecorder> recorder =
+      aten_->Start(TensorsOf(as_called), ForeignTensor::kConstant);
   recorder->Record(site, as_called, result);
   return recorder->Finish(result);
 }

@@ -174,7 +174,9 @@ Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::strin
   }
   Fragment fragment = Fragment::Unsupported("no ATen lowering was given");
   if (aten_ != nullptr) {
-    std::unique_ptr<FragmentRecorder> recorder = aten_->Start(TensorsOf(as_called));
+    // The op's node takes its arguments only: its implementation is not traced.
+    std::unique_ptr<FragmentRecorder> recorder =
+        aten_->Start(TensorsOf(as_called), ForeignTensor::kConstant);
     RecordCustomOp(*recorder, target, as_called, result);
     fragment = recorder->Finish(result);
   }
