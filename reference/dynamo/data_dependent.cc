@@ -176,7 +176,7 @@ void Dynamo::NoteNodeOrigins(Trace& t, size_t first) const {
   const size_t depth = in_.frames().size() - 1;
   const Frame& f = *in_.frames()[depth];
   const int64_t line = LineOf(f);
-  std::string code = Trimmed(SourceLine(f.program->source, line));
+  std::string code = Trimmed(std::string(f.program->Line(line)));
   std::string origin = fmt::format("File \"{}\", line {}, in {}", f.program->filename, line,
                                    CodeOfFrame(depth).first);
   if (!code.empty()) origin += ", code: " + code;

@@ -132,14 +132,14 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
 
 void Dynamo::OnLoadLocal(const Frame& frame, const std::string& name) {
   Trace* t = Tracing();
-  if (t != nullptr && in_.frames()[t->root_depth] == &frame) t->reads.locals.insert(name);
+  if (t != nullptr && in_.frames()[t->root_depth] == &frame) t->reads.ReadLocal(name);
 }
 
 void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCell& cell) {
   Trace* t = Tracing();
   if (t == nullptr) return;
-  t->reads.cells.insert(cell.id());
-  if (in_.frames()[t->root_depth] == &frame) t->reads.locals.insert(name);
+  t->reads.ReadCellOf(cell.id());
+  if (in_.frames()[t->root_depth] == &frame) t->reads.ReadLocal(name);
   // A tensor the frame did not receive: an input named by where its cell came from (the
   // traced frame's own free variable is a local of it, L['name']).
   auto known = t->cell_sources.find(cell.id());
@@ -151,7 +151,7 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
 }
 
 void Dynamo::OnUse(const Value& v) {
-  if (Trace* t = Tracing()) t->reads.used.insert(v->id());
+  if (Trace* t = Tracing()) t->reads.Use(v->id());
 }
 
 void Dynamo::OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {

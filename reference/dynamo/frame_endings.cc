@@ -62,7 +62,7 @@ void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   Trace* t = Tracing();
   // torch speculates only once the graph has two calls (is_non_empty_graph: count_calls() > 1).
   // A cache hit runs the frame again without recording: its checkpoints are the compile's.
-  if (t == nullptr || t->graph.call_count() < 2) return;
+  if (t == nullptr || !t->graph.HasCalls(2)) return;
   const size_t depth = in_.frames().size() - 1;
   if (in_.frames()[depth] != &frame || depth < t->root_depth) return;
   // An inlined frame speculates under nested graph breaks only, where it and every frame
@@ -78,7 +78,7 @@ void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
                                         t->graph.mark(),
                                         frame.fast,
                                         t->inlined_calls.size(),
-                                        t->reads,
+                                        t->reads.mark(),
                                         t->global_guards.size(),
                                         in_.process().grad_enabled};
 }
@@ -92,7 +92,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   const Frame& f = *in_.frames()[level];
   const auto& def = lang::As<lang::FunctionDef>(*std::get<UserCode>(f.function->code).def);
   t.graph.Rollback(checkpoint.mark);
-  t.reads = checkpoint.reads;
+  t.reads.Rollback(checkpoint.reads);
   t.global_guards.resize(checkpoint.global_guards);
   // The frames around it are at their calls (nested graph breaks): their stacks and live
   // locals are outputs too, and those that do more than return its value resume.

@@ -44,8 +44,8 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
     if (after_call && i + 1 == frames.size() && f.call != nullptr && f.stmt != nullptr) {
       where = SpanAfterCall(*f.stmt, *f.call);
     }
-    entries.push_back({f.program->filename, line, CodeName(*f.scope),
-                       SourceLine(f.program->source, line), where});
+    entries.push_back(
+        {f.program->filename, line, CodeName(*f.scope), std::string(f.program->Line(line)), where});
   }
   return FormatUserTraceback(entries);
 }
@@ -195,7 +195,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     RunCachedOnBackend(t, live, fullgraph);
     return;
   }
-  bool empty = t.graph.call_count() == 0;
+  bool empty = !t.graph.HasCalls(1);
   CodeState& code = code_cache_.Of(t.key);
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name,
                                  line, at_return ? "return" : "graph break");
@@ -303,7 +303,7 @@ void Dynamo::Realize(Trace& t, const Value& v) {
     case ObjectKind::kDType:
       break;
   }
-  t.reads.used.insert(v->id());
+  t.reads.Use(v->id());
   if (const std::vector<Value>* items = ItemsOf(v)) {
     for (const Value& item : *items) Realize(t, item);
   }
@@ -337,7 +337,7 @@ void Dynamo::UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string
   for (size_t i = 0; i < names.size(); ++i) {
     if (!values[i]) continue;
     if (std::optional<ValuePath> path = PathOfLocal(t, depth, names[i])) {
-      t.reads.used_at.insert(std::move(*path));
+      t.reads.UseAt(std::move(*path));
     } else {
       Realize(t, values[i]);
     }

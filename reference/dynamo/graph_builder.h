@@ -92,10 +92,12 @@ class GraphBuilder {
   std::optional<size_t> NodeOf(const Value& v) const;
 
   // count_calls(): the call nodes (get_attr nodes are not calls).
-  size_t call_count() const {
-    return static_cast<size_t>(
-        std::count_if(calls_.begin(), calls_.end(),
-                      [](const graph::Node& n) { return n.op != graph::NodeOp::kGetAttr; }));
+  // Whether the graph has at least `n` call nodes (get_attr nodes are not calls). It stops
+  // at the n-th: every traced statement asks, so it must not count the whole graph.
+  bool HasCalls(size_t n) const {
+    for (auto it = calls_.begin(); n > 0 && it != calls_.end(); ++it)
+      n -= it->op != graph::NodeOp::kGetAttr;
+    return n == 0;
   }
 
   // A point to come back to when a speculative part of the trace is abandoned.

@@ -159,12 +159,15 @@ Value GuardedInput(const GuardedValue& g, const Value& frame_value) {
 }
 
 std::string GuardFailure(const GuardedValue& cached, const Value& now) {
-  if (GuardOf(now) == cached.guard) return "";
   const auto* t = DynCast<PyTensor>(now);
+  // A tensor against a tensor's guard: its metadata compared as it is, with no guard text
+  // formatted (a warm call checks every tensor guard; the text is what the metadata says).
   if (cached.tensor && t != nullptr) {
     std::string why = TensorFailure(*cached.tensor, t->tensor());
-    if (!why.empty()) return fmt::format("tensor '{}' {}", cached.name, why);
+    if (why.empty()) return "";
+    return fmt::format("tensor '{}' {}", cached.name, why);
   }
+  if (GuardOf(now) == cached.guard) return "";
   // A constant's guard: torch's line also carries the source line it came from and a user
   // stack (not modeled).
   return fmt::format("{} == {}", cached.name, cached.guard.substr(cached.guard.find(' ') + 1));
@@ -172,15 +175,60 @@ std::string GuardFailure(const GuardedValue& cached, const Value& now) {
 
 std::string LocalOf(const GuardedValue& g) { return g.name.substr(0, g.name.find_first_of("[.")); }
 
+void Reads::ReadLocal(const std::string& name) {
+  auto [at, inserted] = locals_.insert(name);
+  if (inserted) journal_.push_back({.into = Inserted::Into::kLocals, .local = at});
+}
+
+void Reads::ReadCellOf(ObjectId cell) {
+  auto [at, inserted] = cells_.insert(cell);
+  if (inserted) journal_.push_back({.into = Inserted::Into::kCells, .id = at});
+}
+
+void Reads::Use(ObjectId object) {
+  auto [at, inserted] = used_.insert(object);
+  if (inserted) journal_.push_back({.into = Inserted::Into::kUsed, .id = at});
+}
+
+void Reads::UseAt(ValuePath path) {
+  auto [at, inserted] = used_at_.insert(std::move(path));
+  if (inserted) journal_.push_back({.into = Inserted::Into::kUsedAt, .path = at});
+}
+
+void Reads::UseAllOf(const Reads& other) {
+  for (ObjectId object : other.used_) Use(object);
+}
+
+void Reads::Rollback(Mark mark) {
+  while (journal_.size() > mark) {
+    const Inserted& last = journal_.back();
+    switch (last.into) {
+      case Inserted::Into::kLocals:
+        locals_.erase(last.local);
+        break;
+      case Inserted::Into::kCells:
+        cells_.erase(last.id);
+        break;
+      case Inserted::Into::kUsed:
+        used_.erase(last.id);
+        break;
+      case Inserted::Into::kUsedAt:
+        used_at_.erase(last.path);
+        break;
+    }
+    journal_.pop_back();
+  }
+}
+
 bool Reads::Read(const GuardedValue& g) const {
   const std::string local = LocalOf(g);
   // A nested resume function's values are unpacked into its inner resume functions' calls
   // (LIST_EXTEND iterates them): realized, so guarded, as its ___stack values are.
   if (local.starts_with("___stack") || local == "__nested_frame_values") return true;
-  if (!locals.contains(local) || !ReadCell(g)) return false;
+  if (!locals_.contains(local) || !ReadCell(g)) return false;
   // A cell's contents count as used once the cell is read; anything else once used.
-  if ((g.cell && g.items.empty()) || used.contains(g.object)) return true;
-  return std::any_of(used_at.begin(), used_at.end(),
+  if ((g.cell && g.items.empty()) || used_.contains(g.object)) return true;
+  return std::any_of(used_at_.begin(), used_at_.end(),
                      [&](const ValuePath& path) { return path.Holds(g); });
 }
 

@@ -6,6 +6,7 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
 #define TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -62,21 +63,55 @@ struct ValuePath {
 };
 
 // What a trace read, for keeping only the guards of values it read (R-lazy-guards,
-// R-closure-guard).
-struct Reads {
-  std::set<std::string> locals;       // the root frame's locals
-  std::set<runtime::ObjectId> cells;  // closure cells, by identity, in any traced frame
-  std::set<runtime::ObjectId> used;   // objects used other than by moving them (FrameHook::OnUse)
-  // Values realized through where they came from (an inlined frame's local bound from a
-  // frame value, realized at a nested break: torch guards that source only, not other
-  // places holding the same object).
-  std::set<ValuePath> used_at;
+// R-closure-guard). It only grows while a trace runs, and a step graph break takes it back
+// to what it was at a checkpoint: each insertion is journaled, so a checkpoint keeps a
+// mark, not a copy (a copy at every checkpoint made tracing quadratic in the ops, measured
+// by perf/'s trace benchmarks). Move-only: the journal points into its own sets.
+class Reads {
+ public:
+  Reads() = default;
+  Reads(Reads&&) = default;
+  Reads& operator=(Reads&&) = default;
+  Reads(const Reads&) = delete;
+  Reads& operator=(const Reads&) = delete;
+
+  void ReadLocal(const std::string& name);  // a local of the root frame
+  void ReadCellOf(runtime::ObjectId cell);  // a closure cell, in any traced frame
+  void Use(runtime::ObjectId object);       // used other than by moving it (FrameHook::OnUse)
+  // A value realized through where it came from (an inlined frame's local bound from a frame
+  // value, realized at a nested break: torch guards that source only, not other places
+  // holding the same object).
+  void UseAt(ValuePath path);
+  // Everything `other` used, used here too.
+  void UseAllOf(const Reads& other);
+
+  using Mark = size_t;
+  Mark mark() const { return journal_.size(); }
+  // Back to what was read at `mark` (a mark of this Reads, not yet rolled back past).
+  void Rollback(Mark mark);
+
   // Whether `g` is kept: its local was read and its value used (a resume function's
   // ___stack values and a nested one's __nested_frame_values always are) and,
   // for a cell's contents, the cell was read.
   bool Read(const GuardedValue& g) const;
   // Whether `g` is not a cell's contents, or one of a cell the trace read.
-  bool ReadCell(const GuardedValue& g) const { return !g.cell || cells.contains(g.cell_id); }
+  bool ReadCell(const GuardedValue& g) const { return !g.cell || cells_.contains(g.cell_id); }
+
+ private:
+  using Ids = std::set<runtime::ObjectId>;
+  // One insertion: the set it went into and where, so that Rollback can erase it (a set's
+  // iterators stay valid when the Reads moves).
+  struct Inserted {
+    enum class Into : uint8_t { kLocals, kCells, kUsed, kUsedAt } into;
+    std::set<std::string>::iterator local = {};
+    Ids::iterator id = {};
+    std::set<ValuePath>::iterator path = {};
+  };
+  std::set<std::string> locals_;
+  Ids cells_;
+  Ids used_;
+  std::set<ValuePath> used_at_;
+  std::vector<Inserted> journal_;
 };
 
 // A global name the trace read a callable through: `name` in `globals` must still bind an

@@ -219,8 +219,8 @@ void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>
       MakeResume(like, std::vector<ResumeLevel>(chain.begin() + 1, chain.end()), &traced);
   if (frame == nullptr) return;
   // It read its values as the trace that ran those frames used them.
-  frame->reads.used = reads.used;
-  frame->reads.locals.insert(chain[1].live.begin(), chain[1].live.end());
+  frame->reads.UseAllOf(reads);
+  for (const std::string& name : chain[1].live) frame->reads.ReadLocal(name);
   frame->global_guards = globals;
   const bool flag =
       std::exchange(in_.process().compiler.error_on_graph_break, returned->error_on_graph_break);

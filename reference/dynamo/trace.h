@@ -148,7 +148,7 @@ struct Trace {
     size_t calls;             // inlined_calls then
     // What the trace had read then: torch traces the frame again up to the checkpoint, so
     // what it read after it is not guarded.
-    Reads reads;
+    Reads::Mark reads;
     size_t global_guards;
     // Grad mode then: a with block of an outer frame may have changed it since the trace
     // began, and the graph compiled up to the checkpoint sets it back at its end (golden

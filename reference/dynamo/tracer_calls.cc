@@ -34,7 +34,11 @@ std::string FunctionReprOf(const Value& v) {
 }
 
 bool Dynamo::Flag(const Value& callee, std::string_view attribute) {
-  Value v = apis::GetAttrOrNull(in_, callee, attribute);
+  // A function's marks live in its __dict__ (no mark is a name the function type has): read
+  // there, not through GetAttr, whose miss raises an AttributeError, the most costly part of
+  // a traced call when every call is checked for its marks (perf/'s fuzz_check scenario).
+  Value v = Is<PyFunction>(callee) ? DynCast<PyFunction>(callee)->GetAttr(attribute)
+                                   : apis::GetAttrOrNull(in_, callee, attribute);
   return v && Truth(in_, v);
 }
 
@@ -275,7 +279,7 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   // config says when the call begins (disable_nested_graph_breaks turns it off within).
   if (!rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
   GraphBuilder::Mark mark = t.graph.mark();
-  Reads reads = t.reads;
+  const Reads::Mark reads = t.reads.mark();
   const size_t global_guards = t.global_guards.size();
   const uint64_t serial = t.serial;
   CallArgs saved = args;
@@ -285,7 +289,7 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   // any break's are.
   auto abandon = [&] {
     t.graph.Rollback(mark);
-    t.reads = std::move(reads);
+    t.reads.Rollback(reads);
     t.global_guards.resize(global_guards);
     RealizeArguments(t, saved);
   };

@@ -80,17 +80,6 @@ SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call) {
   return in_expression ? finder.parent->span : call.span;
 }
 
-std::string SourceLine(const std::string& source, int64_t line) {
-  size_t start = 0;
-  for (int64_t i = 1; i < line; ++i) {
-    start = source.find('\n', start);
-    if (start == std::string::npos) return "";
-    ++start;
-  }
-  size_t end = source.find('\n', start);
-  return source.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
-
 std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries) {
   std::string out;
   for (const TracebackEntry& e : entries) {

@@ -39,9 +39,6 @@ SourceSpan CallPosition(const lang::Stmt* stmt, const lang::Call& call);
 // itself when a statement takes its value (`x = f1(x)`: found by tdfuzz --vs-torch).
 SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call);
 
-// Line `line` (1-based) of `source`, or "" past its end.
-std::string SourceLine(const std::string& source, int64_t line);
-
 }  // namespace tdc::dynamo
 
 #endif  // TDCONFORM_REFERENCE_DYNAMO_USER_TRACEBACK_H_

@@ -30,7 +30,10 @@ std::optional<Diagnostic> RefuseNonUtf8Coding(std::string_view source,
     size_t end = source.find('\n', begin);
     std::string text(source.substr(begin, end == std::string_view::npos ? end : end - begin));
     std::smatch match;
-    if (std::regex_search(text, match, CodingPattern())) {
+    // Few files declare a coding: the regex (compiled on first use, most of a small
+    // program's cost) is only for a line that could.
+    if (text.find("coding") != std::string::npos &&
+        std::regex_search(text, match, CodingPattern())) {
       if (NamesUtf8(match[1].str())) return std::nullopt;
       return Diagnostic{DiagnosticKind::kUnsupported, filename, line, 1,
                         fmt::format("source encoding '{}' (a coding declaration) is not modeled: "

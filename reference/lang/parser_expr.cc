@@ -237,9 +237,10 @@ ExprPtr Parser::ParseBinaryLevel(int level) {
   ExprPtr left = ParseBinaryLevel(level + 1);
   ChainGuard chain(*this);
   for (;;) {
+    const Token& next = Peek();  // once: every operand passes through all six levels
     const BinaryLevelOp* match = nullptr;
     for (const BinaryLevelOp& candidate : kBinaryOps) {
-      if (candidate.level == level && AtOp(candidate.spelling)) match = &candidate;
+      if (candidate.level == level && next.IsOp(candidate.spelling)) match = &candidate;
     }
     if (match == nullptr) return left;
     chain.Grow();

@@ -31,7 +31,7 @@ namespace {
 
 dynamo::CompileRunOptions CompileOptionsFor(const RunOptions& options) {
   dynamo::CompileRunOptions compile_options;
-  compile_options.aten = &aot::AotLowering();
+  compile_options.aten = options.aten ? &aot::AotLowering() : nullptr;
   compile_options.profile = options.profile;
   compile_options.disabled_rules = options.disabled_rules;  // FindRule takes `R-x` or `x`
   compile_options.reuse_flip = options.reuse_flip;

@@ -25,6 +25,9 @@ struct RunOptions {
   runtime::ReuseFlip reuse_flip;
   // The step budget: statements and comprehension items before the run is refused.
   int64_t max_steps = runtime::kDefaultMaxSteps;
+  // Compile mode: whether invocations carry ATen graphs (the aot layer); false: Dynamo graphs
+  // only, for timing the Dynamo level alone (perf/vs_torch.py).
+  bool aten = true;
 };
 
 // The name code objects and messages show: the path relative to the working directory

@@ -24,6 +24,11 @@ struct Program {
   std::string source;    // the text, for tracebacks that quote lines
   std::unique_ptr<lang::Module> module;
   ScopeTable scopes;
+  // Where each line of `source` begins: every traced op quotes its line (a node's origin),
+  // so finding one must not scan the text.
+  std::vector<size_t> line_starts;
+  // Line `line` (1-based) without its newline, or "" past the end.
+  std::string_view Line(int64_t line) const;
 };
 
 // One executing function or module body.

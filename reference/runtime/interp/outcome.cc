@@ -12,6 +12,9 @@
 namespace tdc::runtime {
 
 bool IsOutName(std::string_view name) {
+  // Most globals do not begin with `out`: the regex (compiled on first use, most of a small
+  // program's cost) is only for those that do.
+  if (!name.starts_with("out")) return false;
   static const std::regex pattern(R"(^out(_\w+|\d+)?$)");
   return std::regex_match(name.begin(), name.end(), pattern);
 }

@@ -37,9 +37,21 @@ std::variant<std::shared_ptr<const Program>, Diagnostic> ParseProgram(
   auto program = std::make_shared<Program>();
   program->filename = display_name;
   program->source = source;
+  program->line_starts.push_back(0);
+  for (size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '\n') program->line_starts.push_back(i + 1);
+  }
   program->scopes = AnalyzeScopes(*parsed.module);
   program->module = std::move(parsed.module);
   return program;
+}
+
+std::string_view Program::Line(int64_t line) const {
+  if (line < 1 || static_cast<size_t>(line) > line_starts.size()) return "";
+  const size_t start = line_starts[line - 1];
+  const size_t end =
+      static_cast<size_t>(line) < line_starts.size() ? line_starts[line] - 1 : source.size();
+  return std::string_view(source).substr(start, end - start);
 }
 
 std::variant<graph::Outcome, std::string> OutcomeOfDiagnostic(const Diagnostic& diagnostic) {

@@ -1,0 +1,31 @@
+// The programs the benchmarks and the callgrind scenarios run: fixture-shaped Python
+// (fixtures/SCHEMA.md, `backend` given by the run) generated to a size, so that a cost can
+// be read per op, per graph break or per call. Every program is one the reference answers
+// (none is refused), and each is what a vendor's real traffic looks like at that size:
+// straight-line tensor code, call trees of helpers, graph breaks spread through them.
+#ifndef TDCONFORM_PERF_PROGRAMS_H_
+#define TDCONFORM_PERF_PROGRAMS_H_
+
+#include <cstdint>
+#include <string>
+
+namespace tdc::perf {
+
+// One compiled function of `ops` pointwise tensor ops in a row, called once.
+std::string StraightLineProgram(int64_t ops);
+
+// `ops` pointwise ops spread over a binary tree of helper functions (ten per helper) under
+// one compiled function, called once; with `break_every` > 0, every `break_every`-th
+// helper calls torch._dynamo.graph_break() after its ops.
+std::string CallTreeProgram(int64_t ops, int64_t break_every = 0);
+
+// A function compiled once, then called `calls` more times with tensors of the same
+// metadata: every later call is a cache hit through `guards` tensor guards.
+std::string WarmCallsProgram(int64_t calls, int64_t guards);
+
+// The smallest fixture: one compiled function of one op, called once.
+std::string TinyProgram();
+
+}  // namespace tdc::perf
+
+#endif  // TDCONFORM_PERF_PROGRAMS_H_
