@@ -89,7 +89,7 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
   };
   std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
                [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
-  std::vector<GlobalGuard> globals = t.global_guards;
+  std::vector<GlobalGuard> globals = t.global_guards.items();
   for (GlobalGuard& global : globals) {
     std::erase_if(global.guards,
                   [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });

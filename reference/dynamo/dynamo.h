@@ -383,7 +383,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // `like` is the trace whose settings it takes.
   void ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
                          const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
-                         const Reads& reads, const std::vector<GlobalGuard>& globals);
+                         const Reads& reads, const GlobalGuardList& globals);
   // The calls the frame at `depth` made while `t` traced it.
   static std::vector<Trace::InlinedCall> CallsAt(const Trace& t, size_t depth);
   // `calls` made again eagerly (their frames offered), then `callee`'s.

@@ -161,10 +161,8 @@ void Dynamo::OnLoadGlobal(const PyDict& globals, const std::string& name, const 
   t->graph.AddInput(value, source);
   NameClosureCells(*t, value, source);
   if (!rules_.on(Rule::kGlobalGuard)) return;
-  auto& guards = t->global_guards;
-  if (std::none_of(guards.begin(), guards.end(),
-                   [&](const GlobalGuard& g) { return g.name == name && g.globals == &globals; })) {
-    guards.push_back({&globals, name, Guards(value, source, 0)});
+  if (!t->global_guards.Has(globals, name)) {
+    t->global_guards.Add({&globals, name, Guards(value, source, 0)});
   }
 }
 

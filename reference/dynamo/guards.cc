@@ -246,6 +246,16 @@ std::string GlobalGuard::Failure() const {
   return "";
 }
 
+void GlobalGuardList::Add(GlobalGuard guard) {
+  index_.emplace(guard.globals, guard.name);
+  guards_.push_back(std::move(guard));
+}
+
+void GlobalGuardList::resize(size_t n) {
+  for (size_t i = n; i < guards_.size(); ++i) index_.erase({guards_[i].globals, guards_[i].name});
+  guards_.resize(std::min(n, guards_.size()));
+}
+
 std::vector<GlobalGuard> GlobalGuardsOf(const PyDict& globals, const Value& callee) {
   std::vector<GlobalGuard> out;
   for (const auto& [key, value] : globals.Items()) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/runtime/tensor.h"
@@ -128,6 +129,26 @@ struct GlobalGuard {
 // The guards on the names in `globals` that bind `callee`.
 std::vector<GlobalGuard> GlobalGuardsOf(const runtime::PyDict& globals,
                                         const runtime::Value& callee);
+
+// The globals a trace read, in the order it first read each, one guard per (namespace,
+// name); an index answers "already read?" (a scan made a trace reading thousands of
+// helpers by name quadratic: perf/'s call-tree benchmarks).
+class GlobalGuardList {
+ public:
+  // Whether `name` in `globals` is already guarded.
+  bool Has(const runtime::PyDict& globals, const std::string& name) const {
+    return index_.contains({&globals, name});
+  }
+  void Add(GlobalGuard guard);
+  size_t size() const { return guards_.size(); }
+  // Back to the first `n` (a step back to a checkpoint, an abandoned inlining).
+  void resize(size_t n);
+  const std::vector<GlobalGuard>& items() const { return guards_; }
+
+ private:
+  std::vector<GlobalGuard> guards_;
+  std::set<std::pair<const runtime::PyDict*, std::string>> index_;
+};
 
 }  // namespace tdc::dynamo
 

@@ -1,6 +1,8 @@
 // Reads' journal: a step back to a mark forgets exactly what was read after it, also after
-// the Reads moved (a nested break hands a trace's reads to the frame that resumes it).
+// the Reads moved (a nested break hands a trace's reads to the frame that resumes it); the
+// global guards' index forgets what a step back drops.
 #include "reference/dynamo/guards.h"
+#include "reference/runtime/heap.h"
 
 #include <gtest/gtest.h>
 
@@ -48,6 +50,25 @@ TEST(ReadsTest, AMovedReadsRollsBackToItsMarks) {
   EXPECT_FALSE(moved.ReadCell(in_cell));
   EXPECT_FALSE(moved.Read(Guard("x", 3)));
   EXPECT_EQ(moved.mark(), mark);
+}
+
+TEST(GlobalGuardListTest, ResizeForgetsTheNamesItDrops) {
+  runtime::Heap heap;
+  runtime::Ref<runtime::PyDict> a = heap.NewDict(), b = heap.NewDict();
+  const runtime::PyDict& module_a = *a;
+  const runtime::PyDict& module_b = *b;
+  GlobalGuardList globals;
+  globals.Add({&module_a, "f", {}});
+  globals.Add({&module_b, "f", {}});
+  globals.Add({&module_a, "g", {}});
+  EXPECT_TRUE(globals.Has(module_b, "f"));
+  EXPECT_FALSE(globals.Has(module_b, "g"));
+  globals.resize(1);
+  EXPECT_TRUE(globals.Has(module_a, "f"));
+  EXPECT_FALSE(globals.Has(module_b, "f"));
+  EXPECT_FALSE(globals.Has(module_a, "g"));
+  ASSERT_EQ(globals.size(), 1u);
+  EXPECT_EQ(globals.items()[0].name, "f");
 }
 
 }  // namespace

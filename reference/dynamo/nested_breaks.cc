@@ -112,7 +112,7 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   GraphBuilder traced = std::move(old->graph);
   old->graph = GraphBuilder();
   Reads reads = std::exchange(old->reads, Reads{});
-  std::vector<GlobalGuard> globals = std::exchange(old->global_guards, {});
+  GlobalGuardList globals = std::exchange(old->global_guards, {});
   Emit(*old, {}, LineOf(*in_.frames()[old->root_depth]), false);
   Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
                       CodeName(*in_.frames()[level + 1]->scope)));
@@ -207,7 +207,7 @@ void Dynamo::ResumeFrameEagerly(const ResumeLevel& level) {
 void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
                                const std::vector<Trace::ChainReturn>& returns,
                                const GraphBuilder& graph, const Reads& reads,
-                               const std::vector<GlobalGuard>& globals) {
+                               const GlobalGuardList& globals) {
   if (chain.size() < 2) return;
   const size_t inner = chain[1].depth;
   auto returned = std::find_if(returns.begin(), returns.end(),

@@ -111,7 +111,7 @@ struct Trace {
   // values; R-lazy-guards, R-closure-guard).
   Reads reads;
   bool grad_enabled = true;
-  std::vector<GlobalGuard> global_guards;  // the module globals it read
+  GlobalGuardList global_guards;  // the module globals it read
   // Where the closure cells of functions it can read came from, for naming a tensor in
   // one (L['f'].__closure__[0].cell_contents, G['g'].__closure__[0].cell_contents).
   std::map<runtime::ObjectId, std::string> cell_sources;
