@@ -2,11 +2,12 @@
 // the Reads moved (a nested break hands a trace's reads to the frame that resumes it); the
 // global guards' index forgets what a step back drops.
 #include "reference/dynamo/guards.h"
-#include "reference/runtime/heap.h"
 
 #include <gtest/gtest.h>
 
 #include <utility>
+
+#include "reference/runtime/heap.h"
 
 namespace tdc::dynamo {
 namespace {
