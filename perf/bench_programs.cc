@@ -14,7 +14,8 @@
 namespace tdc::perf {
 namespace {
 
-// Times RunOnce(source, spec); false (with the error as the benchmark's) when it fails.
+// Times RunOnce(source, spec), counting allocations; when the run fails, the benchmark stops
+// with its error (SkipWithError) and nothing is timed.
 void TimeRuns(benchmark::State& state, const std::string& source, const RunSpec& spec) {
   if (auto error = RunOnce(source, spec)) {
     state.SkipWithError(error->c_str());
