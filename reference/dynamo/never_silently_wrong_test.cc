@@ -161,6 +161,8 @@ constexpr Probe kProbes[] = {
      "arange(device=...) with an argument of type 'str' is not modeled"},
     {"out = torch.add(torch.ones(2), 'a')",
      "add() with an argument of type 'str' (position 2) is not modeled"},
+    // A leaf autograd tracks (requires_grad=False is the default the factories model).
+    {"out = torch.zeros(2, requires_grad=True)", "zeros(requires_grad=True) is not modeled"},
     // Stores of a computed tensor torch replays after the graph, outputting the tensor.
     {"def f(x, d):\n    d['a'] = x + 1\n    return x * 2\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), {})",

@@ -1,7 +1,10 @@
 #include "reference/runtime/op_table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
+#include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_kernels.h"
 
 namespace tdc::runtime {
@@ -55,6 +58,11 @@ OpValue CallOp(const OpInfo& op, Surface surface, std::vector<OpValue> positiona
                std::vector<std::pair<std::string, OpValue>> keywords) {
   std::string_view shown = surface == Surface::kMethod ? op.method : op.name;
   BoundArgs args = Bind(op.signature, shown, surface, std::move(positional), std::move(keywords));
+  // A factory's requires_grad=True makes a leaf autograd tracks: its graphs (AOT autograd's
+  // training graph) and its gradients are not modeled (D13).
+  if (op.Has(kFactory) && args.Bool("requires_grad")) {
+    RefuseNotModeled(fmt::format("{}(requires_grad=True) is not modeled", shown));
+  }
   return op.kernel(args);
 }
 
