@@ -17,8 +17,7 @@ void BM_GuardLookup(benchmark::State& state) {
   }
   int64_t allocations = AllocationsSoFar();
   for (auto _ : state) benchmark::DoNotOptimize(cache.Lookup());
-  state.counters["allocs"] = benchmark::Counter(
-      static_cast<double>(AllocationsSoFar() - allocations), benchmark::Counter::kAvgIterations);
+  ReportAllocationsPerIteration(state, allocations);
   state.SetComplexityN(state.range(0));
 }
 BENCHMARK(BM_GuardLookup)

@@ -23,8 +23,7 @@ void TimeRuns(benchmark::State& state, const std::string& source, const RunSpec&
   }
   int64_t allocations = AllocationsSoFar();
   for (auto _ : state) benchmark::DoNotOptimize(RunOnce(source, spec));
-  state.counters["allocs"] = benchmark::Counter(
-      static_cast<double>(AllocationsSoFar() - allocations), benchmark::Counter::kAvgIterations);
+  ReportAllocationsPerIteration(state, allocations);
 }
 
 // The per-op figure a complexity fit reads: seconds per op of the run (`per_op`).

@@ -19,6 +19,11 @@ namespace tdc::perf {
 
 int64_t AllocationsSoFar() { return allocations; }
 
+void ReportAllocationsPerIteration(benchmark::State& state, int64_t before) {
+  state.counters["allocs"] = benchmark::Counter(static_cast<double>(allocations - before),
+                                                benchmark::Counter::kAvgIterations);
+}
+
 }  // namespace tdc::perf
 
 // Every plain and array form forwards to CountedAllocation; the aligned forms are left to

@@ -19,8 +19,6 @@ std::string Tree1000() { return CallTreeProgram(1000); }
 std::string TreeBreakEvery5() { return CallTreeProgram(1000, 5); }
 std::string Warm100() { return WarmCallsProgram(100, 4); }
 
-std::optional<std::string> NoError() { return std::nullopt; }
-
 }  // namespace
 
 const std::vector<Scenario>& Scenarios() {
@@ -53,11 +51,11 @@ const std::vector<Scenario>& Scenarios() {
       {"guard_lookup_8", "1000 code-cache look-ups through 8 tensor guards",
        [] {
          auto cache = std::make_shared<WarmCache>(8);
-         return Workload([cache] {
+         return Workload([cache]() -> std::optional<std::string> {
            for (int i = 0; i < 1000; ++i) {
-             if (cache->Lookup() == nullptr) return std::optional<std::string>("a guard failed");
+             if (cache->Lookup() == nullptr) return "a guard failed";
            }
-           return NoError();
+           return std::nullopt;
          });
        }},
   };

@@ -33,6 +33,8 @@ os.environ["ATEN_CPU_CAPABILITY"] = "default"
 
 from tabulate import tabulate  # noqa: E402
 
+from conformance.oracle.check import tdcompare_path  # noqa: E402
+
 LEVELS = {"dynamo": False, "aten": True}  # level -> the ATen capture on
 
 
@@ -126,7 +128,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--args", type=pathlib.Path, action="append", required=True,
                         help="build/fixtures/compile_verify_<profile>.args (repeatable)")
     parser.add_argument("--tdc-time", type=pathlib.Path, default=REPO / "build/bin/tdc_time_fixtures")
-    parser.add_argument("--tdcompare", type=pathlib.Path, default=REPO / "build/bin/tdcompare")
+    parser.add_argument("--tdcompare", type=pathlib.Path, default=tdcompare_path())
     parser.add_argument("--repeat", type=int, default=3, help="runs per fixture and level (median)")
     parser.add_argument("--limit", type=int, default=0, help="the first N fixtures of each profile")
     parser.add_argument("--json", type=pathlib.Path, help="every fixture's samples and verdicts")
