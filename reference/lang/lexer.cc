@@ -31,6 +31,8 @@ constexpr std::array<std::string_view, 47> kOperators = {
 }  // namespace
 
 std::vector<Token> Lexer::Run() {
+  // About one token per four bytes of source: growing the vector moved every token again.
+  tokens_.reserve(text_.size() / 4 + 16);
   try {
     while (!done_) Step();
   } catch (const TokenizerError& error) {
@@ -211,8 +213,10 @@ void Lexer::LineContinuation() {
 }
 
 void Lexer::Operator() {
+  char first = Peek();
   for (std::string_view op : kOperators) {
-    if (text_.substr(pos_, op.size()) != op) continue;
+    // The first character rules out most operators before a comparison of the whole.
+    if (op[0] != first || text_.substr(pos_, op.size()) != op) continue;
     size_t begin = pos_;
     pos_ += op.size();
     if (op == "(" || op == "[" || op == "{") {

@@ -18,17 +18,7 @@ constexpr int kMaxNesting = 1000;
 Parser::Parser(const SourceText& source, const std::string& filename)
     : source_(source), filename_(filename), tokens_(Tokenize(source, filename)) {}
 
-const Token& Parser::Peek(int ahead) {
-  size_t index = std::min(pos_ + ahead, tokens_.size() - 1);
-  furthest_ = std::max(furthest_, index);
-  const Token& token = tokens_[index];
-  // Fetching the token where the tokenizer failed raises its error, as does fetching
-  // the end of the file inside brackets (CPython's ERRORTOKEN with E_EOF).
-  if (token.kind == TokenKind::kTokenizerError || token.kind == TokenKind::kEofInBrackets) {
-    throw SyntaxErrorAt{token.error, true};
-  }
-  return token;
-}
+void Parser::RaiseTokenizerError(const Token& token) { throw SyntaxErrorAt{token.error, true}; }
 
 const Token& Parser::Next() {
   const Token& token = Peek();

@@ -238,6 +238,7 @@ ExprPtr Parser::ParseBinaryLevel(int level) {
   ChainGuard chain(*this);
   for (;;) {
     const Token& next = Peek();  // once: every operand passes through all six levels
+    if (next.kind != TokenKind::kOp) return left;
     const BinaryLevelOp* match = nullptr;
     for (const BinaryLevelOp& candidate : kBinaryOps) {
       if (candidate.level == level && next.IsOp(candidate.spelling)) match = &candidate;

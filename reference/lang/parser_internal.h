@@ -13,6 +13,7 @@
 #ifndef TDCONFORM_REFERENCE_LANG_PARSER_INTERNAL_H_
 #define TDCONFORM_REFERENCE_LANG_PARSER_INTERNAL_H_
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,17 @@ class Parser {
   Diagnostic PreferLaterTokenizerError(const Diagnostic& parser_error);
 
   // ---- Tokens (parser_core.cc) ----
-  const Token& Peek(int ahead = 0);
+  // Inline: the parser fetches a token hundreds of times per statement (issue 30).
+  const Token& Peek(int ahead = 0) {
+    size_t index = std::min(pos_ + ahead, tokens_.size() - 1);
+    furthest_ = std::max(furthest_, index);
+    const Token& token = tokens_[index];
+    if (token.kind == TokenKind::kTokenizerError || token.kind == TokenKind::kEofInBrackets)
+        [[unlikely]] {
+      RaiseTokenizerError(token);
+    }
+    return token;
+  }
   const Token& Next();
   bool AtOp(std::string_view op) { return Peek().IsOp(op); }
   bool AtName(std::string_view name) { return Peek().IsName(name); }
@@ -135,6 +146,9 @@ class Parser {
  private:
   const SourceText& source_;
   std::string filename_;
+  // Fetching the token where the tokenizer failed raises its error, as does fetching the
+  // end of the file inside brackets (CPython's ERRORTOKEN with E_EOF).
+  [[noreturn]] static void RaiseTokenizerError(const Token& token);
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   size_t furthest_ = 0;  // CPython's p->fill - 1: the last token the parser fetched.

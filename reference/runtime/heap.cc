@@ -198,11 +198,12 @@ void Heap::Unlink(Object* object) {
 }
 
 Value Heap::Intern(std::string_view text) {
-  auto it = interned_.find(std::string(text));
+  auto it = interned_.find(text);
   if (it != interned_.end()) return it->second;
-  Value str = Adopt(new PyStr(std::string(text)), /*shared=*/true);
-  interned_.emplace(std::string(text), str);
-  return str;
+  auto* str = new PyStr(std::string(text));
+  Value value = Adopt(str, /*shared=*/true);
+  interned_.emplace(str->value(), value);
+  return value;
 }
 
 Value Heap::Int(int64_t value) {

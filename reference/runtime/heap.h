@@ -142,7 +142,8 @@ class Heap {
 
   Value none_, true_, false_, empty_tuple_;
   std::vector<Value> small_ints_;  // -5 .. 256, made on first use
-  std::unordered_map<std::string, Value> interned_;
+  // Keyed by the text its str holds: a shared str never moves and outlives the map.
+  std::unordered_map<std::string_view, Value> interned_;
   std::map<DType, Value> dtypes_;
 };
 

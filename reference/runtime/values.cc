@@ -165,18 +165,24 @@ void PyDict::Set(Value key, Value value) {
     entries_[i].value = std::move(value);
     return;
   }
+  Append(std::move(key), std::move(value), hash);
+}
+
+void PyDict::SetStr(std::string_view name, Value value) {
+  const size_t hash = HashStr(name);
+  if (size_t i = FindStr(name, hash); i != kNotFound) {
+    entries_[i].value = std::move(value);
+    return;
+  }
+  // A str key hashes as its text (PyHash), so the hash just taken is the key's.
+  Append(heap().Intern(name), std::move(value), hash);
+}
+
+void PyDict::Append(Value key, Value value, size_t hash) {
   Compact();
   entries_.push_back({std::move(key), std::move(value), hash});
   index_.emplace(hash, entries_.size() - 1);
   ++used_;
-}
-
-void PyDict::SetStr(std::string_view name, Value value) {
-  if (size_t i = FindStr(name, HashStr(name)); i != kNotFound) {
-    entries_[i].value = std::move(value);
-    return;
-  }
-  Set(heap().Intern(name), std::move(value));
 }
 
 bool PyDict::Erase(const Value& key) {

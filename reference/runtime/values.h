@@ -162,6 +162,8 @@ class PyDict final : public Object {
   size_t FindStr(std::string_view name, size_t hash) const;
   size_t HashOrRaise(const Value& key) const;
   void EraseAt(size_t index);
+  // A key not in the dict, with its hash: stored at the end (insertdict's new-key path).
+  void Append(Value key, Value value, size_t hash);
   void Compact();
 
   std::vector<Entry> entries_;

@@ -31,6 +31,16 @@ std::string Outs(const std::string& source) {
   return j.dump();
 }
 
+TEST(InterpTest, OutNamesAreThoseTheOraclesPatternMatches) {
+  // Python 3.11: re.fullmatch(r"out(_\w+|\d+)?", name) for each name (conformance/oracle/lint.py).
+  for (const char* name : {"out", "out2", "out12", "out_x", "out__", "out_1"}) {
+    EXPECT_TRUE(IsOutName(name)) << name;
+  }
+  for (const char* name : {"out_", "outx", "out2a", "output", "Out", "xout", "ou"}) {
+    EXPECT_FALSE(IsOutName(name)) << name;
+  }
+}
+
 TEST(InterpTest, ListItemsDieLastToFirstAndTheListLast) {
   // CPython: True True True (the outer list's id is reused first, then item 0's).
   EXPECT_EQ(Outs("l = [[1], [2]]\n"
