@@ -39,6 +39,11 @@ TYPES = {
     "str": "str",
     "tuple": "tuple",
     "Tensor": "torch.Tensor",
+    # torch.library.custom_op's classes (reference/runtime/interp/apis_library.cc): their
+    # methods the runtime lacks (register_kernel, register_autograd, ...) are refused.
+    "CustomOpDef": "torch._library.custom_ops.CustomOpDef",
+    "OpOverloadPacket": "torch._ops.OpOverloadPacket",
+    "OpOverload": "torch._ops.OpOverload",
 }
 
 

@@ -180,6 +180,11 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    with torch._dynamo.error_on_graph_break(x):\n        return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "error_on_graph_break() traced with an argument that is not a Python constant", 4},
+    // A custom op's registrations torch has and the reference does not model.
+    {"@torch.library.custom_op('m::p', mutates_args=())\n"
+     "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
+     "p.register_kernel('cpu')",
+     "CustomOpDef.register_kernel is not modeled", 6},
 };
 
 struct Control {
@@ -197,6 +202,10 @@ constexpr Control kControls[] = {
      "AttributeError: torch._dynamo.config.foo_bar does not exist"},
     {"torch._dynamo.config.foo_bar = 1",
      "AttributeError: torch._dynamo.config.foo_bar does not exist"},
+    {"@torch.library.custom_op('m::p', mutates_args=())\n"
+     "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
+     "out = p.foo_bar",
+     "AttributeError: 'CustomOpDef' object has no attribute 'foo_bar'"},
     {"torch.compiler.set_stance('bogus')\nout = torch.compile(torch.sin, "
      "backend=backend)(torch.ones(2))",
      "RuntimeError: invalid torch.compile stance 'DynamoStance(stance='bogus', "

@@ -66,6 +66,7 @@ Value DefineCustomOp(Interpreter& in, const LibraryTypes& types, const std::stri
   overload->repr = fmt::format("<OpOverload(op='{}.{}', overload='default')>", ns_name, op_name);
   packet->attrs->SetStr("default", overload);
   DynCast<PyInstance>(ns)->attrs->SetStr(op_name, packet);
+  def->attrs->SetStr("_opoverload", overload);  // CustomOpDef._opoverload: the same OpOverload
   return def;
 }
 
