@@ -39,7 +39,9 @@ ReferenceRun RunOnReference(const Program& program, const std::string& display_n
                             const std::string& profile) {
   ReferenceRun run;
   std::string source = PrintFixture(program);
-  auto eager = runtime::RunProgram(source, display_name, runtime::RunMode::kEager);
+  // Parsed once for both runs (a Program is immutable).
+  runtime::ParsedProgram parsed = runtime::ParseProgram(source, display_name);
+  auto eager = runtime::RunProgram(parsed, display_name, runtime::RunMode::kEager);
   if (auto* diagnostic = std::get_if<std::string>(&eager)) {
     run.error = *diagnostic;
     return run;
@@ -49,7 +51,7 @@ ReferenceRun RunOnReference(const Program& program, const std::string& display_n
   options.aten = &aot::AotLowering();
   options.disabled_rules = disabled_rules;
   options.profile = profile;
-  auto compiled = dynamo::RunCompiled(source, display_name, options);
+  auto compiled = dynamo::RunCompiled(parsed, display_name, options);
   if (auto* diagnostic = std::get_if<std::string>(&compiled)) {
     run.error = *diagnostic;
     return run;

@@ -40,12 +40,24 @@ std::vector<std::string> KnownProfiles() {
 std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
                                                               const std::string& display_name,
                                                               const CompileRunOptions& options) {
-  auto result = RunExplained(source, display_name, options);
+  return RunCompiled(ParseProgram(source, display_name), display_name, options);
+}
+
+std::variant<graph::CompiledOutcome, std::string> RunCompiled(const ParsedProgram& parsed,
+                                                              const std::string& display_name,
+                                                              const CompileRunOptions& options) {
+  auto result = RunExplained(parsed, display_name, options);
   if (auto* diagnostic = std::get_if<std::string>(&result)) return std::move(*diagnostic);
   return std::get<Explained>(std::move(result)).outcome;
 }
 
 std::variant<Explained, std::string> RunExplained(const std::string& source,
+                                                  const std::string& display_name,
+                                                  const CompileRunOptions& options) {
+  return RunExplained(ParseProgram(source, display_name), display_name, options);
+}
+
+std::variant<Explained, std::string> RunExplained(const ParsedProgram& parsed,
                                                   const std::string& display_name,
                                                   const CompileRunOptions& options) {
   if (!IsKnownProfile(options.profile)) {
@@ -61,15 +73,14 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
                          display_name, label);
     rules.Disable(*rule);
   }
-  auto parsed = ParseProgram(source, display_name);
-  if (auto* diagnostic = std::get_if<Diagnostic>(&parsed)) {
+  if (const auto* diagnostic = std::get_if<Diagnostic>(&parsed)) {
     auto refused = OutcomeOfDiagnostic(*diagnostic);
     if (auto* text = std::get_if<std::string>(&refused)) return std::move(*text);
     Explained explained;
     static_cast<graph::Outcome&>(explained.outcome) = std::get<graph::Outcome>(std::move(refused));
     return explained;
   }
-  auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
+  const auto& program = std::get<std::shared_ptr<const Program>>(parsed);
 
   Process process;
   process.heap().set_reuse_flip(options.reuse_flip);

@@ -12,6 +12,7 @@
 #include "reference/graph/golden.h"
 #include "reference/runtime/graph_backend.h"
 #include "reference/runtime/heap.h"
+#include "reference/runtime/interp/run_program.h"
 #include "reference/runtime/interp/step_budget.h"
 
 namespace tdc::dynamo {
@@ -50,6 +51,15 @@ std::variant<Explained, std::string> RunExplained(const std::string& source,
 std::variant<graph::CompiledOutcome, std::string> RunCompiled(const std::string& source,
                                                               const std::string& display_name,
                                                               const CompileRunOptions& options);
+
+// The same on a program parsed once (runtime::ParseProgram), as the fuzzers share it with
+// the eager run.
+std::variant<graph::CompiledOutcome, std::string> RunCompiled(const runtime::ParsedProgram& parsed,
+                                                              const std::string& display_name,
+                                                              const CompileRunOptions& options);
+std::variant<Explained, std::string> RunExplained(const runtime::ParsedProgram& parsed,
+                                                  const std::string& display_name,
+                                                  const CompileRunOptions& options);
 
 }  // namespace tdc::dynamo
 

@@ -64,7 +64,7 @@ void Lexer::Fail(const std::string& message, int line, int byte_col_1based) cons
 void Lexer::Emit(TokenKind kind, size_t begin, size_t end) {
   Token token;
   token.kind = kind;
-  token.text = std::string(text_.substr(begin, end - begin));
+  token.text = text_.substr(begin, end - begin);
   token.span = {PosAt(begin), PosAt(end)};
   tokens_.push_back(std::move(token));
   line_has_tokens_ = true;

@@ -102,7 +102,7 @@ void Lexer::String(size_t begin) {
   }
   Token token;
   token.kind = TokenKind::kString;
-  token.text = std::string(text_.substr(begin, pos_ - begin));
+  token.text = text_.substr(begin, pos_ - begin);
   token.span = {{start_line, static_cast<int>(begin - start_line_start)}, Pos()};
   tokens_.push_back(std::move(token));
   line_has_tokens_ = true;

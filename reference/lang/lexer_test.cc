@@ -4,12 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
+
 namespace tdc::lang {
 namespace {
 
 std::vector<Token> Lex(const char* text) {
-  SourceText source(text);
-  return Tokenize(source, "t.py");
+  // A token's text views its source, so each source lives as long as the test binary (a
+  // deque never moves what it holds).
+  static std::deque<SourceText> sources;
+  return Tokenize(sources.emplace_back(text), "t.py");
 }
 
 std::vector<TokenKind> Kinds(const std::vector<Token>& tokens) {

@@ -82,7 +82,7 @@ StmtPtr Parser::ParseSimpleStatement() {
   SourcePos start = t.span.begin;
   if (t.kind == TokenKind::kName) {
     if (t.text == "pass" || t.text == "break" || t.text == "continue") {
-      std::string word = t.text;
+      std::string_view word = t.text;
       Next();
       if (word == "pass") return MakeNode<Pass>(start, LastEnd());
       if (word == "break") return MakeNode<Break>(start, LastEnd());
@@ -113,8 +113,8 @@ StmtPtr Parser::ParseSimpleStatement() {
     if (t.text == "global" || t.text == "nonlocal") {
       bool global = t.text == "global";
       Next();
-      std::vector<std::string> names{ExpectName().text};
-      while (AcceptOp(",")) names.push_back(ExpectName().text);
+      std::vector<std::string> names{std::string(ExpectName().text)};
+      while (AcceptOp(",")) names.emplace_back(ExpectName().text);
       if (global) {
         auto node = MakeNode<Global>(start, LastEnd());
         node->names = std::move(names);
@@ -213,8 +213,8 @@ namespace {
 
 // dotted_name: NAME ('.' NAME)*
 std::string ParseDottedName(Parser& p) {
-  std::string name = p.ExpectName().text;
-  while (p.AcceptOp(".")) name += "." + p.ExpectName().text;
+  std::string name(p.ExpectName().text);
+  while (p.AcceptOp(".")) fmt::format_to(std::back_inserter(name), ".{}", p.ExpectName().text);
   return name;
 }
 

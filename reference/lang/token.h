@@ -3,6 +3,7 @@
 #define TDCONFORM_REFERENCE_LANG_TOKEN_H_
 
 #include <string>
+#include <string_view>
 
 #include "reference/base/diagnostic.h"
 #include "reference/base/source_location.h"
@@ -25,7 +26,10 @@ enum class TokenKind {
 
 struct Token {
   TokenKind kind = TokenKind::kEndMarker;
-  std::string text;  // Exact source spelling (for strings: prefix and quotes included).
+  // Exact source spelling (for strings: prefix and quotes included): a view into the
+  // SourceText the tokens were made from, which outlives them (a copy per token was a
+  // tenth of a parse, issue 30).
+  std::string_view text;
   SourceSpan span;
   // For kTokenizerError: the error CPython's tokenizer raises when this token is read.
   // For kEofInBrackets: the "'(' was never closed" error and, in `line`, the bracket's line.

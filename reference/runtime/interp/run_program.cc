@@ -30,8 +30,7 @@ Value MakeRecordingBackend(Interpreter& in) {
 
 }  // namespace
 
-std::variant<std::shared_ptr<const Program>, Diagnostic> ParseProgram(
-    const std::string& source, const std::string& display_name) {
+ParsedProgram ParseProgram(const std::string& source, const std::string& display_name) {
   lang::ParseResult parsed = lang::ParseSubset(source, display_name);
   if (parsed.error) return *parsed.error;
   auto program = std::make_shared<Program>();
@@ -102,10 +101,15 @@ ModuleEnd RunFixtureModule(Interpreter& in, const std::shared_ptr<const Program>
 std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      const std::string& display_name, RunMode mode,
                                                      ReuseFlip flip, int64_t max_steps) {
+  return RunProgram(ParseProgram(source, display_name), display_name, mode, flip, max_steps);
+}
+
+std::variant<graph::Outcome, std::string> RunProgram(const ParsedProgram& parsed,
+                                                     const std::string& display_name, RunMode mode,
+                                                     ReuseFlip flip, int64_t max_steps) {
   (void)mode;  // the eager run; the compile mode is reference/dynamo's RunCompiled
-  auto parsed = ParseProgram(source, display_name);
   if (auto* diagnostic = std::get_if<Diagnostic>(&parsed)) return OutcomeOfDiagnostic(*diagnostic);
-  auto program = std::get<std::shared_ptr<const Program>>(std::move(parsed));
+  const auto& program = std::get<std::shared_ptr<const Program>>(parsed);
   ScopedStepBudget budget(max_steps);
   Process process;
   process.heap().set_reuse_flip(flip);

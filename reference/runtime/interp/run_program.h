@@ -31,8 +31,16 @@ std::variant<graph::Outcome, std::string> RunProgram(const std::string& source,
                                                      int64_t max_steps = kDefaultMaxSteps);
 
 // The parsed program with its scopes, or the diagnostic.
-std::variant<std::shared_ptr<const Program>, Diagnostic> ParseProgram(
-    const std::string& source, const std::string& display_name);
+using ParsedProgram = std::variant<std::shared_ptr<const Program>, Diagnostic>;
+ParsedProgram ParseProgram(const std::string& source, const std::string& display_name);
+
+// RunProgram on a program parsed once: the fuzzers run each program eagerly and compiled,
+// and a parse was a sixth of such a check (issue 30). A Program is immutable, so runs in
+// successive Processes may share it.
+std::variant<graph::Outcome, std::string> RunProgram(const ParsedProgram& parsed,
+                                                     const std::string& display_name, RunMode mode,
+                                                     ReuseFlip flip = {},
+                                                     int64_t max_steps = kDefaultMaxSteps);
 
 // A diagnostic as a run reports it: a construct outside the subset is the reference's
 // refusal (the outcome `unsupported`, DESIGN D13); any other is the error text (D10).
