@@ -2,8 +2,8 @@
 // (config keys and values torch 2.13.0 has, stances, modules, attributes of torch,
 // torch._dynamo and torch.compiler) end with the outcome `unsupported`, its reason and
 // location, in both profiles, never with an ordinary outcome. The controls beside them are
-// names torch 2.13.0 does not have: those raise the AttributeError it raises (its text,
-// checked with real torch), so the refusals are not a blanket over every unknown name.
+// names and operators torch 2.13.0 does not have: those raise the error it raises (its
+// text, checked with real torch), so the refusals are not a blanket over every unknown one.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -180,6 +180,9 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    with torch._dynamo.error_on_graph_break(x):\n        return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "error_on_graph_break() traced with an argument that is not a Python constant", 4},
+    // Tensor operators torch has that the reference does not model, on either side.
+    {"out = torch.zeros(2, dtype=torch.long) << 4", "the tensor operator << is not modeled"},
+    {"out = 2 % torch.ones(2)", "the tensor operator % is not modeled"},
     // A custom op's registrations torch has and the reference does not model.
     {"@torch.library.custom_op('m::p', mutates_args=())\n"
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
@@ -202,6 +205,7 @@ constexpr Control kControls[] = {
      "AttributeError: torch._dynamo.config.foo_bar does not exist"},
     {"torch._dynamo.config.foo_bar = 1",
      "AttributeError: torch._dynamo.config.foo_bar does not exist"},
+    {"out = 2 @ torch.ones(2)", "TypeError: unsupported operand type(s) for @: 'int' and 'Tensor'"},
     {"@torch.library.custom_op('m::p', mutates_args=())\n"
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
      "out = p.foo_bar",

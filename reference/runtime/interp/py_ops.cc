@@ -232,7 +232,11 @@ Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Valu
 // Tensor operators; `a` or `b` is a tensor.
 Value TensorOperation(Interpreter& in, BinaryOp op, const Value& a, const Value& b) {
   std::string_view name = TensorOperator(op);
-  if (name.empty()) Unsupported(in, op, a, b);
+  // torch gives tensors these too (remainder, floor_divide, the shifts and bitwise ops, on
+  // either side of a number): refused, never the TypeError torch would not raise (D13).
+  if (name.empty()) {
+    RefuseNotModeled(fmt::format("the tensor operator {} is not modeled", OperatorSymbol(op)));
+  }
   const OpInfo& info = *FindPythonOperator(name);
   if (Is<PyTensor>(a)) return CallTensorOp(in, info, Surface::kFunction, {{a, b}, {}});
   if (!NumberOf(a)) Unsupported(in, op, a, b);
