@@ -1,11 +1,13 @@
 // A traced tensor's data read as a Python value (R-data-dependent-branch, SEMANTICS §8.2):
-// Dynamo's tensors have no data at trace time. An if statement jumping on one is a graph
-// break at the jump (torch 2.13.0's generic_jump, "Data-dependent branching"): the graph
-// outputs the condition, the original code jumps on its value, and the block it selects
-// goes on as a resume function of its own (one per target). bool(t), int(t), float(t) and
-// t.item() calls break the graph at the call before they read (scalar_reads.cc); every
-// other read (while, assert, and / or, a ternary, an int() reached another way) is refused:
-// torch breaks or skips the frame there in ways the reference does not model yet.
+// Dynamo's tensors have no data at trace time. An if or while statement jumping on one is a
+// graph break at the jump (torch 2.13.0's generic_jump, "Data-dependent branching"): the
+// graph outputs the condition, the original code jumps on its value, and the block it
+// selects goes on as a resume function of its own (one per target; a while's backward jump
+// at the end of its body has the same two targets as its first jump, so the same two
+// codes). bool(t), int(t), float(t) and t.item() calls break the graph at the call before
+// they read (scalar_reads.cc); every other read (assert, and / or, a ternary, an int()
+// reached another way) is refused: torch breaks or skips the frame there in ways the
+// reference does not model yet.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -30,11 +32,12 @@ namespace {
 const char* ReadName(TensorDataRead read) {
   switch (read) {
     case TensorDataRead::kBranch:
-      return "an if statement's test";
+    case TensorDataRead::kLoopEnd:
+      return "an if or while statement's test";
     case TensorDataRead::kTruth:
       // bool(t) is not one: it is the scalar read scalar_reads.cc breaks on.
-      return "a truth test other than an if statement's (while, assert, and / or, a ternary, not, "
-             "any(), all(), torch.cond's predicate)";
+      return "a truth test other than an if or while statement's (assert, and / or, a ternary, "
+             "not, any(), all(), torch.cond's predicate)";
     case TensorDataRead::kInt:
       return "int()";
     case TensorDataRead::kFloat:
@@ -43,7 +46,13 @@ const char* ReadName(TensorDataRead read) {
   return "a data read";
 }
 
-// The if statement's test without its `not`s, and whether they negate it.
+// The test of if or while statement `jump`.
+const lang::Expr& TestOf(const lang::Stmt& jump) {
+  return jump.kind == lang::NodeKind::kIf ? *lang::As<lang::If>(jump).test
+                                          : *lang::As<lang::While>(jump).test;
+}
+
+// The if or while statement's test without its `not`s, and whether they negate it.
 const lang::Expr& Peeled(const lang::Expr& test, bool& negated) {
   const lang::Expr* e = &test;
   negated = false;
@@ -142,11 +151,12 @@ std::string Trimmed(const std::string& s) {
   return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
 }
 
-// Where a user traceback shows an if statement's conditional jump: CPython 3.11 gives the
-// jump a single comparison's position (through any `not`s), any other test's the whole
-// statement's; Dynamo's frame summary has no end line, so the carets run to the end of the
-// line (probed on 3.11.7: `if y.sum() > 0:` carets `y.sum() > 0:`, `if y.sum():` none).
-SourceSpan JumpPosition(const lang::If& branch, const lang::Expr& peeled) {
+// Where a user traceback shows an if or while statement's conditional jump: CPython 3.11
+// gives the jump a single comparison's position (through any `not`s), any other test's the
+// whole statement's; Dynamo's frame summary has no end line, so the carets run to the end of
+// the line (probed on 3.11.7: `if y.sum() > 0:` carets `y.sum() > 0:`, `if y.sum():` none;
+// `while x.sum() < 5:` carets `x.sum() < 5:`).
+SourceSpan JumpPosition(const lang::Stmt& branch, const lang::Expr& peeled) {
   const bool comparison =
       peeled.kind == lang::NodeKind::kCompare && lang::As<lang::Compare>(peeled).ops.size() == 1;
   SourcePos begin = comparison ? peeled.span.begin : branch.span.begin;
@@ -270,15 +280,16 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
   }
   Trace* t = Tracing();
   if (t == nullptr) return;  // eager code, or code a trace runs eagerly: its data is there
-  if (read != TensorDataRead::kBranch || test == nullptr) {
+  if ((read != TensorDataRead::kBranch && read != TensorDataRead::kLoopEnd) || test == nullptr) {
     RefuseNotModeled(fmt::format(
         "{} on a traced tensor (torch 2.13.0 breaks the graph or skips the frame there)",
         ReadName(read)));
   }
   const Frame& here = *in_.frames().back();
-  if (here.stmt == nullptr || here.stmt->kind != lang::NodeKind::kIf ||
-      lang::As<lang::If>(*here.stmt).test.get() != test) {
-    RefuseNotModeled("a data-dependent branch outside its if statement");
+  if (here.stmt == nullptr ||
+      (here.stmt->kind != lang::NodeKind::kIf && here.stmt->kind != lang::NodeKind::kWhile) ||
+      &TestOf(*here.stmt) != test) {
+    RefuseNotModeled("a data-dependent branch outside its if or while statement");
   }
   bool negated = false;
   const lang::Expr& peeled = Peeled(*test, negated);
@@ -291,7 +302,7 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
         "a data-dependent branch on a tensor without exactly one element (the compiled code "
         "raises RuntimeError at the jump)");
   }
-  const auto& branch = lang::As<lang::If>(*here.stmt);
+  const lang::Stmt& branch = *here.stmt;
   BranchScope scope(branch_at_, JumpPosition(branch, peeled));
   // The text is logged or raised only where the trace records (a cache hit runs the frame
   // again without recording, its graph's nodes unnamed).
@@ -336,7 +347,7 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
   BreakAtBranch(*t, tensor, branch, text);
 }
 
-void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::If& branch,
+void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch,
                            const BreakText& reached) {
   const size_t slot = contexts_.size() - 1;
   const auto& frames = in_.frames();
@@ -365,7 +376,7 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::If& branch,
   }
   // Not probed: a try block (the frame cannot compile a partial graph there), a with block
   // (its __exit__ on the stack), a nested resume function's trace, a rerooted one.
-  if (shape.InTry(&branch) || !f.stack.empty() || t.chain.size() > 1 || t.rerooted) {
+  if (shape.InTry(&branch) || !f.stack.empty() || t.rerooted) {
     RefuseNotModeled(
         "a data-dependent branch inside a try or with block, or in a nested resume function");
   }
@@ -380,7 +391,7 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::If& branch,
   UseLiveLocals(t, innermost, names, values);
   live.insert(live.end(), values.begin(), values.end());
   bool negated = false;
-  Peeled(*branch.test, negated);
+  Peeled(TestOf(branch), negated);
   const bool runs_body = IsTruthy(cond) != negated;
   ResumeLevel at_branch{innermost, f.function, nullptr, &branch, {}, {}, {}, runs_body};
   at_branch.live = LiveLocalsAtBranch(*f.scope, def, branch, runs_body);

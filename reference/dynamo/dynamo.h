@@ -398,12 +398,12 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<int64_t> ShownLine(size_t depth) const;
 
   // ---- data_dependent.cc (R-data-dependent-branch)
-  // An if statement `branch` of the innermost frame jumps on traced tensor `cond` (the
-  // root's, or under nested graph breaks an inlined frame's): the graph ends there (outputs:
-  // the condition and the live locals, then each outer frame's stack and live locals), and
-  // the block the data selects goes on as a resume function of its own (nested: in the
-  // outer frames' resume function).
-  void BreakAtBranch(Trace& t, const Value& cond, const lang::If& branch, const BreakText& text);
+  // An if or while statement `branch` of the innermost frame jumps on traced tensor `cond`
+  // (the root's, or under nested graph breaks an inlined frame's): the graph ends there
+  // (outputs: the condition and the live locals, then each outer frame's stack and live
+  // locals), and the block the data selects goes on as a resume function of its own (nested:
+  // in the outer frames' resume function).
+  void BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch, const BreakText& text);
   // How `cond` was computed, as torch's format_tensor_computation_trace shows it; refuses
   // what the reference cannot name.
   std::string ComputationOf(const Trace& t, const Value& cond) const;

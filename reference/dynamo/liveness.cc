@@ -297,11 +297,17 @@ std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const Fun
 }
 
 std::vector<std::string> LiveLocalsAtBranch(const runtime::Scope& scope, const FunctionDef& def,
-                                            const If& branch, std::optional<bool> runs_body) {
+                                            const Stmt& branch, std::optional<bool> runs_body) {
   const Names after = LiveAfter(def.body, branch, {}).value_or(Names{});
+  const bool loop = branch.kind == NodeKind::kWhile;
+  const StmtList& body = loop ? As<While>(branch).body : As<If>(branch).body;
+  const StmtList& orelse = loop ? As<While>(branch).orelse : As<If>(branch).orelse;
+  // A while's body goes on to its test, and maybe another iteration: what the loop reads
+  // stays live there.
+  const Names after_body = loop ? Union(after, Reads(&branch)) : after;
   Names live;
-  if (!runs_body || *runs_body) live = Union(live, LiveIn(branch.body, 0, after));
-  if (!runs_body || !*runs_body) live = Union(live, LiveIn(branch.orelse, 0, after));
+  if (!runs_body || *runs_body) live = Union(live, LiveIn(body, 0, after_body));
+  if (!runs_body || !*runs_body) live = Union(live, LiveIn(orelse, 0, after));
   return InVarnamesOrder(scope, live);
 }
 

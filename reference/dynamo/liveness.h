@@ -31,11 +31,12 @@ std::vector<std::string> LiveLocalsDuringCall(const runtime::Scope& scope, const
 std::vector<std::string> LiveLocalsBefore(const runtime::Scope& scope, const lang::FunctionDef& def,
                                           const lang::Stmt& stmt);
 
-// The fast locals of `scope` (the function `def`) live once if statement `branch` of it has
-// evaluated its test, in co_varnames order: where the block it runs begins (`runs_body`),
-// or, with no block given, at the jump itself (live in either).
+// The fast locals of `scope` (the function `def`) live once if or while statement `branch`
+// of it has evaluated its test, in co_varnames order: where the block it runs begins
+// (`runs_body`; a while's body goes on to its test again), or, with no block given, at the
+// jump itself (live in either).
 std::vector<std::string> LiveLocalsAtBranch(const runtime::Scope& scope,
-                                            const lang::FunctionDef& def, const lang::If& branch,
+                                            const lang::FunctionDef& def, const lang::Stmt& branch,
                                             std::optional<bool> runs_body);
 
 // Whether `call`'s value is what the frame returns at once (`return f(x)`, a lambda's

@@ -1,6 +1,7 @@
 #include "reference/dynamo/resumability.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tdc::dynamo {
 
@@ -8,10 +9,12 @@ using lang::As;
 using lang::NodeKind;
 
 Resumability::Resumability(const lang::Node& def) {
-  if (def.kind == NodeKind::kFunctionDef) Walk(As<lang::FunctionDef>(def).body, false, false);
+  if (def.kind == NodeKind::kFunctionDef) {
+    Walk(As<lang::FunctionDef>(def).body, false, false, SIZE_MAX);
+  }
 }
 
-void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint) {
+void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint, size_t loop) {
   for (const auto& owned : body) {
     const lang::Stmt* s = owned.get();
     const size_t at = order_.size();
@@ -20,30 +23,33 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
     if (no_checkpoint) no_checkpoint_.insert(s);
     switch (s->kind) {
       case NodeKind::kIf:
-        Walk(As<lang::If>(*s).body, in_try, no_checkpoint);
-        Walk(As<lang::If>(*s).orelse, in_try, no_checkpoint);
+        Walk(As<lang::If>(*s).body, in_try, no_checkpoint, loop);
+        Walk(As<lang::If>(*s).orelse, in_try, no_checkpoint, loop);
         break;
       case NodeKind::kWhile:
-        Walk(As<lang::While>(*s).body, in_try, no_checkpoint);
+        Walk(As<lang::While>(*s).body, in_try, no_checkpoint, at);
         order_.push_back({nullptr, at});
-        Walk(As<lang::While>(*s).orelse, in_try, no_checkpoint);
+        Walk(As<lang::While>(*s).orelse, in_try, no_checkpoint, loop);
         break;
       case NodeKind::kFor:
-        Walk(As<lang::For>(*s).body, in_try, true);
+        Walk(As<lang::For>(*s).body, in_try, true, at);
         order_.push_back({nullptr, at});
-        Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint);
+        Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint, loop);
         break;
       case NodeKind::kWith:
-        Walk(As<lang::With>(*s).body, in_try, true);
+        Walk(As<lang::With>(*s).body, in_try, true, loop);
         break;
       case NodeKind::kTry: {
         const auto& t = As<lang::Try>(*s);
-        Walk(t.body, true, true);
-        for (const auto& handler : t.handlers) Walk(handler->body, true, true);
-        Walk(t.orelse, true, true);
-        Walk(t.finalbody, true, true);
+        Walk(t.body, true, true, loop);
+        for (const auto& handler : t.handlers) Walk(handler->body, true, true, loop);
+        Walk(t.orelse, true, true, loop);
+        Walk(t.finalbody, true, true, loop);
         break;
       }
+      case NodeKind::kContinue:
+        if (loop != SIZE_MAX) order_.push_back({nullptr, loop, true});
+        break;
       case NodeKind::kFunctionDef:  // a nested def's body is another code's
       case NodeKind::kReturn:
       case NodeKind::kDelete:
@@ -58,7 +64,6 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
       case NodeKind::kExprStmt:
       case NodeKind::kPass:
       case NodeKind::kBreak:
-      case NodeKind::kContinue:
       case NodeKind::kUnsupportedStmt:
 #define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
 #include "reference/lang/ast_nodes.def"
@@ -74,7 +79,9 @@ bool Resumability::BackedgeAfter(const lang::Stmt* stmt) const {
   if (at == order_.end()) return false;
   const size_t here = static_cast<size_t>(at - order_.begin());
   for (auto it = at + 1; it != order_.end(); ++it) {
-    if (it->stmt == nullptr && it->loop < here) return true;
+    if (it->stmt == nullptr && (it->loop < here || (it->to_loop_start && it->loop == here))) {
+      return true;
+    }
     if (it->stmt != nullptr && it->stmt->kind == NodeKind::kReturn) return false;
   }
   return false;

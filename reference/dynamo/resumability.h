@@ -3,7 +3,8 @@
 // statement cannot resume (should_compile_partial_graph); a break with a backward jump
 // ahead of it to a point before it (the end of a loop around it), before the first return,
 // skips the frame (maybe_has_backedge: a loop after the break jumps back to its own start,
-// after the break, and is no backedge; probed on torch 2.13.0); a
+// after the break, and is no backedge; a `continue` in a while loop jumps back before the
+// loop's first test, so that test's jump has a backedge ahead; probed on torch 2.13.0); a
 // checkpoint, which step graph breaks compile up to, is the start of a statement with an
 // empty Python stack outside any try block (not inside a for loop, whose iterator is on
 // the stack, nor a with block, whose __exit__ is).
@@ -35,12 +36,16 @@ class Resumability {
   bool ReturnLeavesBlocks(const lang::Stmt* stmt) const { return !IsCheckpoint(stmt); }
 
  private:
-  // Statements and loop ends in code order.
-  void Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint);
+  // Statements and backward jumps in code order; `loop`: where the innermost loop around
+  // `body` is in order_ (none: SIZE_MAX).
+  void Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint, size_t loop);
 
   struct Entry {
-    const lang::Stmt* stmt;  // null for a loop end (its backward jump)
-    size_t loop = 0;         // a loop end: where its loop statement is in order_
+    const lang::Stmt* stmt;  // null for a backward jump: a loop's end, or a `continue`
+    size_t loop = 0;         // a backward jump: where its loop statement is in order_
+    // A `continue` jumps to its loop's start, before a while loop's first test (CPython
+    // 3.11), where a loop's end jumps back after it to the body.
+    bool to_loop_start = false;
   };
   std::vector<Entry> order_;
   std::set<const lang::Stmt*> in_try_, no_checkpoint_;

@@ -122,6 +122,13 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   t->folded = old.folded;
   t->at_first_line = old.at_first_line;
   if (outer.depth > old.root_depth + 1) t->folded.emplace_back(old.root_depth + 1, outer.depth - 1);
+  // A frame between two resuming ones only returned its callee's value: the outer one's
+  // resume function calls the inner one's directly, so user stacks leave it out (golden
+  // variants/data_dependent__branch_after_nested_break__wrap).
+  for (size_t k = 1; k < levels.size(); ++k) {
+    if (levels[k].depth > levels[k - 1].depth + 1)
+      t->folded.emplace_back(levels[k - 1].depth + 1, levels[k].depth - 1);
+  }
   if (carried != nullptr) {
     t->graph = std::move(*carried);
     std::vector<bool> renamed;

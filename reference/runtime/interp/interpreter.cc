@@ -159,27 +159,11 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
       return Flow::kNext;
     case NodeKind::kIf: {
       const auto& i = As<If>(st);
-      // `if not t:` jumps on t itself (CPython compiles the `not`s into the jump), which is
-      // the value a frame hook sees tested.
-      const lang::Expr* test = i.test.get();
-      bool negated = false;
-      while (test->kind == NodeKind::kUnaryOp &&
-             As<lang::UnaryOp>(*test).op == lang::UnaryOpKind::kNot) {
-        negated = !negated;
-        test = As<lang::UnaryOp>(*test).operand.get();
-      }
-      bool taken = BranchTruth(*this, Eval(f, *test), *i.test) != negated;
+      const bool taken = JumpsToBody(f, st, *i.test, TensorDataRead::kBranch);
       return ExecBlock(f, taken ? i.body : i.orelse, result);
     }
-    case NodeKind::kWhile: {
-      const auto& w = As<While>(st);
-      while (Truth(*this, Eval(f, *w.test))) {
-        Flow flow = ExecBlock(f, w.body, result);
-        if (flow == Flow::kBreak) return Flow::kNext;
-        if (flow == Flow::kReturn) return flow;
-      }
-      return ExecBlock(f, w.orelse, result);
-    }
+    case NodeKind::kWhile:
+      return ExecWhile(f, As<While>(st), result);
     case NodeKind::kFor:
       return ExecFor(f, As<For>(st), result);
     case NodeKind::kTry:
@@ -237,6 +221,36 @@ Interpreter::Flow Interpreter::ExecFor(Frame& f, const For& st, Value& result) {
   }
   items.clear();
   return broke ? Flow::kNext : ExecBlock(f, st.orelse, result);
+}
+
+bool Interpreter::JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test,
+                              TensorDataRead read) {
+  // `if not t:` jumps on t itself (CPython compiles the `not`s into the jump), which is
+  // the value a frame hook sees tested.
+  const lang::Expr* jump_on = &test;
+  bool negated = false;
+  while (jump_on->kind == NodeKind::kUnaryOp &&
+         As<lang::UnaryOp>(*jump_on).op == lang::UnaryOpKind::kNot) {
+    negated = !negated;
+    jump_on = As<lang::UnaryOp>(*jump_on).operand.get();
+  }
+  // CPython 3.11 compiles a while's test twice: before the body (a forward jump past it) and
+  // at the end of the body (a backward jump to its start), the second at the while
+  // statement's line; `continue` goes back to the first.
+  f.line = stmt.span.begin.line;
+  f.stmt = &stmt;
+  return BranchTruth(*this, Eval(f, *jump_on), test, read) != negated;
+}
+
+Interpreter::Flow Interpreter::ExecWhile(Frame& f, const While& st, Value& result) {
+  TensorDataRead jump = TensorDataRead::kBranch;
+  while (JumpsToBody(f, st, *st.test, jump)) {
+    Flow flow = ExecBlock(f, st.body, result);
+    if (flow == Flow::kBreak) return Flow::kNext;
+    if (flow == Flow::kReturn) return flow;
+    jump = flow == Flow::kContinue ? TensorDataRead::kBranch : TensorDataRead::kLoopEnd;
+  }
+  return ExecBlock(f, st.orelse, result);
 }
 
 Interpreter::Flow Interpreter::ExecTry(Frame& f, const Try& st, Value& result) {

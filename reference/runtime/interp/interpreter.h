@@ -70,10 +70,12 @@ struct ResumeFrame {
 
 // Where the program reads a tensor's data as a Python value (FrameHook::OnTensorData).
 enum class TensorDataRead {
-  kBranch,  // an if statement's test, through any `not`s: the conditional jump of its code
-  kTruth,   // any other truth test: while, assert, and / or, a ternary, `not`, any()
-  kInt,     // int(t)
-  kFloat,   // float(t)
+  kBranch,   // an if or while statement's test, through any `not`s: the conditional jump of
+             // its code (a while's first, the forward jump before its body)
+  kLoopEnd,  // a while statement's test again at the end of its body: its backward jump
+  kTruth,    // any other truth test: assert, and / or, a ternary, `not`, any()
+  kInt,      // int(t)
+  kFloat,    // float(t)
 };
 
 // Frame interception (DESIGN D5): Dynamo implements this; the eager interpreter runs
@@ -190,6 +192,10 @@ class Interpreter {
   Flow ExecTry(Frame& f, const lang::Try& stmt, Value& result);
   Flow ExecWith(Frame& f, const lang::With& stmt, size_t item, Value& result);
   Flow ExecFor(Frame& f, const lang::For& stmt, Value& result);
+  Flow ExecWhile(Frame& f, const lang::While& stmt, Value& result);
+  // Whether the conditional jump on if or while statement `stmt`'s test goes to its body
+  // (`read` tells which of a while's two jumps it is).
+  bool JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test, TensorDataRead read);
   void ExecImport(Frame& f, const lang::Stmt& stmt);
   void Assign(Frame& f, const lang::Expr& target, Value value);
   void Delete(Frame& f, const lang::Expr& target);

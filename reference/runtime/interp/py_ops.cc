@@ -384,9 +384,9 @@ bool Truth(Interpreter& in, const Value& v) {
   return TruthOfValue(in, v);
 }
 
-bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test) {
+bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test, TensorDataRead read) {
   in.Use(v);
-  if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kBranch, &test);
+  if (Is<PyTensor>(v)) in.ReadTensorData(v, read, &test);
   return TruthOfValue(in, v);
 }
 
