@@ -1,12 +1,14 @@
 // A traced tensor's data read as a Python value (R-data-dependent-branch, SEMANTICS §8.2):
-// Dynamo's tensors have no data at trace time. An if or while statement jumping on one is a
-// graph break at the jump (torch 2.13.0's generic_jump, "Data-dependent branching"): the
-// graph outputs the condition, the original code jumps on its value, and the block it
-// selects goes on as a resume function of its own (one per target; a while's backward jump
-// at the end of its body has the same two targets as its first jump, so the same two
-// codes). bool(t), int(t), float(t) and t.item() calls break the graph at the call before
-// they read (scalar_reads.cc); every other read (assert, and / or, a ternary, an int()
-// reached another way) is refused: torch breaks or skips the frame there in ways the
+// Dynamo's tensors have no data at trace time. A conditional jump of an if or while
+// statement's test on one (the test through its `not`s, or an operand of its `and` / `or` /
+// ternary: each has a jump of its own) is a graph break at the jump (torch 2.13.0's
+// generic_jump, "Data-dependent branching"): the graph outputs the condition, the original
+// code jumps on its value, and where it goes on is a resume function of its own (one per
+// target, keyed on its place in the code as torch keys them on the offset: a while's jump at
+// the end of its body has the same two targets as its first one, so the same two codes).
+// bool(t), int(t), float(t) and t.item() calls break the graph at the call before they read
+// (scalar_reads.cc); every other read (assert, `and` / `or` or a ternary as a value, an
+// int() reached another way) is refused: torch breaks or skips the frame there in ways the
 // reference does not model yet.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -36,32 +38,14 @@ const char* ReadName(TensorDataRead read) {
       return "an if or while statement's test";
     case TensorDataRead::kTruth:
       // bool(t) is not one: it is the scalar read scalar_reads.cc breaks on.
-      return "a truth test other than an if or while statement's (assert, and / or, a ternary, "
-             "not, any(), all(), torch.cond's predicate)";
+      return "a truth test other than an if or while statement's (assert, `and` / `or` or a "
+             "ternary as a value, `not` as a value, any(), all(), torch.cond's predicate)";
     case TensorDataRead::kInt:
       return "int()";
     case TensorDataRead::kFloat:
       return "float()";
   }
   return "a data read";
-}
-
-// The test of if or while statement `jump`.
-const lang::Expr& TestOf(const lang::Stmt& jump) {
-  return jump.kind == lang::NodeKind::kIf ? *lang::As<lang::If>(jump).test
-                                          : *lang::As<lang::While>(jump).test;
-}
-
-// The if or while statement's test without its `not`s, and whether they negate it.
-const lang::Expr& Peeled(const lang::Expr& test, bool& negated) {
-  const lang::Expr* e = &test;
-  negated = false;
-  while (e->kind == lang::NodeKind::kUnaryOp &&
-         lang::As<lang::UnaryOp>(*e).op == lang::UnaryOpKind::kNot) {
-    negated = !negated;
-    e = lang::As<lang::UnaryOp>(*e).operand.get();
-  }
-  return *e;
 }
 
 bool IsReservedFxName(const std::string& name) {
@@ -286,16 +270,18 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
         ReadName(read)));
   }
   const Frame& here = *in_.frames().back();
-  if (here.stmt == nullptr ||
-      (here.stmt->kind != lang::NodeKind::kIf && here.stmt->kind != lang::NodeKind::kWhile) ||
-      &TestOf(*here.stmt) != test) {
-    RefuseNotModeled("a data-dependent branch outside its if or while statement");
-  }
-  bool negated = false;
-  const lang::Expr& peeled = Peeled(*test, negated);
-  // `if a and t:`, `if (t if c else u):`: torch jumps on each operand, at its own position.
-  if (peeled.kind == lang::NodeKind::kBoolOp || peeled.kind == lang::NodeKind::kIfExp) {
-    RefuseNotModeled("a data-dependent branch on an `and` / `or` / ternary of tensors");
+  // `test` is what the jump tests: the statement's test through its `not`s, or one operand
+  // of its `and` / `or` or ternary (each has a jump of its own, at its own position).
+  const lang::Expr& peeled = *test;
+  const JumpSite* site = here.stmt == nullptr || (here.stmt->kind != lang::NodeKind::kIf &&
+                                                  here.stmt->kind != lang::NodeKind::kWhile)
+                             ? nullptr
+                             : LayoutOf(*std::get<UserCode>(here.function->code).def)
+                                   .Jump(peeled, read == TensorDataRead::kLoopEnd);
+  if (site == nullptr) {
+    RefuseNotModeled(
+        "a data-dependent jump the reference does not place in its code (a chained "
+        "comparison's, or one outside an if or while statement)");
   }
   if (DynCast<PyTensor>(tensor)->tensor().numel() != 1) {
     RefuseNotModeled(
@@ -325,8 +311,11 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
           "a data-dependent branch in an inlined frame inside a try block under nested graph "
           "breaks");
     }
-    if (nested && !BackedgeAtOrAbove(*t, innermost)) {
-      BreakAtBranch(*t, tensor, branch, text);
+    const bool backedge =
+        LayoutOf(*std::get<UserCode>(here.function->code).def).BackedgeAfter(site->at) ||
+        BackedgeAtOrAbove(*t, innermost - 1);
+    if (nested && !backedge) {
+      BreakAtBranch(*t, tensor, branch, *site, text);
       return;
     }
     // Classic profile, or a loop around the frame under nested graph breaks: the exception
@@ -344,11 +333,11 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
     Break(text, in_.heap().None(), none);  // unwinds to the root frame's call
     RefuseNotModeled("a data-dependent branch in an inlined frame that ends no graph");
   }
-  BreakAtBranch(*t, tensor, branch, text);
+  BreakAtBranch(*t, tensor, branch, *site, text);
 }
 
 void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch,
-                           const BreakText& reached) {
+                           const JumpSite& jump, const BreakText& reached) {
   const size_t slot = contexts_.size() - 1;
   const auto& frames = in_.frames();
   const size_t innermost = frames.size() - 1;
@@ -359,12 +348,13 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   }
   const auto& def = lang::As<lang::FunctionDef>(code);
   const Resumability& shape = ResumabilityOf(def);
+  const CodeLayout& layout = LayoutOf(def);
   BreakText text = reached;
   // A loop's backward jump ahead in the root frame: torch cannot resume there and skips the
   // frame ("graph break in loop" chained to the branch's text), whatever checkpoint it has
   // (golden data_dependent/if_in_loop_after_checkpoint).
   if (innermost == t.root_depth && rules_.on(Rule::kStepGraphBreak) &&
-      shape.BackedgeAfter(&branch)) {
+      layout.BackedgeAfter(jump.at)) {
     if (t.rerooted) RefuseNotModeled("a data-dependent branch in a loop of a rerooted trace");
     auto [name, line] = SkippedFrame();
     text = LoopBreakText(text, name, f.program->filename, line);
@@ -385,27 +375,25 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   // locals, as at a call's break (BreakAtCall); each outer frame that does more than return
   // its callee's value resumes.
   std::vector<Value> live = {cond};
-  const std::vector<std::string> names = LiveLocalsAtBranch(*f.scope, def, branch, std::nullopt);
+  const std::vector<std::string> names = LiveLocalsAt(*f.scope, layout, jump.at);
   std::vector<Value> values;
   for (const std::string& name : names) values.push_back(f.fast[f.scope->local_slot.at(name)]);
   UseLiveLocals(t, innermost, names, values);
   live.insert(live.end(), values.begin(), values.end());
-  bool negated = false;
-  Peeled(TestOf(branch), negated);
-  const bool runs_body = IsTruthy(cond) != negated;
-  ResumeLevel at_branch{innermost, f.function, nullptr, &branch, {}, {}, {}, runs_body};
-  at_branch.live = LiveLocalsAtBranch(*f.scope, def, branch, runs_body);
+  const size_t target = jump.Next(IsTruthy(cond));
+  ResumeLevel at_branch{innermost, f.function, nullptr, &branch, {}, {}, {}, target};
+  at_branch.live = LiveLocalsAt(*f.scope, layout, target);
   for (const std::string& name : at_branch.live)
     at_branch.values.push_back(f.fast[f.scope->local_slot.at(name)]);
   std::vector<ResumeLevel> resuming = {std::move(at_branch)};
   for (size_t depth = innermost; depth-- > t.root_depth;) {
     const Frame& outer = *frames[depth];
-    FrameAtCall at = AtCall(t, depth);
+    FrameAtCall at = AtCall(t, depth, false);
     live.insert(live.end(), outer.stack.begin(), outer.stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
       resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
-                                         std::move(at.names), at.values});
+                                         std::move(at.resume_names), at.resume_values});
   }
   if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
   if (t.record) LogBreak(t, text, false, innermost);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "reference/dynamo/code_cache.h"
+#include "reference/dynamo/code_layout.h"
 #include "reference/dynamo/graph_builder.h"
 #include "reference/dynamo/guards.h"
 #include "reference/dynamo/messages.h"
@@ -276,14 +277,19 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // break, as a resume function's arguments (an inlined frame's: where they came from).
   void UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string>& names,
                      const std::vector<Value>& values);
-  // What a frame of the trace does at its current call: its live locals after it, and
-  // whether it resumes there (R-return-no-resume). Realizes what they hold.
+  // What a frame of the trace does at its current call: its live locals there (torch prunes
+  // each frame's locals at its CALL instruction: the graph outputs those), the ones its
+  // resume function takes (the same, but for the frame whose call breaks, `breaking`: those
+  // live after the call), and whether it resumes there (R-return-no-resume). Realizes what
+  // the live locals hold.
   struct FrameAtCall {
     std::vector<std::string> names;
     std::vector<Value> values;
+    std::vector<std::string> resume_names;
+    std::vector<Value> resume_values;
     bool resumes;
   };
-  FrameAtCall AtCall(Trace& t, size_t depth);
+  FrameAtCall AtCall(Trace& t, size_t depth, bool breaking);
   // Where a break ends the graph: the frame (its depth) and how.
   struct Ending {
     size_t level;
@@ -325,6 +331,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value EndFrame(FrameEnding how, const Ending& ending, const BreakText& reached,
                  const Value& callee, CallArgs& args);
   const Resumability& ResumabilityOf(const lang::Node& def);
+  // The code of `def` as CPython 3.11 lays it out (code_layout.h), made once.
+  const CodeLayout& LayoutOf(const lang::Node& def);
+  // The locals of frame `f` live at its current call's CALL instruction (torch prunes a
+  // frame's locals there when a graph is compiled) and at the instruction after it (where the
+  // breaking frame's resume function starts).
+  std::vector<std::string> LiveAtCall(const Frame& f);
+  std::vector<std::string> LiveAfterCall(const Frame& f);
   // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
   // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
   // offered; the frames around it (nested graph breaks) resume when it returns.
@@ -403,7 +416,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // (outputs: the condition and the live locals, then each outer frame's stack and live
   // locals), and the block the data selects goes on as a resume function of its own (nested:
   // in the outer frames' resume function).
-  void BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch, const BreakText& text);
+  // `jump`: the conditional jump on `cond` in its function's code (CodeLayout's).
+  void BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch, const JumpSite& jump,
+                     const BreakText& text);
   // How `cond` was computed, as torch's format_tensor_computation_trace shows it; refuses
   // what the reference cannot name.
   std::string ComputationOf(const Trace& t, const Value& cond) const;
@@ -477,6 +492,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // The codes torch.compile(fn) was called on: converted even without a tensor in frame.
   std::unordered_set<const lang::Node*> always_optimize_;
   std::map<const lang::Node*, Resumability> resumability_;  // a memo of each def's analysis
+  std::map<const lang::Node*, CodeLayout> layouts_;         // and of its code's layout
   // Locations whose user stack was logged (the duplicate-graph-break checker).
   std::set<std::string> logged_locations_;
   Value wrap_inline_;  // external_utils.wrap_inline, made on first use

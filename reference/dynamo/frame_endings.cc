@@ -8,6 +8,7 @@
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::dynamo {
 
@@ -58,6 +59,30 @@ const Resumability& Dynamo::ResumabilityOf(const lang::Node& def) {
   return resumability_.try_emplace(&def, def).first->second;
 }
 
+const CodeLayout& Dynamo::LayoutOf(const lang::Node& def) {
+  return layouts_.try_emplace(&def, def).first->second;
+}
+
+std::vector<std::string> Dynamo::LiveAtCall(const Frame& f) {
+  const CodeLayout& layout = LayoutOf(*std::get<UserCode>(f.function->code).def);
+  std::optional<size_t> at = layout.AtCall(*f.call);
+  if (!at) RefuseNotModeled("a graph break at a call outside its function's own code");
+  return LiveLocalsAt(*f.scope, layout, *at);
+}
+
+std::vector<std::string> Dynamo::LiveAfterCall(const Frame& f) {
+  const CodeLayout& layout = LayoutOf(*std::get<UserCode>(f.function->code).def);
+  std::optional<size_t> at = layout.AfterCall(*f.call);
+  if (!at) RefuseNotModeled("a graph break at a call outside its function's own code");
+  // torch resumes at such a jump's target instead (create_call_resume_at), while the graph's
+  // outputs are those live at the call: not modeled.
+  if (layout.code()[*at].op == LayoutInsn::Op::kJump) {
+    RefuseNotModeled(
+        "a graph break at a call followed at once by a jump (a ternary's first value)");
+  }
+  return LiveLocalsAt(*f.scope, layout, *at);
+}
+
 void Dynamo::OnStatement(const Frame& frame, const lang::Stmt& stmt) {
   Trace* t = Tracing();
   // torch speculates only once the graph has two calls (is_non_empty_graph: count_calls() > 1).
@@ -98,24 +123,21 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   // locals are outputs too, and those that do more than return its value resume.
   // Outputs innermost frame first (golden nested_graph_breaks/try_and_loop_in_inlined_frames).
   std::vector<Value> live;
-  for (const std::string& name : LiveLocalsBefore(*f.scope, def, *checkpoint.stmt)) {
+  const CodeLayout& layout = LayoutOf(def);
+  std::optional<size_t> start = layout.StatementStart(*checkpoint.stmt);
+  if (!start) RefuseNotModeled("a checkpoint outside its function's own code");
+  for (const std::string& name : LiveLocalsAt(*f.scope, layout, *start)) {
     live.push_back(checkpoint.fast[f.scope->local_slot.at(name)]);
   }
   std::vector<ResumeLevel> resuming;
   for (size_t depth = level; depth-- > t.root_depth;) {
     const Frame& outer = *in_.frames()[depth];
-    FrameAtCall at = AtCall(t, depth);
+    FrameAtCall at = AtCall(t, depth, false);
     live.insert(live.end(), outer.stack.begin(), outer.stack.end());
-    // Its call has not returned: the outputs are the locals live during it (a with block's
-    // exception path included); its resume function takes those live after it.
-    for (const std::string& name :
-         LiveLocalsDuringCall(*outer.scope, *std::get<UserCode>(outer.function->code).def,
-                              outer.stmt, *outer.call)) {
-      live.push_back(outer.fast[outer.scope->local_slot.at(name)]);
-    }
+    live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
       resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
-                                         std::move(at.names), at.values});
+                                         std::move(at.resume_names), at.resume_values});
   }
   const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line
                                              : in_.frames()[t.root_depth]->call->span.begin.line;

@@ -344,14 +344,20 @@ void Dynamo::UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string
   }
 }
 
-Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth) {
+Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth, bool breaking) {
   const Frame& f = *in_.frames()[depth];
   const lang::Node& def = *std::get<UserCode>(f.function->code).def;
   FrameAtCall at;
-  at.names = LiveLocalsAfterCall(*f.scope, def, f.stmt, *f.call);
-  for (const std::string& name : at.names)
-    at.values.push_back(f.fast[f.scope->local_slot.at(name)]);
+  auto values = [&](const std::vector<std::string>& names) {
+    std::vector<Value> out;
+    for (const std::string& name : names) out.push_back(f.fast[f.scope->local_slot.at(name)]);
+    return out;
+  };
+  at.names = LiveAtCall(f);
+  at.values = values(at.names);
   UseLiveLocals(t, depth, at.names, at.values);
+  at.resume_names = breaking ? LiveAfterCall(f) : at.names;
+  at.resume_values = values(at.resume_names);
   const bool returns = ReturnedAtOnce(def, f.stmt, *f.call) &&
                        !(f.stmt && ResumabilityOf(def).ReturnLeavesBlocks(f.stmt));
   at.resumes = !returns || !rules_.on(Rule::kReturnNoResume);
@@ -371,7 +377,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   std::vector<ResumeLevel> resuming;
   for (size_t depth = innermost + 1; depth-- > t.root_depth;) {
     const Frame& f = *frames[depth];
-    FrameAtCall at = AtCall(t, depth);
+    FrameAtCall at = AtCall(t, depth, depth == innermost);
     live.insert(live.end(), f.stack.begin(), f.stack.end());
     if (depth == innermost) {
       live.push_back(callee);
@@ -380,8 +386,8 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
-      resuming.insert(resuming.begin(),
-                      {depth, f.function, f.call, f.stmt, f.stack, std::move(at.names), at.values});
+      resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stmt, f.stack,
+                                         std::move(at.resume_names), at.resume_values});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).

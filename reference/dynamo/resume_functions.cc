@@ -60,7 +60,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
   if (outer.call == nullptr) {  // after a data-dependent branch: one code per target
     key.branch = outer.stmt;
-    key.runs_body = outer.runs_body;
+    key.branch_target = outer.branch_target;
   }
   // The outermost frame's values are its resume function's arguments (L['___stack0'],
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
@@ -79,7 +79,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
     key.nested.push_back(level.call);
     if (level.call == nullptr) {  // the innermost frame resumes after a data-dependent branch
       key.branch = level.stmt;
-      key.runs_body = level.runs_body;
+      key.branch_target = level.branch_target;
     }
     key.open_contexts += "| " + OpenContexts(level.stack);
     const size_t index = levels.size() - 1 - k;

@@ -33,10 +33,11 @@ struct CodeKey {
   // A nested graph break's resume code also holds the inner frames' resume codes: the
   // call each of them was at, outermost first (torch's nested_code_objs).
   std::vector<const lang::Call*> nested = {};
-  // A resume function after a data-dependent branch: the if statement and the block it
-  // runs (one code per target of the jump; resume_at is null).
+  // A resume function after a data-dependent branch: the if or while statement and where
+  // in its function's code it starts (CodeLayout's instruction: one code per target, as
+  // torch keys them on the offset; resume_at is null).
   const lang::Stmt* branch = nullptr;
-  bool runs_body = false;
+  size_t branch_target = 0;
   // A resume function's break line: its co_firstlineno and the `_at_<line>` of its name.
   int64_t resume_line() const {
     return resume_at != nullptr ? resume_at->span.begin.line : branch->span.begin.line;
@@ -53,8 +54,9 @@ struct ResumeLevel {
   std::vector<Value> stack;
   std::vector<std::string> live;
   std::vector<Value> values;  // the live locals' values then
-  // Resuming at a data-dependent branch of if statement `stmt` (call null): the block run.
-  bool runs_body = false;
+  // Resuming at a data-dependent branch of if or while statement `stmt` (call null): the
+  // instruction it goes on at (CodeLayout's).
+  size_t branch_target = 0;
 };
 // One frame being traced (or, on a cache hit, run again without recording).
 struct Trace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "reference/tools/check_command.h"
+#include "reference/tools/liveness_command.h"
 #include "reference/tools/run_command.h"
 #include "reference/tools/verify_command.h"
 
@@ -52,6 +53,13 @@ int main(int argc, char** argv) {
   CLI::App* dump = app.add_subcommand(
       "dump-ast", "Print the AST as CPython's ast.dump(..., include_attributes=True) does");
   dump->add_option("file", dump_file, "Python file")->required();
+
+  std::string liveness_file;
+  CLI::App* liveness = app.add_subcommand(
+      "liveness",
+      "Print the locals live at each call and statement of every function (JSON lines): "
+      "what a resume function there is handed");
+  liveness->add_option("file", liveness_file, "Python file")->required();
 
   std::string run_file;
   tdc::tools::RunOptions run_options;
@@ -106,6 +114,7 @@ int main(int argc, char** argv) {
     }
     if (check->parsed()) return tdc::tools::RunCheck(check_files, std::cout);
     if (dump->parsed()) return tdc::tools::RunDumpAst(dump_file, std::cout, std::cerr);
+    if (liveness->parsed()) return tdc::tools::RunLiveness(liveness_file, std::cout, std::cerr);
     return 2;
   };
   // The last line of defence against an input no check above foresaw: an error and exit

@@ -225,21 +225,34 @@ Interpreter::Flow Interpreter::ExecFor(Frame& f, const For& st, Value& result) {
 
 bool Interpreter::JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test,
                               TensorDataRead read) {
-  // `if not t:` jumps on t itself (CPython compiles the `not`s into the jump), which is
-  // the value a frame hook sees tested.
-  const lang::Expr* jump_on = &test;
-  bool negated = false;
-  while (jump_on->kind == NodeKind::kUnaryOp &&
-         As<lang::UnaryOp>(*jump_on).op == lang::UnaryOpKind::kNot) {
-    negated = !negated;
-    jump_on = As<lang::UnaryOp>(*jump_on).operand.get();
-  }
   // CPython 3.11 compiles a while's test twice: before the body (a forward jump past it) and
   // at the end of the body (a backward jump to its start), the second at the while
   // statement's line; `continue` goes back to the first.
   f.line = stmt.span.begin.line;
   f.stmt = &stmt;
-  return BranchTruth(*this, Eval(f, *jump_on), test, read) != negated;
+  return read == TensorDataRead::kLoopEnd ? JumpIf(f, test, true, read)
+                                          : !JumpIf(f, test, false, read);
+}
+
+bool Interpreter::JumpIf(Frame& f, const lang::Expr& e, bool cond, TensorDataRead read) {
+  // `not` inverts the jumps of its operand; `and` / `or` jump on each operand in turn, past
+  // the rest when one decides; a ternary jumps on its test, then on the part it selects.
+  if (e.kind == NodeKind::kUnaryOp && As<lang::UnaryOp>(e).op == lang::UnaryOpKind::kNot) {
+    return JumpIf(f, *As<lang::UnaryOp>(e).operand, !cond, read);
+  }
+  if (e.kind == NodeKind::kBoolOp) {
+    const auto& b = As<BoolOp>(e);
+    const bool decides = b.op == BoolOpKind::kOr;  // the operand truth that ends the test
+    for (size_t i = 0; i + 1 < b.values.size(); ++i) {
+      if (JumpIf(f, *b.values[i], decides, read)) return decides == cond;
+    }
+    return JumpIf(f, *b.values.back(), cond, read);
+  }
+  if (e.kind == NodeKind::kIfExp) {
+    const auto& i = As<IfExp>(e);
+    return JumpIf(f, JumpIf(f, *i.test, false, read) ? *i.orelse : *i.body, cond, read);
+  }
+  return BranchTruth(*this, Eval(f, e), e, read) == cond;
 }
 
 Interpreter::Flow Interpreter::ExecWhile(Frame& f, const While& st, Value& result) {

@@ -193,9 +193,12 @@ class Interpreter {
   Flow ExecWith(Frame& f, const lang::With& stmt, size_t item, Value& result);
   Flow ExecFor(Frame& f, const lang::For& stmt, Value& result);
   Flow ExecWhile(Frame& f, const lang::While& stmt, Value& result);
-  // Whether the conditional jump on if or while statement `stmt`'s test goes to its body
-  // (`read` tells which of a while's two jumps it is).
+  // Whether the conditional jumps on if or while statement `stmt`'s test go to its body
+  // (`read` tells which of a while's two copies of the test it is).
   bool JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test, TensorDataRead read);
+  // compiler_jump_if: whether the jumps on `e` go to their target, which they do when `e`'s
+  // truth is `cond`; each value a conditional jump tests is read by BranchTruth.
+  bool JumpIf(Frame& f, const lang::Expr& e, bool cond, TensorDataRead read);
   void ExecImport(Frame& f, const lang::Stmt& stmt);
   void Assign(Frame& f, const lang::Expr& target, Value value);
   void Delete(Frame& f, const lang::Expr& target);

@@ -17,8 +17,9 @@ enum class TensorDataRead;
 
 // bool(v); torch's errors become Python exceptions.
 bool Truth(Interpreter& in, const Value& v);
-// The same for the value of an if or while statement's test `test` (the frame hook sees a
-// tensor's read as the statement's conditional jump, `read` saying which).
+// The same for the value of `test`, which an if or while statement's conditional jump tests
+// (its test through any `not`s; the frame hook sees a tensor's read as that jump, `read`
+// saying which).
 bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test, TensorDataRead read);
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b);
 // `a op= b`: lists extend in place (the same object); everything else as BinaryOperation.
