@@ -127,6 +127,19 @@ class Run {
     }
     if (n.target == "torch._C._set_grad_enabled")
       return OpValue::None();  // no training graphs here
+    // torch._assert_async(cond, message): nothing, or the RuntimeError it raises.
+    if ((n.target == "torch._VariableFunctionsClass._assert_async" ||
+         n.target == "aten._assert_async.msg") &&
+        n.args.size() == 2 && n.args[0].kind == graph::ValueKind::kRef &&
+        n.args[1].kind == graph::ValueKind::kStr) {
+      const OpValue& cond = values_[static_cast<size_t>(n.args[0].integer)];
+      if (cond.kind != OpValue::Kind::kTensor)
+        return Fail("an assert on a value that is no tensor");
+      if (cond.tensor.numel() != 1)
+        return Fail("Boolean value of Tensor with more than one value is ambiguous");
+      if (!runtime::Item(cond.tensor).AsBool()) return Fail(n.args[1].text);
+      return OpValue::None();
+    }
     // `.real` / `.imag` of torch.fft.fft's result, which the runtime holds as a real
     // tensor with a trailing (real, imag) dim.
     if (n.target == "builtins.getattr" && n.args.size() == 2 &&

@@ -116,5 +116,45 @@ TEST(GraphInterpreterTest, EveryCompileScopeGraphComputesWhatTheReferenceCompute
   EXPECT_TRUE(checker.failures.empty()) << checker.failures.size() << " graphs differ:\n" << all;
 }
 
+// torch._assert_async(cond, message) at both levels: nothing when cond holds, torch's
+// RuntimeError text when it does not (its message) or cannot be read as one bool.
+TEST(GraphInterpreterTest, AnAssertNodePassesOrFailsWithItsMessage) {
+  for (const char* target :
+       {"torch._VariableFunctionsClass._assert_async", "aten._assert_async.msg"}) {
+    graph::Graph g;
+    graph::Node input;
+    input.op = graph::NodeOp::kPlaceholder;
+    graph::Node check;
+    check.target = target;
+    check.args = {graph::Arg::Ref(0), graph::Arg::Str("sum must be positive")};
+    graph::Node output;
+    output.op = graph::NodeOp::kOutput;
+    output.args = {graph::Arg::Sequence(graph::ValueKind::kTuple, {graph::Arg::Ref(0)})};
+    g.nodes = {input, check, output};
+    const HostNode no_host = [](size_t, const std::vector<Tensor>&) {
+      return std::variant<std::vector<Tensor>, std::string>(std::string("no host"));
+    };
+    const GraphLevel level =
+        std::string_view(target).starts_with("aten.") ? GraphLevel::kAten : GraphLevel::kDynamo;
+    auto run = [&](std::vector<bool> values) {
+      std::vector<runtime::Scalar> scalars;
+      for (bool v : values) scalars.push_back(runtime::Scalar::Bool(v));
+      const runtime::Shape sizes = values.size() == 1
+                                       ? runtime::Shape{}
+                                       : runtime::Shape{static_cast<int64_t>(values.size())};
+      return RunGraph(g, level, {runtime::TensorFromValues(runtime::DType::kBool, sizes, scalars)},
+                      {}, no_host);
+    };
+    EXPECT_TRUE(std::holds_alternative<std::vector<Tensor>>(run({true}))) << target;
+    auto failed = run({false});
+    ASSERT_TRUE(std::holds_alternative<std::string>(failed)) << target;
+    EXPECT_NE(std::get<std::string>(failed).find("sum must be positive"), std::string::npos);
+    auto ambiguous = run({true, true});
+    ASSERT_TRUE(std::holds_alternative<std::string>(ambiguous)) << target;
+    EXPECT_NE(std::get<std::string>(ambiguous).find("more than one value is ambiguous"),
+              std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace tdc::backends

@@ -23,12 +23,17 @@ void MarkUsed(const graph::Arg& arg, std::vector<bool>& used) {
   for (const graph::Arg& item : arg.items) MarkUsed(item, used);
 }
 
+// A node torch.fx keeps though nothing uses it (its _side_effectful_functions, of those the
+// reference makes).
+bool Impure(const graph::Node& n) { return n.target == "aten._assert_async.msg"; }
+
 // Drops the call nodes no output depends on, renumbering refs.
 graph::Graph WithoutDeadNodes(const graph::Graph& g) {
   std::vector<bool> used(g.nodes.size(), false);
   for (size_t i = g.nodes.size(); i-- > 0;) {
     const graph::Node& n = g.nodes[i];
-    bool live = n.op == graph::NodeOp::kOutput || n.op == graph::NodeOp::kPlaceholder || used[i];
+    bool live = n.op == graph::NodeOp::kOutput || n.op == graph::NodeOp::kPlaceholder ||
+                Impure(n) || used[i];
     if (!live) continue;
     used[i] = true;
     for (const graph::Arg& a : n.args) MarkUsed(a, used);

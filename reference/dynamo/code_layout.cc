@@ -142,6 +142,13 @@ class Emitter {
         const auto& a = As<lang::Assert>(s);
         const size_t end = NewLabel();
         JumpIf(*a.test, end, true);
+        // The jump emitted last, if it is the one straight before the raise.
+        for (auto& [key, site] : positions.jumps) {
+          if (site.at + 1 == code.size() && site.if_true &&
+              (!a.msg || a.msg->kind == NodeKind::kConstant)) {
+            site.asserts = true;
+          }
+        }
         if (a.msg) Expr(*a.msg);
         Emit(Op::kExit);  // RAISE_VARARGS
         Place(end);

@@ -46,6 +46,10 @@ struct JumpSite {
   size_t at = 0;         // the jump instruction
   bool if_true = false;  // POP_JUMP_IF_TRUE (jumps when the value is true), else IF_FALSE
   size_t target = 0;     // where it jumps; it falls through to `at + 1`
+  // An assert statement's POP_JUMP_IF_TRUE straight before its raise (LOAD_ASSERTION_ERROR,
+  // a constant message or none, RAISE_VARARGS): torch rewrites a jump on a tensor there into
+  // a torch._assert_async node (_detect_and_normalize_assert_statement).
+  bool asserts = false;
   // Where control goes when the tested value's truth is `truth`.
   size_t Next(bool truth) const { return truth == if_true ? target : at + 1; }
 };

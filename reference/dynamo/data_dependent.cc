@@ -35,10 +35,10 @@ const char* ReadName(TensorDataRead read) {
   switch (read) {
     case TensorDataRead::kBranch:
     case TensorDataRead::kLoopEnd:
-      return "an if or while statement's test";
+      return "an if, while or assert statement's test";
     case TensorDataRead::kTruth:
       // bool(t) is not one: it is the scalar read scalar_reads.cc breaks on.
-      return "a truth test other than an if or while statement's (assert, `and` / `or` or a "
+      return "a truth test other than an if, while or assert statement's (`and` / `or` or a "
              "ternary as a value, `not` as a value, any(), all(), torch.cond's predicate)";
     case TensorDataRead::kInt:
       return "int()";
@@ -273,15 +273,20 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
   // `test` is what the jump tests: the statement's test through its `not`s, or one operand
   // of its `and` / `or` or ternary (each has a jump of its own, at its own position).
   const lang::Expr& peeled = *test;
-  const JumpSite* site = here.stmt == nullptr || (here.stmt->kind != lang::NodeKind::kIf &&
-                                                  here.stmt->kind != lang::NodeKind::kWhile)
-                             ? nullptr
-                             : LayoutOf(*std::get<UserCode>(here.function->code).def)
-                                   .Jump(peeled, read == TensorDataRead::kLoopEnd);
+  const bool jumps = here.stmt != nullptr && (here.stmt->kind == lang::NodeKind::kIf ||
+                                              here.stmt->kind == lang::NodeKind::kWhile ||
+                                              here.stmt->kind == lang::NodeKind::kAssert);
+  const JumpSite* site = jumps ? LayoutOf(*std::get<UserCode>(here.function->code).def)
+                                     .Jump(peeled, read == TensorDataRead::kLoopEnd)
+                               : nullptr;
   if (site == nullptr) {
     RefuseNotModeled(
         "a data-dependent jump the reference does not place in its code (a chained "
-        "comparison's, or one outside an if or while statement)");
+        "comparison's, or one outside an if, while or assert statement)");
+  }
+  if (site->asserts) {
+    AssertAsyncNode(*t, tensor, lang::As<lang::Assert>(*here.stmt));
+    return;
   }
   if (DynCast<PyTensor>(tensor)->tensor().numel() != 1) {
     RefuseNotModeled(
@@ -389,10 +394,11 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   for (size_t depth = innermost; depth-- > t.root_depth;) {
     const Frame& outer = *frames[depth];
     FrameAtCall at = AtCall(t, depth, false);
-    live.insert(live.end(), outer.stack.begin(), outer.stack.end());
+    const std::vector<Value>& stack = StackAtBreak(outer);
+    live.insert(live.end(), stack.begin(), stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
-      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
+      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, stack,
                                          std::move(at.resume_names), at.resume_values});
   }
   if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);

@@ -109,6 +109,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   resume_functions.cc  the resume functions a break starts
   //   data_dependent.cc    a traced tensor's data read: a branch on it breaks the graph
   //   scalar_reads.cc      bool(t), int(t), float(t), t.item(): a break at the call
+  //   assert_async.cc      `assert t`: a torch._assert_async node
   //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
   //   run_on_backend.cc    an invocation's graphs compiled and run by a GraphBackend
   //   compile_wrapper.cc   torch.compile's wrapper and the stances it reads
@@ -338,6 +339,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // breaking frame's resume function starts).
   std::vector<std::string> LiveAtCall(const Frame& f);
   std::vector<std::string> LiveAfterCall(const Frame& f);
+  // The operands frame `f` has waiting on its stack at a break; refused while they are in a
+  // form the stack model does not follow (Frame::opaque_stack).
+  static const std::vector<Value>& StackAtBreak(const Frame& f);
   // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
   // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
   // offered; the frames around it (nested graph breaks) resume when it returns.
@@ -424,6 +428,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::string ComputationOf(const Trace& t, const Value& cond) const;
   // The hints torch gives a branch on `cond` before its two fixed ones.
   std::vector<std::string> BranchHints(const Trace& t, const Value& cond) const;
+  // ---- assert_async.cc (R-data-dependent-branch)
+  // An assert statement's jump on traced tensor `cond` straight before its raise: one
+  // torch._assert_async(cond, message) node, which checks it when the graph runs; refused
+  // where that check fails (torch raises RuntimeError from the compiled graph then).
+  void AssertAsyncNode(Trace& t, const Value& cond, const lang::Assert& stmt);
   // ---- scalar_reads.cc (R-data-dependent-branch)
   // The data read a call makes of a traced tensor as a Python scalar ("int()",
   // "Tensor.item()"), if it is one.

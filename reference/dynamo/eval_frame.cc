@@ -132,7 +132,12 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
 
 void Dynamo::OnLoadLocal(const Frame& frame, const std::string& name) {
   Trace* t = Tracing();
-  if (t != nullptr && in_.frames()[t->root_depth] == &frame) t->reads.ReadLocal(name);
+  if (t == nullptr || in_.frames()[t->root_depth] != &frame) return;
+  t->reads.ReadLocal(name);
+  auto slot = frame.scope->local_slot.find(name);
+  if (slot != frame.scope->local_slot.end()) {
+    t->graph.ReadThrough(frame.fast[slot->second], name);
+  }
 }
 
 void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCell& cell) {

@@ -63,6 +63,16 @@ const CodeLayout& Dynamo::LayoutOf(const lang::Node& def) {
   return layouts_.try_emplace(&def, def).first->second;
 }
 
+const std::vector<Value>& Dynamo::StackAtBreak(const Frame& f) {
+  if (f.opaque_stack > 0) {
+    RefuseNotModeled(
+        "a graph break while its frame's stack holds operands in a form the reference does "
+        "not model (a dict display with ** or over 15 items, a call with * or ** arguments, "
+        "items being unpacked, a def's decorators or defaults)");
+  }
+  return f.stack;
+}
+
 std::vector<std::string> Dynamo::LiveAtCall(const Frame& f) {
   const CodeLayout& layout = LayoutOf(*std::get<UserCode>(f.function->code).def);
   std::optional<size_t> at = layout.AtCall(*f.call);
@@ -133,10 +143,11 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   for (size_t depth = level; depth-- > t.root_depth;) {
     const Frame& outer = *in_.frames()[depth];
     FrameAtCall at = AtCall(t, depth, false);
-    live.insert(live.end(), outer.stack.begin(), outer.stack.end());
+    const std::vector<Value>& stack = StackAtBreak(outer);
+    live.insert(live.end(), stack.begin(), stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
-      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer.stack,
+      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, stack,
                                          std::move(at.resume_names), at.resume_values});
   }
   const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line

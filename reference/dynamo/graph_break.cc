@@ -378,7 +378,8 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   for (size_t depth = innermost + 1; depth-- > t.root_depth;) {
     const Frame& f = *frames[depth];
     FrameAtCall at = AtCall(t, depth, depth == innermost);
-    live.insert(live.end(), f.stack.begin(), f.stack.end());
+    const std::vector<Value>& stack = StackAtBreak(f);
+    live.insert(live.end(), stack.begin(), stack.end());
     if (depth == innermost) {
       live.push_back(callee);
       live.insert(live.end(), args.positional.begin(), args.positional.end());
@@ -386,7 +387,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
-      resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stmt, f.stack,
+      resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stmt, stack,
                                          std::move(at.resume_names), at.resume_values});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume

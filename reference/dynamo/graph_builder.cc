@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
+#include "reference/base/py_repr.h"
 #include "reference/runtime/interp/slices.h"
 
 namespace tdc::dynamo {
@@ -103,11 +105,45 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
   return arg;
 }
 
+// The items of tuple, list or dict `v` read from `source`, with their own sources
+// (`source[0]`; a dict's `source['k']` under a str or int key, as Dynamo's DictGetItemSource
+// prints them; an item under any other key is left out, its source unknown).
+namespace {
+
+std::vector<std::pair<Value, std::string>> ItemsWithSources(const Value& v,
+                                                            const std::string& source) {
+  std::vector<std::pair<Value, std::string>> out;
+  const std::vector<Value>* items = nullptr;
+  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
+  if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
+  if (items != nullptr) {
+    for (size_t i = 0; i < items->size(); ++i)
+      out.emplace_back((*items)[i], fmt::format("{}[{}]", source, i));
+  }
+  if (const auto* dict = DynCast<runtime::PyDict>(v)) {
+    for (const auto& [key, item] : dict->Items()) {
+      if (const auto* str = DynCast<runtime::PyStr>(key)) {
+        out.emplace_back(item, fmt::format("{}[{}]", source, ReprStr(str->value())));
+      } else if (const auto* i = DynCast<runtime::PyInt>(key)) {
+        out.emplace_back(item, fmt::format("{}[{}]", source, i->value()));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}
 
 void GraphBuilder::AddInput(const Value& v, const std::string& source) {
   if (const auto* t = DynCast<PyTensor>(v)) {
-    if (t->trace_tag.epoch == epoch_) return;
+    if (t->trace_tag.epoch == epoch_) {
+      if (t->trace_tag.slot < 0) {
+        inputs_[static_cast<size_t>(-t->trace_tag.slot - 1)].other_sources.push_back(source);
+      }
+      return;
+    }
     t->trace_tag = {epoch_, -static_cast<int64_t>(inputs_.size()) - 1};
     inputs_.push_back({v, source, {}, -1});
     const runtime::Tensor& tensor = t->tensor();
@@ -120,12 +156,7 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
     ph.source = source;
     return;
   }
-  const std::vector<Value>* items = nullptr;
-  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
-  if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
-  if (items == nullptr) return;
-  for (size_t i = 0; i < items->size(); ++i)
-    AddInput((*items)[i], fmt::format("{}[{}]", source, i));
+  for (const auto& [item, path] : ItemsWithSources(v, source)) AddInput(item, path);
 }
 
 void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
@@ -140,12 +171,22 @@ void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
     inputs_[i].placeholder.source = source;
     return;
   }
-  const std::vector<Value>* items = nullptr;
-  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) items = &tuple->items();
-  if (const auto* list = DynCast<runtime::PyList>(v)) items = &list->items();
-  if (items == nullptr) return;
-  for (size_t i = 0; i < items->size(); ++i)
-    RenameInputs((*items)[i], fmt::format("{}[{}]", source, i), renamed);
+  for (const auto& [item, path] : ItemsWithSources(v, source)) RenameInputs(item, path, renamed);
+}
+
+void GraphBuilder::ReadThrough(const Value& v, std::string_view local) {
+  const auto* t = DynCast<PyTensor>(v);
+  if (t == nullptr || t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return;
+  Input& input = inputs_[static_cast<size_t>(-t->trace_tag.slot - 1)];
+  if (input.index >= 0 || input.other_sources.empty()) return;  // most reads stop here
+  const std::string source = fmt::format("L['{}']", local);
+  if (input.source == source) return;
+  if (std::find(input.other_sources.begin(), input.other_sources.end(), source) ==
+      input.other_sources.end()) {
+    return;
+  }
+  input.other_sources.push_back(std::exchange(input.source, source));
+  input.placeholder.source = source;
 }
 
 void GraphBuilder::UseAllInputs() {

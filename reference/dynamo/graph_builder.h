@@ -65,6 +65,11 @@ class GraphBuilder {
   // The tensors in `v` that are inputs already are read from `source` now (a frame of
   // their trace became a code of its own); each input is renamed once, in the order called.
   void RenameInputs(const Value& v, const std::string& source, std::vector<bool>& renamed);
+  // The frame read input tensor `v` through its local `local` (L['z']): if it is not a
+  // placeholder yet and came under that source among others, its placeholder takes that
+  // one (Dynamo names an input after the variable whose use made it one: a tensor handed on
+  // under two names is read through the one used first).
+  void ReadThrough(const Value& v, std::string_view local);
   // Every input becomes a placeholder now, in the order added (the fallback when
   // R-placeholder-first-use is off).
   void UseAllInputs();
@@ -132,8 +137,9 @@ class GraphBuilder {
   struct Input {
     Value tensor;
     std::string source;
-    graph::Node placeholder;  // filled when the input is first used
-    int64_t index = -1;       // its position among placeholders_, -1 until used
+    graph::Node placeholder;                 // filled when the input is first used
+    int64_t index = -1;                      // its position among placeholders_, -1 until used
+    std::vector<std::string> other_sources;  // the same tensor handed on under other names
   };
   std::vector<Input> inputs_;
   std::vector<size_t> placeholders_;  // input indices, in first-use order

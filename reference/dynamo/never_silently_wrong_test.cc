@@ -180,6 +180,23 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    with torch._dynamo.error_on_graph_break(x):\n        return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "error_on_graph_break() traced with an argument that is not a Python constant", 4},
+    // An assert on a traced tensor becomes torch._assert_async, which the compiled graph
+    // checks when it runs: one that fails there, or has a message torch would pass as it is.
+    {"def f(x):\n    assert x.sum() > 100\n    return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "an assert on a traced tensor that fails", 4},
+    {"def f(x):\n    assert x > 0\n    return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "an assert on a traced tensor without exactly one element", 4},
+    {"def f(x):\n    assert x.sum() > 0, 42\n    return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "an assert on a traced tensor with a message that is not a str", 4},
+    // A break while CPython builds operands as it goes (a dict display with **).
+    {"def f(x, d):\n    return {**d, 'b': torch._dynamo.graph_break()}\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), {'a': 1})",
+     "a graph break while its frame's stack holds operands in a form the reference does not "
+     "model",
+     4},
     // Tensor operators torch has that the reference does not model, on either side.
     {"out = torch.zeros(2, dtype=torch.long) << 4", "the tensor operator << is not modeled"},
     {"out = 2 % torch.ones(2)", "the tensor operator % is not modeled"},

@@ -1,9 +1,12 @@
 // Expressions, evaluated in CPython 3.11's order.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/pending_values.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/slices.h"
 #include "reference/runtime/interp/stack_guard.h"
@@ -35,21 +38,6 @@ bool IsConstantTuple(const Expr& e) {
   }
   return !As<lang::Tuple>(e).elts.empty();
 }
-
-// Keeps an evaluated operand on the frame's stack of pending operands while the rest of
-// its expression is evaluated (Frame::stack); the operand leaves it when the scope ends.
-class Pending {
- public:
-  Pending(Frame& f, const Value& v) : f_(f), depth_(f.stack.size()) { f.stack.push_back(v); }
-  ~Pending() { f_.stack.resize(depth_); }
-  Pending(const Pending&) = delete;
-  Pending& operator=(const Pending&) = delete;
-  void Push(const Value& v) { f_.stack.push_back(v); }
-
- private:
-  Frame& f_;
-  size_t depth_;
-};
 
 // Names the call being made in its frame while the callee runs.
 class CurrentCall {
@@ -117,6 +105,17 @@ Value Interpreter::Eval(Frame& f, const Expr& e) {
 }
 
 Value Interpreter::EvalNode(Frame& f, const Expr& e) {
+  // BUILD_SLICE's operands, None for a missing one, each waiting on the stack while the next
+  // is evaluated.
+  auto slice_parts = [&](const lang::Slice& sl, PendingValues& pending) {
+    std::array<Value, 3> parts;
+    const lang::ExprPtr* exprs[] = {&sl.lower, &sl.upper, &sl.step};
+    for (size_t i = 0; i < 3; ++i) {
+      parts[i] = *exprs[i] ? Eval(f, **exprs[i]) : heap().None();
+      pending.Push(parts[i]);
+    }
+    return parts;
+  };
   switch (e.kind) {
     case NodeKind::kConstant:
       return Constant(f, As<lang::Constant>(e));
@@ -133,7 +132,7 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
       Value left = Eval(f, *b.left);
       Value right;
       {
-        Pending pending(f, left);
+        PendingValues pending(f, left);
         right = Eval(f, *b.right);
       }
       return BinaryOperation(*this, b.op, left, right);
@@ -167,7 +166,11 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
       Value left = Eval(f, *c.left);
       Value result;
       for (size_t i = 0; i < c.ops.size(); ++i) {
-        Value right = Eval(f, *c.comparators[i]);
+        Value right;
+        {
+          PendingValues pending(f, left);  // the left operand (a chain's copy of the last one)
+          right = Eval(f, *c.comparators[i]);
+        }
         result = CompareOperation(*this, c.ops[i], left, right);
         if (i + 1 < c.ops.size() && !Truth(*this, result)) return result;
         left = std::move(right);
@@ -195,20 +198,54 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
       }
       const ExprList& elts =
           e.kind == NodeKind::kList ? As<lang::List>(e).elts : As<lang::Tuple>(e).elts;
+      // starunpack_helper: the items pushed, then BUILD_LIST / BUILD_TUPLE; from a starred
+      // item on (or from the start, past the guideline) a list of the items so far is what
+      // waits on the stack, extended as it goes (LIST_TO_TUPLE at the end of a tuple).
+      const bool big = elts.size() > kStackUseGuideline;
+      Ref<PyList> building;
       std::vector<Value> items;
+      PendingValues pending(f);
+      auto build = [&] {
+        building = heap().NewList(items);
+        pending.Collapse(building);
+      };
+      if (big) build();
       for (const auto& elt : elts) {
         if (elt->kind == NodeKind::kStarred) {
-          for (Value& v : Iterate(Eval(f, *As<Starred>(*elt).value))) items.push_back(std::move(v));
-        } else {
-          items.push_back(Eval(f, *elt));
+          if (!building) build();
+          for (Value& v : Iterate(Eval(f, *As<Starred>(*elt).value))) {
+            building->items().push_back(v);
+            items.push_back(std::move(v));
+          }
+          continue;
         }
+        Value v = Eval(f, *elt);
+        if (building) {
+          building->items().push_back(v);
+        } else {
+          pending.Push(v);
+        }
+        items.push_back(std::move(v));
       }
-      if (e.kind == NodeKind::kList) return heap().NewList(std::move(items));
+      if (e.kind == NodeKind::kList) {
+        return building ? Value(building) : Value(heap().NewList(std::move(items)));
+      }
       return heap().NewTuple(std::move(items));
     }
     case NodeKind::kDict: {
       const auto& d = As<lang::Dict>(e);
       Ref<PyDict> dict = heap().NewDict();
+      // compiler_dict: up to 15 items without `**` are pushed (the values alone when every
+      // key of two or more is a constant: BUILD_CONST_KEY_MAP), then BUILD_MAP; otherwise dicts
+      // are built and merged as it goes, which the stack model does not follow.
+      const bool unpacks =
+          std::any_of(d.keys.begin(), d.keys.end(), [](const lang::ExprPtr& k) { return !k; });
+      const bool const_keys = d.keys.size() > 1 &&
+                              std::all_of(d.keys.begin(), d.keys.end(), [](const lang::ExprPtr& k) {
+                                return k && k->kind == NodeKind::kConstant;
+                              });
+      OpaqueStack opaque(f, unpacks || d.keys.size() * 2 > kStackUseGuideline);
+      PendingValues pending(f);
       for (size_t i = 0; i < d.keys.size(); ++i) {
         if (!d.keys[i]) {  // `**mapping`
           Value mapping = Eval(f, *d.values[i]);
@@ -221,7 +258,9 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
           continue;
         }
         Value key = Eval(f, *d.keys[i]);
+        if (!const_keys) pending.Push(key);
         Value value = Eval(f, *d.values[i]);
+        pending.Push(value);
         dict->Set(std::move(key), std::move(value));
       }
       return dict;
@@ -229,23 +268,17 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
     case NodeKind::kSubscript: {
       const auto& s = As<Subscript>(e);
       Value container = Eval(f, *s.value);
+      PendingValues pending(f, container);
       if (s.slice->kind == NodeKind::kSlice) {  // seq[a:b:c] without a slice object
-        const auto& sl = As<lang::Slice>(*s.slice);
-        Value none = heap().None();
-        Value lower = sl.lower ? Eval(f, *sl.lower) : none;
-        Value upper = sl.upper ? Eval(f, *sl.upper) : none;
-        Value step = sl.step ? Eval(f, *sl.step) : none;
+        auto [lower, upper, step] = slice_parts(As<lang::Slice>(*s.slice), pending);
         return GetSlice(*this, container, lower, upper, step);
       }
       Value key = Eval(f, *s.slice);
       return GetItem(*this, container, key);
     }
     case NodeKind::kSlice: {  // a:b:c inside a tuple index (BUILD_SLICE)
-      const auto& sl = As<lang::Slice>(e);
-      Value none = heap().None();
-      Value lower = sl.lower ? Eval(f, *sl.lower) : none;
-      Value upper = sl.upper ? Eval(f, *sl.upper) : none;
-      Value step = sl.step ? Eval(f, *sl.step) : none;
+      PendingValues pending(f);
+      auto [lower, upper, step] = slice_parts(As<lang::Slice>(e), pending);
       return NewSlice(*this, std::move(lower), std::move(upper), std::move(step));
     }
     case NodeKind::kStarred:
@@ -267,7 +300,16 @@ Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {
   Value callee = Eval(f, *call.func);
   CallArgs args;
   {
-    Pending pending(f, callee);
+    // compiler_call_helper: a starred argument or `**` (or more than the guideline) builds
+    // the arguments as a list and a dict as it goes (CALL_FUNCTION_EX).
+    const bool ex_call =
+        call.args.size() + call.keywords.size() > kStackUseGuideline ||
+        std::any_of(call.args.begin(), call.args.end(),
+                    [](const lang::ExprPtr& a) { return a->kind == NodeKind::kStarred; }) ||
+        std::any_of(call.keywords.begin(), call.keywords.end(),
+                    [](const std::unique_ptr<lang::Keyword>& k) { return !k->arg; });
+    OpaqueStack opaque(f, ex_call);
+    PendingValues pending(f, callee);
     for (const auto& arg : call.args) {
       if (arg->kind == NodeKind::kStarred) {
         for (Value& v : Iterate(Eval(f, *As<Starred>(*arg).value))) {
@@ -352,6 +394,8 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
 
 Value Interpreter::MakeFunction(Frame& f, const Node& def, const std::string& name,
                                 const Arguments* params) {
+  // Decorators, defaults and annotations wait on the stack in tuples and dicts being built.
+  OpaqueStack opaque(f, true);
   std::vector<Value> decorators;
   if (def.kind == NodeKind::kFunctionDef) {
     for (const auto& d : As<FunctionDef>(def).decorator_list) decorators.push_back(Eval(f, *d));

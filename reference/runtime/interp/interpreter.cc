@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "reference/lang/source_text.h"
+#include "reference/runtime/interp/pending_values.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/stack_guard.h"
 #include "reference/runtime/interp/step_budget.h"
@@ -128,7 +129,12 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
     case NodeKind::kAssign: {
       const auto& a = As<lang::Assign>(st);
       Value value = Eval(f, *a.value);
-      for (const auto& target : a.targets) Assign(f, *target, value);
+      for (size_t i = 0; i < a.targets.size(); ++i) {
+        // COPY: a copy of the value waits for the targets after this one.
+        PendingValues copy(f);
+        if (i + 1 < a.targets.size()) copy.Push(value);
+        Assign(f, *a.targets[i], value);
+      }
       return Flow::kNext;
     }
     case NodeKind::kAugAssign: {
@@ -137,7 +143,11 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
         RefuseNotModeled("augmented assignment to an attribute or item is outside the reference");
       }
       Value current = LoadName(f, As<Name>(*a.target).id);
-      Value rhs = Eval(f, *a.value);
+      Value rhs;
+      {
+        PendingValues pending(f, current);  // BINARY_OP's left operand
+        rhs = Eval(f, *a.value);
+      }
       Value updated = InPlaceBinary(*this, a.op, current, rhs);
       current.Reset();
       rhs.Reset();
@@ -175,7 +185,8 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
       return Flow::kNext;
     case NodeKind::kAssert: {
       const auto& a = As<Assert>(st);
-      if (!Truth(*this, Eval(f, *a.test))) {
+      // compiler_assert: the test's jumps go past the raise when it holds.
+      if (!JumpIf(f, *a.test, true, TensorDataRead::kBranch)) {
         if (a.msg) {
           Value message = Eval(f, *a.msg);
           throw PyError(heap().NewException(ExcType::kAssertionError, heap().NewTuple({message})));
@@ -384,15 +395,25 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
     case NodeKind::kName:
       StoreName(f, As<Name>(target).id, std::move(value));
       return;
-    case NodeKind::kAttribute: {
+    case NodeKind::kAttribute: {  // STORE_ATTR: the value waits below the object
       const auto& a = As<Attribute>(target);
-      SetAttr(Eval(f, *a.value), a.attr, std::move(value));
+      Value object;
+      {
+        PendingValues pending(f, value);
+        object = Eval(f, *a.value);
+      }
+      SetAttr(object, a.attr, std::move(value));
       return;
     }
-    case NodeKind::kSubscript: {
+    case NodeKind::kSubscript: {  // STORE_SUBSCR: the value, then the container, wait
       const auto& s = As<Subscript>(target);
-      Value container = Eval(f, *s.value);
-      Value key = Eval(f, *s.slice);
+      Value container, key;
+      {
+        PendingValues pending(f, value);
+        container = Eval(f, *s.value);
+        pending.Push(container);
+        key = Eval(f, *s.slice);
+      }
       SetItem(*this, container, key, std::move(value));
       return;
     }
@@ -400,6 +421,9 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
     case NodeKind::kList: {
       const ExprList& elts =
           target.kind == NodeKind::kTuple ? As<Tuple>(target).elts : As<List>(target).elts;
+      // UNPACK_SEQUENCE leaves the items on the stack, which the stack model does not follow
+      // while a target's object or index is evaluated.
+      OpaqueStack opaque(f, true);
       std::vector<Value> items = Iterate(value);
       value.Reset();
       if (items.size() != elts.size()) {
@@ -441,7 +465,12 @@ void Interpreter::Delete(Frame& f, const Expr& target) {
     case NodeKind::kSubscript: {
       const auto& s = As<Subscript>(target);
       Value container = Eval(f, *s.value);
-      DelItem(*this, container, Eval(f, *s.slice));
+      Value key;
+      {
+        PendingValues pending(f, container);
+        key = Eval(f, *s.slice);
+      }
+      DelItem(*this, container, key);
       return;
     }
     case NodeKind::kAttribute: {

@@ -46,6 +46,9 @@ struct Frame {
   // stack minus the call being made): a binary operator's left side while the right one
   // is evaluated, a call's callee and earlier arguments while a later one is.
   std::vector<Value> stack;
+  // Nonzero while operands wait on CPython's stack in a form `stack` does not follow (a dict
+  // or an argument list built as it goes): a graph break then is refused.
+  int opaque_stack = 0;
   // A call of the statement being run again that was already made (ResumeFrame): it
   // evaluates to `made_value` once, without being made again.
   const lang::Call* made_call = nullptr;
@@ -70,10 +73,11 @@ struct ResumeFrame {
 
 // Where the program reads a tensor's data as a Python value (FrameHook::OnTensorData).
 enum class TensorDataRead {
-  kBranch,   // an if or while statement's test, through any `not`s: the conditional jump of
-             // its code (a while's first, the forward jump before its body)
+  kBranch,   // an if, while or assert statement's test (through its `not`s, or an operand of
+             // its `and` / `or` / ternary): a conditional jump of its code (a while's first
+             // copy of the test, before its body)
   kLoopEnd,  // a while statement's test again at the end of its body: its backward jump
-  kTruth,    // any other truth test: assert, and / or, a ternary, `not`, any()
+  kTruth,    // any other truth test: `and` / `or`, a ternary or `not` as a value, any()
   kInt,      // int(t)
   kFloat,    // float(t)
 };
