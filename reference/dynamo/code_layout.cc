@@ -501,7 +501,9 @@ class Emitter {
           // after it are dead code CPython drops (and the jump, to the next instruction then).
           std::optional<bool> truth = ConstantTruth(*b.values[i]);
           if (!truth) {
-            Emit(Op::kCondJump, nullptr, end);
+            JumpSite site{Emit(Op::kCondJump, nullptr, end), b.op == lang::BoolOpKind::kOr, end};
+            site.keeps_value = true;
+            positions.jumps.emplace(std::pair{b.values[i].get(), loop_end_}, site);
           } else if (*truth == (b.op == lang::BoolOpKind::kOr)) {
             break;
           }

@@ -39,9 +39,10 @@ struct LayoutInsn {
   std::optional<size_t> handler;      // its exception-table entry's target, if any
 };
 
-// A conditional jump on a value an if or while statement's test computes: one of
-// compiler_jump_if's leaves (the test through its `not`s, each operand of its `and` / `or`,
-// a ternary's parts); a while's test is compiled twice, before and at the end of its body.
+// A conditional jump on a value: one of compiler_jump_if's leaves (an if, while or assert
+// statement's or a ternary's test through its `not`s, each operand of its `and` / `or`, a
+// ternary's parts), or an `and` / `or` operand as a value; a while's test is compiled twice,
+// before and at the end of its body.
 struct JumpSite {
   size_t at = 0;         // the jump instruction
   bool if_true = false;  // POP_JUMP_IF_TRUE (jumps when the value is true), else IF_FALSE
@@ -50,6 +51,9 @@ struct JumpSite {
   // a constant message or none, RAISE_VARARGS): torch rewrites a jump on a tensor there into
   // a torch._assert_async node (_detect_and_normalize_assert_statement).
   bool asserts = false;
+  // JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP (an `and` / `or` operand as a value): the
+  // value stays on the stack when it jumps (the result), is popped when it falls through.
+  bool keeps_value = false;
   // Where control goes when the tested value's truth is `truth`.
   size_t Next(bool truth) const { return truth == if_true ? target : at + 1; }
 };

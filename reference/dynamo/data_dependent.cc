@@ -34,12 +34,13 @@ namespace {
 const char* ReadName(TensorDataRead read) {
   switch (read) {
     case TensorDataRead::kBranch:
-    case TensorDataRead::kLoopEnd:
-      return "an if, while or assert statement's test";
+      return "a conditional jump's test";
+    case TensorDataRead::kNot:
+      return "`not`";
     case TensorDataRead::kTruth:
       // bool(t) is not one: it is the scalar read scalar_reads.cc breaks on.
-      return "a truth test other than an if, while or assert statement's (`and` / `or` or a "
-             "ternary as a value, `not` as a value, any(), all(), torch.cond's predicate)";
+      return "a truth test other than a conditional jump's or `not`'s (a chained comparison, "
+             "any(), all(), torch.cond's predicate)";
     case TensorDataRead::kInt:
       return "int()";
     case TensorDataRead::kFloat:
@@ -264,25 +265,27 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
   }
   Trace* t = Tracing();
   if (t == nullptr) return;  // eager code, or code a trace runs eagerly: its data is there
-  if ((read != TensorDataRead::kBranch && read != TensorDataRead::kLoopEnd) || test == nullptr) {
+  if (read == TensorDataRead::kNot && test != nullptr) {
+    NotOnTensor(*t, *test);
+    return;
+  }
+  if (read != TensorDataRead::kBranch || test == nullptr) {
     RefuseNotModeled(fmt::format(
         "{} on a traced tensor (torch 2.13.0 breaks the graph or skips the frame there)",
         ReadName(read)));
   }
   const Frame& here = *in_.frames().back();
-  // `test` is what the jump tests: the statement's test through its `not`s, or one operand
-  // of its `and` / `or` or ternary (each has a jump of its own, at its own position).
+  // `test` is what the jump tests: a statement's test through its `not`s, one operand of an
+  // `and` / `or` or ternary (each has a jump of its own, at its own position).
   const lang::Expr& peeled = *test;
-  const bool jumps = here.stmt != nullptr && (here.stmt->kind == lang::NodeKind::kIf ||
-                                              here.stmt->kind == lang::NodeKind::kWhile ||
-                                              here.stmt->kind == lang::NodeKind::kAssert);
-  const JumpSite* site = jumps ? LayoutOf(*std::get<UserCode>(here.function->code).def)
-                                     .Jump(peeled, read == TensorDataRead::kLoopEnd)
-                               : nullptr;
+  const JumpSite* site = here.stmt == nullptr || here.function == nullptr
+                             ? nullptr
+                             : LayoutOf(*std::get<UserCode>(here.function->code).def)
+                                   .Jump(peeled, here.in_loop_end_test);
   if (site == nullptr) {
     RefuseNotModeled(
-        "a data-dependent jump the reference does not place in its code (a chained "
-        "comparison's, or one outside an if, while or assert statement)");
+        "a data-dependent jump the reference does not place in its function's code (a "
+        "chained comparison's, one in a comprehension)");
   }
   if (site->asserts) {
     AssertAsyncNode(*t, tensor, lang::As<lang::Assert>(*here.stmt));
@@ -341,6 +344,22 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
   BreakAtBranch(*t, tensor, branch, *site, text);
 }
 
+void Dynamo::NotOnTensor(Trace& t, const lang::Expr& not_expr) {
+  // Under fullgraph torch captures the read as an unbacked scalar and fails to guard on it
+  // (probed); error_on_graph_break is not probed.
+  if (t.callback->fullgraph || in_.process().compiler.error_on_graph_break) {
+    RefuseNotModeled(
+        "`not` on a traced tensor under fullgraph or error_on_graph_break (torch captures the "
+        "read as an unbacked scalar)");
+  }
+  SourcePos end = not_expr.span.begin;
+  ++end.line;  // Dynamo's frame summary has no end line: to the end of the line
+  end.col = 0;
+  BranchScope scope(branch_at_, {not_expr.span.begin, end});
+  CallArgs none;
+  Break(DataDependentOperatorText(), Value(), none);
+}
+
 void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch,
                            const JumpSite& jump, const BreakText& reached) {
   const size_t slot = contexts_.size() - 1;
@@ -370,23 +389,30 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
     SkipRootFrame();
   }
   // Not probed: a try block (the frame cannot compile a partial graph there), a with block
-  // (its __exit__ on the stack), a nested resume function's trace, a rerooted one.
-  if (shape.InTry(&branch) || !f.stack.empty() || t.rerooted) {
+  // (its __exit__ on the stack), a rerooted trace.
+  if (shape.InTry(&branch) || shape.InWith(&branch) || t.rerooted) {
     RefuseNotModeled(
-        "a data-dependent branch inside a try or with block, or in a nested resume function");
+        "a data-dependent branch inside a try or with block, or in a resume function made by "
+        "re-rooting a nested one");
   }
-  // The graph outputs the condition (the jump's operand) and the branch frame's locals live
-  // at either target (torch's livevars at the jump), then each outer frame's stack and live
-  // locals, as at a call's break (BreakAtCall); each outer frame that does more than return
-  // its callee's value resumes.
-  std::vector<Value> live = {cond};
+  // The graph outputs the operands waiting on the branch frame's stack, the condition (the
+  // jump's operand, on top of them: golden data_dependent/bool_ops_as_values), and the
+  // frame's locals live at the jump (at either target), then each outer frame's stack and
+  // live locals, as at a call's break (BreakAtCall); each outer frame that does more than
+  // return its callee's value resumes.
+  const std::vector<Value>& stack = StackAtBreak(f);
+  std::vector<Value> live(stack.begin(), stack.end());
+  live.push_back(cond);
   const std::vector<std::string> names = LiveLocalsAt(*f.scope, layout, jump.at);
   std::vector<Value> values;
   for (const std::string& name : names) values.push_back(f.fast[f.scope->local_slot.at(name)]);
   UseLiveLocals(t, innermost, names, values);
   live.insert(live.end(), values.begin(), values.end());
   const size_t target = jump.Next(IsTruthy(cond));
-  ResumeLevel at_branch{innermost, f.function, nullptr, &branch, {}, {}, {}, target};
+  // An `and` / `or` operand's jump leaves the value on the stack as the result.
+  std::vector<Value> resume_stack = stack;
+  if (jump.keeps_value && target == jump.target) resume_stack.push_back(cond);
+  ResumeLevel at_branch{innermost, f.function, nullptr, &branch, resume_stack, {}, {}, target};
   at_branch.live = LiveLocalsAt(*f.scope, layout, target);
   for (const std::string& name : at_branch.live)
     at_branch.values.push_back(f.fast[f.scope->local_slot.at(name)]);
@@ -394,11 +420,11 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   for (size_t depth = innermost; depth-- > t.root_depth;) {
     const Frame& outer = *frames[depth];
     FrameAtCall at = AtCall(t, depth, false);
-    const std::vector<Value>& stack = StackAtBreak(outer);
-    live.insert(live.end(), stack.begin(), stack.end());
+    const std::vector<Value>& outer_stack = StackAtBreak(outer);
+    live.insert(live.end(), outer_stack.begin(), outer_stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
-      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, stack,
+      resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer_stack,
                                          std::move(at.resume_names), at.resume_values});
   }
   if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);

@@ -344,7 +344,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   static const std::vector<Value>& StackAtBreak(const Frame& f);
   // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
   // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
-  // offered; the frames around it (nested graph breaks) resume when it returns.
+  // offered; the frames around it (nested graph breaks) resume when it returns. `callee`
+  // null: the break is at an instruction that is no call (`not t`), which then runs eagerly.
   Value StepBreak(const Value& callee, CallArgs args);
   // The root frame is skipped (skip_frame(), or step_unsupported() with no checkpoint):
   // the partial graph dropped, the calls it made run again with their frames offered, the
@@ -433,10 +434,16 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // torch._assert_async(cond, message) node, which checks it when the graph runs; refused
   // where that check fails (torch raises RuntimeError from the compiled graph then).
   void AssertAsyncNode(Trace& t, const Value& cond, const lang::Assert& stmt);
+  // `not t` on traced tensor (`not_expr` the `not`): a kStepBack break there.
+  void NotOnTensor(Trace& t, const lang::Expr& not_expr);
   // ---- scalar_reads.cc (R-data-dependent-branch)
   // The data read a call makes of a traced tensor as a Python scalar ("int()",
   // "Tensor.item()"), if it is one.
-  std::optional<std::string> ScalarReadOf(const Value& callee, const CallArgs& args) const;
+  struct ScalarRead {
+    std::string name;  // "Tensor.item()"
+    BreakText text;    // the break torch makes at the call
+  };
+  std::optional<ScalarRead> ScalarReadOf(const Value& callee, const CallArgs& args) const;
   // Such a call breaks the graph there (Tensor.item()'s break, whichever call reads) and
   // returns what the call returned; nullopt for any other call. Refuses one under
   // fullgraph=True.

@@ -32,6 +32,14 @@ Dynamo::FrameEnding Dynamo::HowToEnd(const Trace& t, const Ending& ending) const
 
 Value Dynamo::EndFrame(FrameEnding how, const Ending& ending, const BreakText& reached,
                        const Value& callee, CallArgs& args) {
+  // A break at an instruction that is no call (`not t`) steps back, skips the frame or
+  // unwinds to a call; the other endings run a call, which it has not.
+  if (!callee && how != FrameEnding::kStepBack && how != FrameEnding::kSkipFrame &&
+      how != FrameEnding::kUnwindToCall) {
+    RefuseNotModeled(
+        "a graph break at an instruction that is no call, ended otherwise than by "
+        "stepping back, skipping the frame or its caller's break");
+  }
   switch (how) {
     case FrameEnding::kBreakAtCall:
       return BreakAtCall(callee, std::move(args));
@@ -172,7 +180,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   contexts_[slot] = nullptr;
   EagerRegion eager(*this, false);
   for (auto& call : calls) in_.Call(call.function, std::move(call.args));
-  return in_.Call(callee, std::move(args));
+  return callee ? in_.Call(callee, std::move(args)) : in_.heap().None();
 }
 
 void Dynamo::ResumeAround(const Frame& frame, const Value& result) {

@@ -170,6 +170,8 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
       if (can_step) return {t.root_depth, Kind::kStep};
       text = StepEmptyCheckpointText();
       return {t.root_depth, Kind::kSkipFrame};
+    case BreakText::Then::kStepBack:
+      return {t.root_depth, can_step ? Kind::kStep : Kind::kSkipFrame};
     case BreakText::Then::kResume:
       break;
   }

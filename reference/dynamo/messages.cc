@@ -336,6 +336,27 @@ BreakText ItemCallText() {
       "call_method TensorVariable() item () {}"};
 }
 
+BreakText DataDependentOperatorText() {
+  BreakText text{"gb0033",
+                 "Data dependent operator",
+                 "Operator `aten._local_scalar_dense.default` has a non-Tensor output whose value "
+                 "is dependent on the data of Tensor inputs.",
+                 {"Enable tracing of data-dependent output operators with "
+                  "`torch._dynamo.config.capture_scalar_outputs = True`"},
+                 "aten._local_scalar_dense.default"};
+  text.then = BreakText::Then::kStepBack;
+  return text;
+}
+
+BreakText TolistNonIntegerText() {
+  return {"gb0109",
+          "Tensor.tolist() with non-integer tensor",
+          "Dynamo currently does not support tracing `tolist()` on non-integer tensors.",
+          {"Ensure the input tensor to `tolist()` is an integer type (e.g., int8, int16, int32, "
+           "int64)."},
+          "call_method TensorVariable() to_list"};
+}
+
 std::string FormatBreak(const BreakText& text) {
   std::string out =
       fmt::format("{}\n  Explanation: {}", text.gb_type, IndentLaterLines(text.explanation));

@@ -23,8 +23,10 @@ struct BreakText {
   // What the frame reaching it does (spec §2.7, §2.8): resume after the call, skip the
   // whole frame (skip_frame), or compile what was traced and run the rest eagerly
   // (step_unsupported). Reached in an inlined callee, either is an ordinary break at the
-  // root frame's call site (classic).
-  enum class Then { kResume, kSkipFrame, kStepUnsupported } then = Then::kResume;
+  // root frame's call site (classic). kStepBack: an instruction Dynamo can neither trace
+  // nor resume after (`not t`): the frame steps back to its checkpoint, or is skipped
+  // without one; an inlined frame without one hands an ordinary break to its caller.
+  enum class Then { kResume, kSkipFrame, kStepUnsupported, kStepBack } then = Then::kResume;
   // The gb type torch's duplicate-break checker keys on when it is not gb_type (the
   // exception raised last: "graph break in loop" for a break in a loop).
   std::string duplicate_type = {};
@@ -41,6 +43,12 @@ BreakText DataDependentBranchText(const std::string& computation, std::vector<st
 // Tensor.item() traced with capture_scalar_outputs off (gb0124): also what bool(), int() and
 // float() of a traced tensor reach.
 BreakText ItemCallText();
+
+// `not t` on a traced tensor (UNARY_NOT reads its data, gb0033), a kStepBack break; also
+// what tolist() of a tensor that is not floating breaks with at its call.
+BreakText DataDependentOperatorText();
+// tolist() of a tensor not of int8 .. int64 (gb0109).
+BreakText TolistNonIntegerText();
 
 // A nonstrict_trace'd function given an argument leaf of type `type_name` (`set`), or
 // returning a leaf it cannot (`function_name`: the traceable function's __name__).

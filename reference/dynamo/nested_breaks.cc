@@ -73,6 +73,13 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
       text = StepEmptyCheckpointText();
       continue;
     }
+    // An instruction the frame cannot resume after: it steps back to its checkpoint (under
+    // nested graph breaks, where inlined frames have them), or its caller breaks at its call.
+    if (level == innermost && text.then == BreakText::Then::kStepBack) {
+      if (t.CheckpointAt(level) != nullptr) return {level, Kind::kStep};
+      text.then = BreakText::Then::kResume;
+      continue;
+    }
     if (level <= deepest) {
       if (!BackedgeAtOrAbove(t, level)) return {level, Kind::kAtCall};
       // A loop in this frame or around it: the frame would be skipped, which the

@@ -191,6 +191,14 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    assert x.sum() > 0, 42\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "an assert on a traced tensor with a message that is not a str", 4},
+    // tolist() of an empty integer tensor: torch traces it reading nothing.
+    {"def f(x):\n    return x.tolist()\n"
+     "out = torch.compile(f, backend=backend)(torch.zeros(0, dtype=torch.long))",
+     "tolist() of an empty integer tensor", 4},
+    // `not t` under fullgraph: torch captures the read and fails to guard on it.
+    {"def f(x):\n    return x + (not (x.sum() > 0))\n"
+     "out = torch.compile(f, backend=backend, fullgraph=True)(torch.ones(2))",
+     "`not` on a traced tensor under fullgraph", 4},
     // A break while CPython builds operands as it goes (a dict display with **).
     {"def f(x, d):\n    return {**d, 'b': torch._dynamo.graph_break()}\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), {'a': 1})",

@@ -14,37 +14,39 @@ Resumability::Resumability(const lang::Node& def) {
   }
 }
 
-void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint, size_t loop) {
+void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint, size_t loop,
+                        bool in_with) {
   for (const auto& owned : body) {
     const lang::Stmt* s = owned.get();
     const size_t at = order_.size();
     order_.push_back({s});
     if (in_try) in_try_.insert(s);
+    if (in_with) in_with_.insert(s);
     if (no_checkpoint) no_checkpoint_.insert(s);
     switch (s->kind) {
       case NodeKind::kIf:
-        Walk(As<lang::If>(*s).body, in_try, no_checkpoint, loop);
-        Walk(As<lang::If>(*s).orelse, in_try, no_checkpoint, loop);
+        Walk(As<lang::If>(*s).body, in_try, no_checkpoint, loop, in_with);
+        Walk(As<lang::If>(*s).orelse, in_try, no_checkpoint, loop, in_with);
         break;
       case NodeKind::kWhile:
-        Walk(As<lang::While>(*s).body, in_try, no_checkpoint, at);
+        Walk(As<lang::While>(*s).body, in_try, no_checkpoint, at, in_with);
         order_.push_back({nullptr, at});
-        Walk(As<lang::While>(*s).orelse, in_try, no_checkpoint, loop);
+        Walk(As<lang::While>(*s).orelse, in_try, no_checkpoint, loop, in_with);
         break;
       case NodeKind::kFor:
-        Walk(As<lang::For>(*s).body, in_try, true, at);
+        Walk(As<lang::For>(*s).body, in_try, true, at, in_with);
         order_.push_back({nullptr, at});
-        Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint, loop);
+        Walk(As<lang::For>(*s).orelse, in_try, no_checkpoint, loop, in_with);
         break;
       case NodeKind::kWith:
-        Walk(As<lang::With>(*s).body, in_try, true, loop);
+        Walk(As<lang::With>(*s).body, in_try, true, loop, true);
         break;
       case NodeKind::kTry: {
         const auto& t = As<lang::Try>(*s);
-        Walk(t.body, true, true, loop);
-        for (const auto& handler : t.handlers) Walk(handler->body, true, true, loop);
-        Walk(t.orelse, true, true, loop);
-        Walk(t.finalbody, true, true, loop);
+        Walk(t.body, true, true, loop, in_with);
+        for (const auto& handler : t.handlers) Walk(handler->body, true, true, loop, in_with);
+        Walk(t.orelse, true, true, loop, in_with);
+        Walk(t.finalbody, true, true, loop, in_with);
         break;
       }
       case NodeKind::kContinue:

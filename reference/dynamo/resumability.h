@@ -24,6 +24,7 @@ class Resumability {
   explicit Resumability(const lang::Node& def);
 
   bool InTry(const lang::Stmt* stmt) const { return in_try_.contains(stmt); }
+  bool InWith(const lang::Stmt* stmt) const { return in_with_.contains(stmt); }
   bool IsCheckpoint(const lang::Stmt* stmt) const {
     return stmt != nullptr && !no_checkpoint_.contains(stmt);
   }
@@ -38,7 +39,8 @@ class Resumability {
  private:
   // Statements and backward jumps in code order; `loop`: where the innermost loop around
   // `body` is in order_ (none: SIZE_MAX).
-  void Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint, size_t loop);
+  void Walk(const lang::StmtList& body, bool in_try, bool no_checkpoint, size_t loop,
+            bool in_with = false);
 
   struct Entry {
     const lang::Stmt* stmt;  // null for a backward jump: a loop's end, or a `continue`
@@ -48,7 +50,7 @@ class Resumability {
     bool to_loop_start = false;
   };
   std::vector<Entry> order_;
-  std::set<const lang::Stmt*> in_try_, no_checkpoint_;
+  std::set<const lang::Stmt*> in_try_, in_with_, no_checkpoint_;
 };
 
 }  // namespace tdc::dynamo

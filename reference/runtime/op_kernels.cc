@@ -155,6 +155,31 @@ OpValue Item(const BoundArgs& a) {
   return OpValue::Of(IsFloating(s.dtype) ? Scalar::Float(s.AsDouble()) : s);
 }
 
+namespace {
+
+// Tensor.tolist(): nested lists of Python numbers (a 0-dim tensor: the number itself).
+OpValue ListOf(const Tensor& t, size_t dim, int64_t offset) {
+  if (dim == t.sizes.size()) {
+    Tensor element = t;
+    element.sizes = {};
+    element.strides = {};
+    element.storage_offset = offset;
+    Scalar s = runtime::Item(element);
+    return OpValue::Of(IsFloating(s.dtype) ? Scalar::Float(s.AsDouble()) : s);
+  }
+  std::vector<OpValue> items;
+  for (int64_t i = 0; i < t.sizes[dim]; ++i)
+    items.push_back(ListOf(t, dim + 1, offset + i * t.strides[dim]));
+  return OpValue::List(std::move(items));
+}
+
+}  // namespace
+
+OpValue Tolist(const BoundArgs& a) {
+  const Tensor& t = a.TensorArg("self");
+  return ListOf(t, 0, t.storage_offset);
+}
+
 OpValue Size(const BoundArgs& a) {
   const Tensor& t = a.TensorArg("self");
   if (a.IsNone("dim")) return OpValue::Size(t.sizes);

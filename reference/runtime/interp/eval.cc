@@ -148,6 +148,7 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
         constants_.emplace(&e, v);
         return v;
       }
+      if (u.op == lang::UnaryOpKind::kNot) return NotOperation(*this, Eval(f, *u.operand), e);
       return UnaryOperation(*this, u.op, Eval(f, *u.operand));
     }
     case NodeKind::kBoolOp: {
@@ -156,7 +157,8 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
       for (size_t i = 0; i < b.values.size(); ++i) {
         v = Eval(f, *b.values[i]);
         if (i + 1 == b.values.size()) break;  // the last operand is the value, never tested
-        bool t = Truth(*this, v);
+        // JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP: the value stays when it decides.
+        bool t = BranchTruth(*this, v, *b.values[i]);
         if (b.op == BoolOpKind::kAnd ? !t : t) return v;
       }
       return v;
@@ -179,7 +181,7 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
     }
     case NodeKind::kIfExp: {
       const auto& i = As<IfExp>(e);
-      return Eval(f, Truth(*this, Eval(f, *i.test)) ? *i.body : *i.orelse);
+      return Eval(f, JumpIf(f, *i.test, false) ? *i.orelse : *i.body);
     }
     case NodeKind::kLambda:
       return MakeFunction(f, e, "<lambda>", As<Lambda>(e).args.get());

@@ -169,7 +169,7 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
       return Flow::kNext;
     case NodeKind::kIf: {
       const auto& i = As<If>(st);
-      const bool taken = JumpsToBody(f, st, *i.test, TensorDataRead::kBranch);
+      const bool taken = JumpsToBody(f, st, *i.test, false);
       return ExecBlock(f, taken ? i.body : i.orelse, result);
     }
     case NodeKind::kWhile:
@@ -186,7 +186,7 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
     case NodeKind::kAssert: {
       const auto& a = As<Assert>(st);
       // compiler_assert: the test's jumps go past the raise when it holds.
-      if (!JumpIf(f, *a.test, true, TensorDataRead::kBranch)) {
+      if (!JumpIf(f, *a.test, true)) {
         if (a.msg) {
           Value message = Eval(f, *a.msg);
           throw PyError(heap().NewException(ExcType::kAssertionError, heap().NewTuple({message})));
@@ -235,44 +235,48 @@ Interpreter::Flow Interpreter::ExecFor(Frame& f, const For& st, Value& result) {
 }
 
 bool Interpreter::JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test,
-                              TensorDataRead read) {
+                              bool loop_end) {
   // CPython 3.11 compiles a while's test twice: before the body (a forward jump past it) and
   // at the end of the body (a backward jump to its start), the second at the while
   // statement's line; `continue` goes back to the first.
   f.line = stmt.span.begin.line;
   f.stmt = &stmt;
-  return read == TensorDataRead::kLoopEnd ? JumpIf(f, test, true, read)
-                                          : !JumpIf(f, test, false, read);
+  struct Copy {
+    Frame& f;
+    ~Copy() { f.in_loop_end_test = false; }
+  } copy{f};
+  f.in_loop_end_test = loop_end;
+  return loop_end ? JumpIf(f, test, true) : !JumpIf(f, test, false);
 }
 
-bool Interpreter::JumpIf(Frame& f, const lang::Expr& e, bool cond, TensorDataRead read) {
+bool Interpreter::JumpIf(Frame& f, const lang::Expr& e, bool cond) {
   // `not` inverts the jumps of its operand; `and` / `or` jump on each operand in turn, past
   // the rest when one decides; a ternary jumps on its test, then on the part it selects.
   if (e.kind == NodeKind::kUnaryOp && As<lang::UnaryOp>(e).op == lang::UnaryOpKind::kNot) {
-    return JumpIf(f, *As<lang::UnaryOp>(e).operand, !cond, read);
+    return JumpIf(f, *As<lang::UnaryOp>(e).operand, !cond);
   }
   if (e.kind == NodeKind::kBoolOp) {
     const auto& b = As<BoolOp>(e);
     const bool decides = b.op == BoolOpKind::kOr;  // the operand truth that ends the test
     for (size_t i = 0; i + 1 < b.values.size(); ++i) {
-      if (JumpIf(f, *b.values[i], decides, read)) return decides == cond;
+      if (JumpIf(f, *b.values[i], decides)) return decides == cond;
     }
-    return JumpIf(f, *b.values.back(), cond, read);
+    return JumpIf(f, *b.values.back(), cond);
   }
   if (e.kind == NodeKind::kIfExp) {
     const auto& i = As<IfExp>(e);
-    return JumpIf(f, JumpIf(f, *i.test, false, read) ? *i.orelse : *i.body, cond, read);
+    return JumpIf(f, JumpIf(f, *i.test, false) ? *i.orelse : *i.body, cond);
   }
-  return BranchTruth(*this, Eval(f, e), e, read) == cond;
+  return BranchTruth(*this, Eval(f, e), e) == cond;
 }
 
 Interpreter::Flow Interpreter::ExecWhile(Frame& f, const While& st, Value& result) {
-  TensorDataRead jump = TensorDataRead::kBranch;
-  while (JumpsToBody(f, st, *st.test, jump)) {
+  bool loop_end = false;
+  while (JumpsToBody(f, st, *st.test, loop_end)) {
     Flow flow = ExecBlock(f, st.body, result);
     if (flow == Flow::kBreak) return Flow::kNext;
     if (flow == Flow::kReturn) return flow;
-    jump = flow == Flow::kContinue ? TensorDataRead::kBranch : TensorDataRead::kLoopEnd;
+    loop_end = flow != Flow::kContinue;
   }
   return ExecBlock(f, st.orelse, result);
 }

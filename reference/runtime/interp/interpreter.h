@@ -46,6 +46,9 @@ struct Frame {
   // stack minus the call being made): a binary operator's left side while the right one
   // is evaluated, a call's callee and earlier arguments while a later one is.
   std::vector<Value> stack;
+  // While the second copy of a while statement's test runs (at the end of its body): its
+  // jumps are other instructions than the first copy's.
+  bool in_loop_end_test = false;
   // Nonzero while operands wait on CPython's stack in a form `stack` does not follow (a dict
   // or an argument list built as it goes): a graph break then is refused.
   int opaque_stack = 0;
@@ -73,13 +76,13 @@ struct ResumeFrame {
 
 // Where the program reads a tensor's data as a Python value (FrameHook::OnTensorData).
 enum class TensorDataRead {
-  kBranch,   // an if, while or assert statement's test (through its `not`s, or an operand of
-             // its `and` / `or` / ternary): a conditional jump of its code (a while's first
-             // copy of the test, before its body)
-  kLoopEnd,  // a while statement's test again at the end of its body: its backward jump
-  kTruth,    // any other truth test: `and` / `or`, a ternary or `not` as a value, any()
-  kInt,      // int(t)
-  kFloat,    // float(t)
+  kBranch,  // the value a conditional jump of the code tests: an if, while or assert
+            // statement's test (through its `not`s, or an operand of its `and` / `or` /
+            // ternary), an operand of `and` / `or` or a ternary's test in any expression
+  kNot,     // `not` on a value (UNARY_NOT)
+  kTruth,   // any other truth test: a chained comparison's, any(), a comprehension's `if`
+  kInt,     // int(t)
+  kFloat,   // float(t)
 };
 
 // Frame interception (DESIGN D5): Dynamo implements this; the eager interpreter runs
@@ -198,11 +201,11 @@ class Interpreter {
   Flow ExecFor(Frame& f, const lang::For& stmt, Value& result);
   Flow ExecWhile(Frame& f, const lang::While& stmt, Value& result);
   // Whether the conditional jumps on if or while statement `stmt`'s test go to its body
-  // (`read` tells which of a while's two copies of the test it is).
-  bool JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test, TensorDataRead read);
+  // (`loop_end`: a while's second copy of the test, at the end of its body).
+  bool JumpsToBody(Frame& f, const lang::Stmt& stmt, const lang::Expr& test, bool loop_end);
   // compiler_jump_if: whether the jumps on `e` go to their target, which they do when `e`'s
   // truth is `cond`; each value a conditional jump tests is read by BranchTruth.
-  bool JumpIf(Frame& f, const lang::Expr& e, bool cond, TensorDataRead read);
+  bool JumpIf(Frame& f, const lang::Expr& e, bool cond);
   void ExecImport(Frame& f, const lang::Stmt& stmt);
   void Assign(Frame& f, const lang::Expr& target, Value value);
   void Delete(Frame& f, const lang::Expr& target);

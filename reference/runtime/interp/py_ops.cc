@@ -384,10 +384,16 @@ bool Truth(Interpreter& in, const Value& v) {
   return TruthOfValue(in, v);
 }
 
-bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test, TensorDataRead read) {
+bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test) {
   in.Use(v);
-  if (Is<PyTensor>(v)) in.ReadTensorData(v, read, &test);
+  if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kBranch, &test);
   return TruthOfValue(in, v);
+}
+
+Value NotOperation(Interpreter& in, const Value& v, const lang::Expr& not_expr) {
+  in.Use(v);
+  if (Is<PyTensor>(v)) in.ReadTensorData(v, TensorDataRead::kNot, &not_expr);
+  return in.heap().Bool(!TruthOfValue(in, v));
 }
 
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b) {

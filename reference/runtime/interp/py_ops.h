@@ -17,10 +17,11 @@ enum class TensorDataRead;
 
 // bool(v); torch's errors become Python exceptions.
 bool Truth(Interpreter& in, const Value& v);
-// The same for the value of `test`, which an if or while statement's conditional jump tests
-// (its test through any `not`s; the frame hook sees a tensor's read as that jump, `read`
-// saying which).
-bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test, TensorDataRead read);
+// The same for the value of `test`, which a conditional jump of the code tests (the frame hook
+// sees a tensor's read as that jump).
+bool BranchTruth(Interpreter& in, const Value& v, const lang::Expr& test);
+// `not v` for the `not` expression `not_expr` (the frame hook sees a tensor's read there).
+Value NotOperation(Interpreter& in, const Value& v, const lang::Expr& not_expr);
 Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b);
 // `a op= b`: lists extend in place (the same object); everything else as BinaryOperation.
 Value InPlaceBinary(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b);

@@ -110,6 +110,20 @@ Value NumberValue(Interpreter& in, const Scalar& s) {
   return in.heap().Float(s.AsDouble());
 }
 
+namespace {
+
+// A list result of numbers and lists (Tensor.tolist()) as Python lists.
+Value ListValue(Interpreter& in, const OpValue& list) {
+  std::vector<Value> items;
+  for (const OpValue& item : list.items) {
+    items.push_back(item.kind == OpValue::Kind::kList ? ListValue(in, item)
+                                                      : NumberValue(in, item.scalar));
+  }
+  return in.heap().NewList(std::move(items));
+}
+
+}  // namespace
+
 Value WrapTensor(Interpreter& in, Tensor t) { return in.heap().NewTensor(std::move(t)); }
 
 void NotifyTensorOp(Interpreter& in, const OpCallSite& site, const CallArgs& as_called,
@@ -171,9 +185,10 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
       }
       return in.heap().NewTuple(std::move(items));
     }
+    case OpValue::Kind::kList:
+      return ListValue(in, result);
     case OpValue::Kind::kNone:
     case OpValue::Kind::kDType:
-    case OpValue::Kind::kList:
       break;
   }
   return in.heap().None();

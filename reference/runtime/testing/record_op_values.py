@@ -468,6 +468,13 @@ def item(r):
         r.method(x)
 
 
+@generates("tolist")
+def tolist(r):
+    for x in [make(torch.float32, [2, 3]), make(torch.int64, []), make(torch.bool, [3]),
+              make(torch.float64, [3, 2]).t(), make(torch.int64, [0, 2])]:
+        r.method(x)
+
+
 @generates("size", "dim", "numel")
 def metadata(r):
     for x in [make(torch.float32, [2, 3, 4]), make(torch.int64, []),
