@@ -89,6 +89,21 @@ void PrintStmt(const Stmt& s, std::string& out) {
           "    for _ in range(2):\n        x = {}\n        torch._dynamo.graph_break()\n",
           kOps[static_cast<int>(s.op)].python);
       return;
+    case Stmt::Kind::kIfData:
+      out += fmt::format("    if x.sum() > {}:\n        x = {}\n    else:\n        x = {}\n",
+                         kThresholds[s.threshold], kOps[static_cast<int>(s.op)].python,
+                         kOps[static_cast<int>(s.else_op)].python);
+      return;
+    case Stmt::Kind::kWhileData:
+      out += fmt::format("    while x.sum() < {}:\n        x = {}\n", kThresholds[s.threshold],
+                         kOps[static_cast<int>(s.op)].python);
+      return;
+    case Stmt::Kind::kCallInLoop:
+      out += fmt::format("    for _ in range(2):\n        x = f{}(x)\n", s.callee);
+      return;
+    case Stmt::Kind::kCallInTry:
+      out += fmt::format("    try:\n        x = f{}(x)\n    finally:\n        pass\n", s.callee);
+      return;
     case Stmt::Kind::kCount:
       return;
   }
@@ -148,8 +163,22 @@ bool CanEndItsFrame(const Function& f) {
   return std::any_of(f.body.begin(), f.body.end(), [](const Stmt& s) {
     return s.kind == Stmt::Kind::kSkipFrame || s.kind == Stmt::Kind::kStepUnsupported ||
            s.kind == Stmt::Kind::kTryBreak || s.kind == Stmt::Kind::kLoop ||
-           s.kind == Stmt::Kind::kLoopBreak;
+           s.kind == Stmt::Kind::kLoopBreak || s.kind == Stmt::Kind::kCallInLoop ||
+           s.kind == Stmt::Kind::kCallInTry;
   });
+}
+
+bool IsGrowingOp(OpKind op) {
+  return std::find(std::begin(kGrowingOps), std::end(kGrowingOps), op) != std::end(kGrowingOps);
+}
+
+bool IsDataBranch(const Stmt& s) {
+  return s.kind == Stmt::Kind::kIfData || s.kind == Stmt::Kind::kWhileData;
+}
+
+bool IsCall(const Stmt& s) {
+  return s.kind == Stmt::Kind::kCall || s.kind == Stmt::Kind::kCallInLoop ||
+         s.kind == Stmt::Kind::kCallInTry;
 }
 
 std::string OpTarget(OpKind op) { return kOps[static_cast<int>(op)].target; }

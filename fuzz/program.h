@@ -8,6 +8,7 @@
 #ifndef TDCONFORM_FUZZ_PROGRAM_H_
 #define TDCONFORM_FUZZ_PROGRAM_H_
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,37 @@ struct Stmt {
     kTryBreak,         // try: x = <op>; graph_break() / except RuntimeError: pass
     kLoop,             // for _ in range(2): x = <op>
     kLoopBreak,        // for _ in range(2): x = <op>; graph_break()
+    // Branches on the tensor's data (issue 26, SEMANTICS R-data-dependent-branch): Dynamo
+    // cannot know which way they go, and breaks the graph at each conditional jump.
+    kIfData,     // if x.sum() > <threshold>: x = <op> / else: x = <else_op>
+    kWhileData,  // while x.sum() < <threshold>: x = <op> (an op that grows x: kGrowingOps)
+    // Calls whose callee's break is its caller's to handle where the caller cannot resume
+    // (issue 26, spec §3.3, §3.4, SEMANTICS R-step-graph-break):
+    kCallInLoop,  // for _ in range(2): x = f<callee>(x)
+    kCallInTry,   // try: x = f<callee>(x) / finally: pass
     kCount
   } kind = Kind::kOp;
-  OpKind op = OpKind::kMulUp;  // kOp, and the op inside kTryBreak, kLoop, kLoopBreak
-  int callee = 0;  // kCall: index into Program::functions; kCallHelper: the helper's number
+  // kOp, the op inside kTryBreak, kLoop, kLoopBreak and kWhileData, kIfData's first arm.
+  OpKind op = OpKind::kMulUp;
+  // kCall, kCallInLoop, kCallInTry: an index into Program::functions; kCallHelper: the
+  // helper's number.
+  int callee = 0;
+  OpKind else_op = OpKind::kMulUp;  // kIfData's else arm
+  int threshold = 0;                // kIfData, kWhileData: an index into kThresholds
 };
+
+// The thresholds a data-dependent test compares `x.sum()` with. Values whose sum comes
+// near one are never generated (values.h, checkable.h: the oracle computes in double precision what
+// torch computes in float32).
+constexpr double kThresholds[] = {3.3, 4.6, 6.4};
+constexpr int kThresholdCount = static_cast<int>(std::size(kThresholds));
+// The ops a while loop's body may run: each multiplies the sum by at least 1.25 or adds at
+// least 1 to it (four elements or more, positive), so the loop ends after a few turns.
+constexpr OpKind kGrowingOps[] = {OpKind::kMulUp, OpKind::kAddQuarter, OpKind::kMulGlobal};
+bool IsGrowingOp(OpKind op);
+bool IsDataBranch(const Stmt& s);
+// kCall, kCallInLoop or kCallInTry: a call of a function f<i>.
+bool IsCall(const Stmt& s);
 
 constexpr int kHelpers = 2;
 
@@ -88,8 +115,8 @@ std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
 
 // Whether a statement of `f` can end its frame without a resume function (issue 11): a
 // skip_frame(), a step_unsupported(), a break in a try block or a loop (a loop's op may be
-// the disallowed sigmoid). Offered again from the eager rest, calls there compile as
-// frames of their own, so moving statements in or out of such a function changes graphs.
+// the disallowed sigmoid, a call there may break). Offered again from the eager rest, calls there
+// compile as frames of their own, so moving statements in or out of such a function changes graphs.
 bool CanEndItsFrame(const Function& f);
 
 // The FX target an op records under Dynamo (SCHEMA §7.1), and its ATen op.

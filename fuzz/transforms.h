@@ -11,14 +11,15 @@
 
 namespace tdc::fuzz {
 
-// The `n`-th call (modulo their number, in function order) of a function that is not
-// allow_in_graph'd goes through a new policy-free function whose body is only that call;
+// The `n`-th call (modulo their number, in function order; in a loop or a try block too) of a
+// function that is not allow_in_graph'd goes through a new policy-free function whose body
+// is only that call;
 // nullopt when there is none. The partition does not change (a wrapper's own
 // segments are empty).
 std::optional<Program> InsertWrapper(const Program& program, size_t n);
 
-// Every policy none, every graph break, the sigmoid disallow, the helper steps and the
-// new-shape call gone: at most one graph.
+// Every policy none, every graph break and data-dependent branch, the sigmoid disallow,
+// the helper steps and the new-shape call gone: at most one graph.
 Program WithoutBreaksOrPolicies(const Program& program);
 
 // Up to `length` consecutive statements that cannot break (ops but a disallowed
