@@ -35,9 +35,11 @@ TreeStmt Leaf(Stmt::Kind kind, OpKind op = OpKind::kMulUp, int helper = 0) {
 // `oneOf` never shrink the choice itself).
 rc::Gen<int> Index(int n) { return rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, n)); }
 
-rc::Gen<OpKind> GenOp() {
-  return rc::gen::map(Index(static_cast<int>(OpKind::kCount)),
-                      [](int i) { return static_cast<OpKind>(i); });
+// An op; the indexing ones only with that extension.
+rc::Gen<OpKind> GenOp(Extensions extensions) {
+  return rc::gen::map(
+      Index(extensions.indexing ? static_cast<int>(OpKind::kCount) : kElementwiseOps),
+      [](int i) { return static_cast<OpKind>(i); });
 }
 
 // Policies: none a quarter of the time; disable(recursive=False), whose breaking callees
@@ -64,14 +66,14 @@ constexpr Stmt::Kind kFrameEndings[] = {Stmt::Kind::kLoop, Stmt::Kind::kTryBreak
                                         Stmt::Kind::kSkipFrame, Stmt::Kind::kStepUnsupported,
                                         Stmt::Kind::kLoopBreak};
 
-rc::Gen<TreeStmt> GenFrameEnding() {
+rc::Gen<TreeStmt> GenFrameEnding(Extensions extensions) {
   return rc::gen::apply([](int k, OpKind op) { return Leaf(kFrameEndings[k], op); },
-                        Index(static_cast<int>(std::size(kFrameEndings))), GenOp());
+                        Index(static_cast<int>(std::size(kFrameEndings))), GenOp(extensions));
 }
 
 // A branch on the tensor's data (issue 26): an if (the simpler) or a while, a threshold,
 // the if's two arms, the while's body among the ops that grow x.
-rc::Gen<TreeStmt> GenDataBranch() {
+rc::Gen<TreeStmt> GenDataBranch(Extensions extensions) {
   return rc::gen::apply(
       [](int kind, int threshold, OpKind op, OpKind else_op, int growing) {
         TreeStmt s = kind == 0 ? Leaf(Stmt::Kind::kIfData, op)
@@ -80,7 +82,7 @@ rc::Gen<TreeStmt> GenDataBranch() {
         s.threshold = threshold;
         return s;
       },
-      Index(2), Index(kThresholdCount), GenOp(), GenOp(),
+      Index(2), Index(kThresholdCount), GenOp(extensions), GenOp(extensions),
       Index(static_cast<int>(std::size(kGrowingOps))));
 }
 
@@ -109,7 +111,7 @@ rc::Gen<TreeStmt> GenStmt(int depth, Extensions extensions) {
     if (k >= base) {
       switch (extra[k - base]) {
         case 0:
-          return GenDataBranch();
+          return GenDataBranch(extensions);
         case 1:
           return GenCall(Stmt::Kind::kCallInLoop, depth, extensions);
         default:
@@ -117,7 +119,7 @@ rc::Gen<TreeStmt> GenStmt(int depth, Extensions extensions) {
       }
     }
     if (k >= 12) return GenCall(Stmt::Kind::kCall, depth, extensions);
-    if (k == 11) return GenFrameEnding();
+    if (k == 11) return GenFrameEnding(extensions);
     if (k == 10) {
       return rc::gen::map(Index(kHelpers),
                           [](int h) { return Leaf(Stmt::Kind::kCallHelper, OpKind::kMulUp, h); });
@@ -125,7 +127,7 @@ rc::Gen<TreeStmt> GenStmt(int depth, Extensions extensions) {
     if (k == 6 || k == 7) return rc::gen::just(Leaf(Stmt::Kind::kGraphBreak));
     if (k == 8) return rc::gen::just(Leaf(Stmt::Kind::kIfCompiling));
     if (k == 9) return rc::gen::just(Leaf(Stmt::Kind::kIfCompilingDiffers));
-    return rc::gen::map(GenOp(), [](OpKind op) { return Leaf(Stmt::Kind::kOp, op); });
+    return rc::gen::map(GenOp(extensions), [](OpKind op) { return Leaf(Stmt::Kind::kOp, op); });
   });
 }
 
@@ -201,7 +203,7 @@ void showValue(const Program& program, std::ostream& os) { os << Serialize(progr
 
 rc::Gen<Program> GenProgram(int max_depth, Extensions extensions) {
   // Without the extensions every program is checkable, and drawn as before them.
-  if (!extensions.data_branches && !extensions.calls_in_loops_and_try)
+  if (!extensions.data_branches && !extensions.calls_in_loops_and_try && !extensions.indexing)
     return GenAnyProgram(max_depth, extensions);
   // Sums near a threshold are rare (a few programs in a thousand): drawn again.
   return rc::gen::suchThat(GenAnyProgram(max_depth, extensions),

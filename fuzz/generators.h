@@ -21,8 +21,9 @@ void showValue(const Program& program, std::ostream& os);
 struct Extensions {
   bool data_branches = false;           // issue 26: if / while on the tensor's data
   bool calls_in_loops_and_try = false;  // issue 26: a call in a for loop or a try block
+  bool indexing = false;                // issue 26: the indexing ops (program.h)
 };
-inline constexpr Extensions kEveryExtension{true, true};
+inline constexpr Extensions kEveryExtension{true, true, true};
 
 // Programs whose call tree is at most `max_depth` deep.
 rc::Gen<Program> GenProgram(int max_depth = 3, Extensions extensions = {});

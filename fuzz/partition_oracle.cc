@@ -112,8 +112,10 @@ class Oracle {
   };
 
   void AddOp(OpKind op, Graph& graph) {
-    graph.dynamo.push_back(OpTarget(op));
-    graph.aten.push_back(AtenTarget(op));
+    const std::vector<std::string>& targets = OpTargets(op);
+    graph.dynamo.insert(graph.dynamo.end(), targets.begin(), targets.end());
+    const std::vector<std::string>& aten = AtenOps(op);
+    graph.aten.insert(graph.aten.end(), aten.begin(), aten.end());
     graph.reads_k = graph.reads_k || op == OpKind::kMulGlobal;
   }
 
@@ -195,13 +197,13 @@ class Oracle {
       switch (s.kind) {
         case Stmt::Kind::kOp:
         case Stmt::Kind::kTryBreak:
-          aten.push_back(AtenTarget(s.op));
-          break;
         case Stmt::Kind::kLoop:
-        case Stmt::Kind::kLoopBreak:
-          aten.push_back(AtenTarget(s.op));
-          aten.push_back(AtenTarget(s.op));
+        case Stmt::Kind::kLoopBreak: {
+          const bool loop = s.kind == Stmt::Kind::kLoop || s.kind == Stmt::Kind::kLoopBreak;
+          for (int pass = loop ? 2 : 1; pass > 0; --pass)
+            aten.insert(aten.end(), AtenOps(s.op).begin(), AtenOps(s.op).end());
           break;
+        }
         case Stmt::Kind::kIfCompiling:
         case Stmt::Kind::kIfCompilingDiffers:
           aten.push_back("aten.mul.Tensor");

@@ -3,16 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 
 namespace tdc::fuzz {
 namespace {
 
 struct OpText {
-  const char* python;  // the statement's right-hand side
-  const char* target;  // its Dynamo node
-  const char* aten;    // its ATen op
+  const char* python;   // the statement's right-hand side
+  const char* targets;  // its Dynamo nodes, space-separated
+  const char* aten;     // its ATen ops, space-separated
 };
 
+// The indexing ops' nodes as torch 2.13.0 records them in both profiles, at a graph's start,
+// middle and end, after a break and in an allowed body (probed).
 constexpr OpText kOps[] = {
     {"x * 1.5", "operator.mul", "aten.mul.Tensor"},
     {"x * 0.75", "operator.mul", "aten.mul.Tensor"},
@@ -21,7 +24,17 @@ constexpr OpText kOps[] = {
     {"torch.sigmoid(x)", "torch.sigmoid", "aten.sigmoid.default"},
     {"torch.sqrt(x)", "torch.sqrt", "aten.sqrt.default"},
     {"x * K", "operator.mul", "aten.mul.Tensor"},
+    {"torch.cat([x[1:], x[:1]])", "operator.getitem operator.getitem torch.cat",
+     "aten.slice.Tensor aten.slice.Tensor aten.cat.default"},
+    {"x[None][0]", "operator.getitem operator.getitem", "aten.unsqueeze.default aten.select.int"},
 };
+
+std::vector<std::string> Words(const char* text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
 static_assert(std::size(kOps) == static_cast<size_t>(OpKind::kCount));
 
 const char* Decorator(Policy policy) {
@@ -181,8 +194,24 @@ bool IsCall(const Stmt& s) {
          s.kind == Stmt::Kind::kCallInTry;
 }
 
-std::string OpTarget(OpKind op) { return kOps[static_cast<int>(op)].target; }
-std::string AtenTarget(OpKind op) { return kOps[static_cast<int>(op)].aten; }
+// Split once: the oracle asks for them at every op it traces.
+const std::vector<std::string>& OpTargets(OpKind op) {
+  static const auto* split = new std::vector<std::vector<std::string>>([] {
+    std::vector<std::vector<std::string>> all;
+    for (const OpText& text : kOps) all.push_back(Words(text.targets));
+    return all;
+  }());
+  return (*split)[static_cast<size_t>(op)];
+}
+const std::vector<std::string>& AtenOps(OpKind op) {
+  static const auto* split = new std::vector<std::vector<std::string>>([] {
+    std::vector<std::vector<std::string>> all;
+    for (const OpText& text : kOps) all.push_back(Words(text.aten));
+    return all;
+  }());
+  return (*split)[static_cast<size_t>(op)];
+}
+bool IsIndexing(OpKind op) { return op == OpKind::kRotate || op == OpKind::kIndexIdentity; }
 
 std::string PrintFixture(const Program& program) {
   std::string out =

@@ -16,8 +16,23 @@ namespace tdc::fuzz {
 
 // Tensor ops that keep a positive tensor positive and finite, so every program is valid
 // by construction (|v| >= 1e-3 for the sizes generated). kMulGlobal multiplies by the
-// module global K (1.5, rebound to 1.25 under Program::new_constant).
-enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kMulGlobal, kCount };
+// module global K (1.5, rebound to 1.25 under Program::new_constant). Then (issue 26) tensor
+// indexing that keeps the tensor's size: kRotate, `torch.cat([x[1:], x[:1]])` (two slices),
+// and kIndexIdentity, `x[None][0]` (an unsqueeze, then a select).
+enum class OpKind {
+  kMulUp,
+  kMulDown,
+  kAddQuarter,
+  kTanh,
+  kSigmoid,
+  kSqrt,
+  kMulGlobal,
+  kRotate,
+  kIndexIdentity,
+  kCount
+};
+// The ops before the indexing ones (a generator without the indexing extension draws these).
+constexpr int kElementwiseOps = static_cast<int>(OpKind::kRotate);
 
 // The simplest first: choices shrink towards index 0. kNonstrictTrace and kCustomOp (issue
 // 12): one opaque node for Dynamo; AOT autograd traces through the first, not the second.
@@ -119,9 +134,11 @@ std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
 // compile as frames of their own, so moving statements in or out of such a function changes graphs.
 bool CanEndItsFrame(const Function& f);
 
-// The FX target an op records under Dynamo (SCHEMA §7.1), and its ATen op.
-std::string OpTarget(OpKind op);
-std::string AtenTarget(OpKind op);
+// The FX targets of the nodes an op records under Dynamo (SCHEMA §7.1), and its ATen ops
+// (one each but for the indexing ops').
+const std::vector<std::string>& OpTargets(OpKind op);
+const std::vector<std::string>& AtenOps(OpKind op);
+bool IsIndexing(OpKind op);
 // The program as a fixture (fixtures/SCHEMA.md §2 header, D1 lint-clean).
 std::string PrintFixture(const Program& program);
 // Number of statements and helper steps, counting nested ones once.

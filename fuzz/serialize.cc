@@ -13,7 +13,8 @@ namespace tdc::fuzz {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<size_t>(OpKind::kCount)> kOpNames = {
-    "mul_up", "mul_down", "add_quarter", "tanh", "sigmoid", "sqrt", "mul_global"};
+    "mul_up", "mul_down",   "add_quarter", "tanh",          "sigmoid",
+    "sqrt",   "mul_global", "rotate",      "index_identity"};
 constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPolicyNames = {
     "none", "disable", "disable_nonrecursive", "allow_in_graph", "nonstrict_trace", "custom_op"};
 constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
@@ -23,8 +24,8 @@ constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCo
 // that cannot resume (skip_frame, step_unsupported, try_break:<op>, loop:<op>,
 // loop_break:<op>) and the policies nonstrict_trace and custom_op, version 5 the
 // data-dependent branches (if_data:<threshold>:<op>:<else op>, while_data:<threshold>:<op>)
-// and the calls in a loop or a try block (loop_call:<f>, try_call:<f>); an older text is a
-// version 5 text without them.
+// and the calls in a loop or a try block (loop_call:<f>, try_call:<f>) and the indexing ops
+// rotate and index_identity; an older text is a version 5 text without them.
 constexpr std::string_view kHeader = "tdfuzz-program 5";
 constexpr std::string_view kOlderHeaders[] = {"tdfuzz-program 4", "tdfuzz-program 3",
                                               "tdfuzz-program 2", "tdfuzz-program 1"};

@@ -50,7 +50,8 @@ constexpr const char* kNames[] = {"break under an inlined callee",
                                   "data-dependent if",
                                   "data-dependent while",
                                   "data-dependent branch in a callee",
-                                  "break in a callee in a loop or try"};
+                                  "break in a callee in a loop or try",
+                                  "tensor indexing"};
 
 }  // namespace
 
@@ -80,6 +81,12 @@ Shapes ShapesOf(const Program& p) {
           s.break_in_callee_in_loop_or_try ||
           ((st.kind == Stmt::Kind::kCallInLoop || st.kind == Stmt::Kind::kCallInTry) &&
            HasBreak(p, st.callee));
+      s.indexing =
+          s.indexing ||
+          ((st.kind == Stmt::Kind::kOp || st.kind == Stmt::Kind::kLoop ||
+            st.kind == Stmt::Kind::kLoopBreak || st.kind == Stmt::Kind::kTryBreak ||
+            st.kind == Stmt::Kind::kIfData) &&
+           (IsIndexing(st.op) || (st.kind == Stmt::Kind::kIfData && IsIndexing(st.else_op))));
       s.rebinds_a_read_global =
           s.rebinds_a_read_global ||
           (p.new_constant && st.kind == Stmt::Kind::kOp && st.op == OpKind::kMulGlobal);
@@ -106,7 +113,8 @@ void ShapeReport::Add(const Program& program) {
                   s.data_dependent_if,
                   s.data_dependent_while,
                   s.data_dependent_branch_in_callee,
-                  s.break_in_callee_in_loop_or_try};
+                  s.break_in_callee_in_loop_or_try,
+                  s.indexing};
   ++programs_;
   for (size_t i = 0; i < kShapes; ++i) counts_[i] += flags[i] ? 1 : 0;
 }

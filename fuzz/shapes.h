@@ -34,13 +34,15 @@ struct Shapes {
   // issue 26: a call in a for loop or a try block whose callee has a graph_break() (or
   // calls one that has): the caller cannot resume there.
   bool break_in_callee_in_loop_or_try = false;
+  // issue 26: tensor indexing (a rotation by two slices, or x[None][0]).
+  bool indexing = false;
 };
 
 Shapes ShapesOf(const Program& program);
 
 class ShapeReport {
  public:
-  static constexpr size_t kShapes = 14;  // the fields of Shapes, in order
+  static constexpr size_t kShapes = 15;  // the fields of Shapes, in order
   void Add(const Program& program);
   std::string Format() const;
   int programs() const { return programs_; }

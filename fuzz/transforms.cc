@@ -98,8 +98,9 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
   // Not `x * K` under new_constant: an allowed body is not traced, so its read of K is not
   // guarded and the new K runs the cached graph.
   auto replaceable = [&](const Function& f, const Stmt& s) {
-    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
-           !CanEndItsFrame(f) && !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
+    return s.kind == Stmt::Kind::kOp && !IsIndexing(s.op) &&
+           f.policy != Policy::kDisableNonrecursive && !CanEndItsFrame(f) &&
+           !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
            !(s.op == OpKind::kMulGlobal && program.new_constant);
   };
   auto at = PickStatement(program, n, replaceable);

@@ -34,10 +34,10 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
 Program AddGraphBreak(const Program& program, size_t f, size_t at);
 
 // The `n`-th op (modulo their number; nullopt when there is none) that Dynamo would see
-// as an ordinary node where it is traced (not a disallowed sigmoid, not in a
-// disable(recursive=False) function's own body, which runs eagerly but offers its
-// callees) replaced by a call of a new allow_in_graph function computing it. Its node takes the
-// op's place: `target` names it (`f<k>`), `op` the op.
+// as one ordinary node (not an indexing op, whose nodes are several) where it is traced (not a
+// disallowed sigmoid, not in a disable(recursive=False) function's own body, which runs eagerly but
+// offers its callees) replaced by a call of a new allow_in_graph function computing it. Its node
+// takes the op's place: `target` names it (`f<k>`), `op` the op.
 struct ReplacedOp {
   Program program;
   std::string target;

@@ -1,5 +1,6 @@
 #include "fuzz/values.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -50,10 +51,13 @@ class Evaluator {
         case OpKind::kMulGlobal:
           v *= k_;
           break;
+        case OpKind::kRotate:  // below: it moves elements
+        case OpKind::kIndexIdentity:
         case OpKind::kCount:
           break;
       }
     }
+    if (op == OpKind::kRotate) std::rotate(x_.begin(), x_.begin() + 1, x_.end());
   }
 
   // x.sum() compared with `threshold`: whether the sum is below it, noting a tie.
