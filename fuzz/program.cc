@@ -3,16 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 
 namespace tdc::fuzz {
 namespace {
 
 struct OpText {
-  const char* python;  // the statement's right-hand side
-  const char* target;  // its Dynamo node
-  const char* aten;    // its ATen op
+  const char* python;   // the statement's right-hand side
+  const char* targets;  // its Dynamo nodes, space-separated
+  const char* aten;     // its ATen ops, space-separated
 };
 
+// The indexing ops' nodes as torch 2.13.0 records them in both profiles, at a graph's start,
+// middle and end, after a break and in an allowed body (probed).
 constexpr OpText kOps[] = {
     {"x * 1.5", "operator.mul", "aten.mul.Tensor"},
     {"x * 0.75", "operator.mul", "aten.mul.Tensor"},
@@ -21,7 +24,17 @@ constexpr OpText kOps[] = {
     {"torch.sigmoid(x)", "torch.sigmoid", "aten.sigmoid.default"},
     {"torch.sqrt(x)", "torch.sqrt", "aten.sqrt.default"},
     {"x * K", "operator.mul", "aten.mul.Tensor"},
+    {"torch.cat([x[1:], x[:1]])", "operator.getitem operator.getitem torch.cat",
+     "aten.slice.Tensor aten.slice.Tensor aten.cat.default"},
+    {"x[None][0]", "operator.getitem operator.getitem", "aten.unsqueeze.default aten.select.int"},
 };
+
+std::vector<std::string> Words(const char* text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
 static_assert(std::size(kOps) == static_cast<size_t>(OpKind::kCount));
 
 const char* Decorator(Policy policy) {
@@ -89,6 +102,21 @@ void PrintStmt(const Stmt& s, std::string& out) {
           "    for _ in range(2):\n        x = {}\n        torch._dynamo.graph_break()\n",
           kOps[static_cast<int>(s.op)].python);
       return;
+    case Stmt::Kind::kIfData:
+      out += fmt::format("    if x.sum() > {}:\n        x = {}\n    else:\n        x = {}\n",
+                         kThresholds[s.threshold], kOps[static_cast<int>(s.op)].python,
+                         kOps[static_cast<int>(s.else_op)].python);
+      return;
+    case Stmt::Kind::kWhileData:
+      out += fmt::format("    while x.sum() < {}:\n        x = {}\n", kThresholds[s.threshold],
+                         kOps[static_cast<int>(s.op)].python);
+      return;
+    case Stmt::Kind::kCallInLoop:
+      out += fmt::format("    for _ in range(2):\n        x = f{}(x)\n", s.callee);
+      return;
+    case Stmt::Kind::kCallInTry:
+      out += fmt::format("    try:\n        x = f{}(x)\n    finally:\n        pass\n", s.callee);
+      return;
     case Stmt::Kind::kCount:
       return;
   }
@@ -148,12 +176,42 @@ bool CanEndItsFrame(const Function& f) {
   return std::any_of(f.body.begin(), f.body.end(), [](const Stmt& s) {
     return s.kind == Stmt::Kind::kSkipFrame || s.kind == Stmt::Kind::kStepUnsupported ||
            s.kind == Stmt::Kind::kTryBreak || s.kind == Stmt::Kind::kLoop ||
-           s.kind == Stmt::Kind::kLoopBreak;
+           s.kind == Stmt::Kind::kLoopBreak || s.kind == Stmt::Kind::kCallInLoop ||
+           s.kind == Stmt::Kind::kCallInTry;
   });
 }
 
-std::string OpTarget(OpKind op) { return kOps[static_cast<int>(op)].target; }
-std::string AtenTarget(OpKind op) { return kOps[static_cast<int>(op)].aten; }
+bool IsGrowingOp(OpKind op) {
+  return std::find(std::begin(kGrowingOps), std::end(kGrowingOps), op) != std::end(kGrowingOps);
+}
+
+bool IsDataBranch(const Stmt& s) {
+  return s.kind == Stmt::Kind::kIfData || s.kind == Stmt::Kind::kWhileData;
+}
+
+bool IsCall(const Stmt& s) {
+  return s.kind == Stmt::Kind::kCall || s.kind == Stmt::Kind::kCallInLoop ||
+         s.kind == Stmt::Kind::kCallInTry;
+}
+
+// Split once: the oracle asks for them at every op it traces.
+const std::vector<std::string>& OpTargets(OpKind op) {
+  static const auto* split = new std::vector<std::vector<std::string>>([] {
+    std::vector<std::vector<std::string>> all;
+    for (const OpText& text : kOps) all.push_back(Words(text.targets));
+    return all;
+  }());
+  return (*split)[static_cast<size_t>(op)];
+}
+const std::vector<std::string>& AtenOps(OpKind op) {
+  static const auto* split = new std::vector<std::vector<std::string>>([] {
+    std::vector<std::vector<std::string>> all;
+    for (const OpText& text : kOps) all.push_back(Words(text.aten));
+    return all;
+  }());
+  return (*split)[static_cast<size_t>(op)];
+}
+bool IsIndexing(OpKind op) { return op == OpKind::kRotate || op == OpKind::kIndexIdentity; }
 
 std::string PrintFixture(const Program& program) {
   std::string out =

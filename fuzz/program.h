@@ -8,6 +8,7 @@
 #ifndef TDCONFORM_FUZZ_PROGRAM_H_
 #define TDCONFORM_FUZZ_PROGRAM_H_
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,23 @@ namespace tdc::fuzz {
 
 // Tensor ops that keep a positive tensor positive and finite, so every program is valid
 // by construction (|v| >= 1e-3 for the sizes generated). kMulGlobal multiplies by the
-// module global K (1.5, rebound to 1.25 under Program::new_constant).
-enum class OpKind { kMulUp, kMulDown, kAddQuarter, kTanh, kSigmoid, kSqrt, kMulGlobal, kCount };
+// module global K (1.5, rebound to 1.25 under Program::new_constant). Then (issue 26) tensor
+// indexing that keeps the tensor's size: kRotate, `torch.cat([x[1:], x[:1]])` (two slices),
+// and kIndexIdentity, `x[None][0]` (an unsqueeze, then a select).
+enum class OpKind {
+  kMulUp,
+  kMulDown,
+  kAddQuarter,
+  kTanh,
+  kSigmoid,
+  kSqrt,
+  kMulGlobal,
+  kRotate,
+  kIndexIdentity,
+  kCount
+};
+// The ops before the indexing ones (a generator without the indexing extension draws these).
+constexpr int kElementwiseOps = static_cast<int>(OpKind::kRotate);
 
 // The simplest first: choices shrink towards index 0. kNonstrictTrace and kCustomOp (issue
 // 12): one opaque node for Dynamo; AOT autograd traces through the first, not the second.
@@ -44,11 +60,37 @@ struct Stmt {
     kTryBreak,         // try: x = <op>; graph_break() / except RuntimeError: pass
     kLoop,             // for _ in range(2): x = <op>
     kLoopBreak,        // for _ in range(2): x = <op>; graph_break()
+    // Branches on the tensor's data (issue 26, SEMANTICS R-data-dependent-branch): Dynamo
+    // cannot know which way they go, and breaks the graph at each conditional jump.
+    kIfData,     // if x.sum() > <threshold>: x = <op> / else: x = <else_op>
+    kWhileData,  // while x.sum() < <threshold>: x = <op> (an op that grows x: kGrowingOps)
+    // Calls whose callee's break is its caller's to handle where the caller cannot resume
+    // (issue 26, spec §3.3, §3.4, SEMANTICS R-step-graph-break):
+    kCallInLoop,  // for _ in range(2): x = f<callee>(x)
+    kCallInTry,   // try: x = f<callee>(x) / finally: pass
     kCount
   } kind = Kind::kOp;
-  OpKind op = OpKind::kMulUp;  // kOp, and the op inside kTryBreak, kLoop, kLoopBreak
-  int callee = 0;  // kCall: index into Program::functions; kCallHelper: the helper's number
+  // kOp, the op inside kTryBreak, kLoop, kLoopBreak and kWhileData, kIfData's first arm.
+  OpKind op = OpKind::kMulUp;
+  // kCall, kCallInLoop, kCallInTry: an index into Program::functions; kCallHelper: the
+  // helper's number.
+  int callee = 0;
+  OpKind else_op = OpKind::kMulUp;  // kIfData's else arm
+  int threshold = 0;                // kIfData, kWhileData: an index into kThresholds
 };
+
+// The thresholds a data-dependent test compares `x.sum()` with. Values whose sum comes
+// near one are never generated (values.h, checkable.h: the oracle computes in double precision what
+// torch computes in float32).
+constexpr double kThresholds[] = {3.3, 4.6, 6.4};
+constexpr int kThresholdCount = static_cast<int>(std::size(kThresholds));
+// The ops a while loop's body may run: each multiplies the sum by at least 1.25 or adds at
+// least 1 to it (four elements or more, positive), so the loop ends after a few turns.
+constexpr OpKind kGrowingOps[] = {OpKind::kMulUp, OpKind::kAddQuarter, OpKind::kMulGlobal};
+bool IsGrowingOp(OpKind op);
+bool IsDataBranch(const Stmt& s);
+// kCall, kCallInLoop or kCallInTry: a call of a function f<i>.
+bool IsCall(const Stmt& s);
 
 constexpr int kHelpers = 2;
 
@@ -88,13 +130,15 @@ std::vector<HelperStep> EffectiveHelperSteps(const Program& program);
 
 // Whether a statement of `f` can end its frame without a resume function (issue 11): a
 // skip_frame(), a step_unsupported(), a break in a try block or a loop (a loop's op may be
-// the disallowed sigmoid). Offered again from the eager rest, calls there compile as
-// frames of their own, so moving statements in or out of such a function changes graphs.
+// the disallowed sigmoid, a call there may break). Offered again from the eager rest, calls there
+// compile as frames of their own, so moving statements in or out of such a function changes graphs.
 bool CanEndItsFrame(const Function& f);
 
-// The FX target an op records under Dynamo (SCHEMA §7.1), and its ATen op.
-std::string OpTarget(OpKind op);
-std::string AtenTarget(OpKind op);
+// The FX targets of the nodes an op records under Dynamo (SCHEMA §7.1), and its ATen ops
+// (one each but for the indexing ops').
+const std::vector<std::string>& OpTargets(OpKind op);
+const std::vector<std::string>& AtenOps(OpKind op);
+bool IsIndexing(OpKind op);
 // The program as a fixture (fixtures/SCHEMA.md §2 header, D1 lint-clean).
 std::string PrintFixture(const Program& program);
 // Number of statements and helper steps, counting nested ones once.

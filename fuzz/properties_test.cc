@@ -48,6 +48,8 @@ void Tag(const Program& p) {
   RC_CLASSIFY(p.fullgraph, "fullgraph");
   RC_CLASSIFY(p.new_shape, "called again with a new shape");
   RC_CLASSIFY(p.new_constant, "called again with a new global constant");
+  RC_CLASSIFY(shapes.data_dependent_if, "data-dependent if");
+  RC_CLASSIFY(shapes.data_dependent_while, "data-dependent while");
 }
 
 // The reference and the oracle agree on `program` in `profile`, Dynamo and ATen graphs.
@@ -66,7 +68,7 @@ void AgreesWithTheOracle(const Program& program, const std::string& profile) {
 }
 
 RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   Tag(program);
   AgreesWithTheOracle(program, "torch-2.13");
 }
@@ -74,7 +76,7 @@ RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracle, ()) {
 // The same under nested graph breaks (spec §3.4), where a break in a callee ends the graph
 // where it is and the oracle traces one level per function.
 RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracleUnderNestedGraphBreaks, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   Tag(program);
   AgreesWithTheOracle(program, kNested);
 }
@@ -84,7 +86,7 @@ RC_GTEST_PROP(FuzzProperties, ReferenceMatchesTheIndependentOracleUnderNestedGra
 // the branch the oracle predicts (x * 1.5 where Dynamo traces, x * 0.75 where it runs
 // eagerly); with no such branch, the program's own eager outputs.
 RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnesOfThePredictedBranches, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   RC_PRE(!program.fullgraph);
   Tag(program);
   const std::string profile = *rc::gen::element(std::string("torch-2.13"), std::string(kNested));
@@ -104,7 +106,7 @@ RC_GTEST_PROP(FuzzProperties, CompiledOutputsEqualEagerOnesOfThePredictedBranche
 }
 
 RC_GTEST_PROP(FuzzProperties, ASecondIdenticalCallCompilesNothing, ()) {
-  Program once = *GenProgram();
+  Program once = *GenProgram(3, kEveryExtension);
   RC_PRE(!once.fullgraph);
   once.call_twice = false;
   Program twice = once;
@@ -116,7 +118,7 @@ RC_GTEST_PROP(FuzzProperties, ASecondIdenticalCallCompilesNothing, ()) {
 // One backend invocation per graph that has a node (fullgraph's may be empty), and the
 // recorder's frame_count counts exactly those invocations.
 RC_GTEST_PROP(FuzzProperties, OneBackendInvocationPerNonEmptyGraph, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.error.empty());
   RC_ASSERT(run.compiled.counters.frame_count ==
@@ -127,7 +129,7 @@ RC_GTEST_PROP(FuzzProperties, OneBackendInvocationPerNonEmptyGraph, ()) {
 // Metamorphic (fuzz-anchors §6.3 (3)): a policy-free wrapper around any call changes
 // nothing in the partition; needs no oracle, so it also catches bugs the oracle shares.
 RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   std::optional<Program> wrapped = InsertWrapper(program, *rc::gen::inRange<size_t>(0, 100));
   RC_PRE(wrapped.has_value());
   ReferenceRun before = RunOnReference(program);
@@ -139,7 +141,7 @@ RC_GTEST_PROP(FuzzProperties, AWrapperAroundACallKeepsThePartition, ()) {
 // the classic profile; read backwards, so that it applies to almost every program:
 // statements moved out into such a callee.
 RC_GTEST_PROP(FuzzProperties, InliningACalleeThatCannotBreakKeepsThePartition, ()) {
-  Program inlined = *GenProgram();
+  Program inlined = *GenProgram(3, kEveryExtension);
   std::optional<Program> outlined =
       ExtractAFunction(inlined, *rc::gen::inRange<size_t>(0, 100), *rc::gen::inRange<size_t>(1, 4));
   RC_PRE(outlined.has_value());
@@ -154,7 +156,7 @@ RC_GTEST_PROP(FuzzProperties, InliningACalleeThatCannotBreakKeepsThePartition, (
 // frame broke, or move a read of K into a skipped resume function, which then does not
 // recompile for a new K).
 RC_GTEST_PROP(FuzzProperties, AddingAGraphBreakNeverLowersTheGraphCount, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   RC_PRE(!program.fullgraph);
   RC_PRE(std::none_of(program.functions.begin(), program.functions.end(), CanEndItsFrame));
   Program more =
@@ -167,13 +169,13 @@ RC_GTEST_PROP(FuzzProperties, AddingAGraphBreakNeverLowersTheGraphCount, ()) {
 // Metamorphic: an op replaced by an allow_in_graph function computing it leaves an
 // opaque node in its place: the same graphs once that node is read as the op.
 RC_GTEST_PROP(FuzzProperties, AnOpReplacedByAnAllowedFunctionKeepsItsPlace, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   std::optional<ReplacedOp> replaced =
       ReplaceAnOpWithAnAllowedFunction(program, *rc::gen::inRange<size_t>(0, 100));
   RC_PRE(replaced.has_value());
   Partition after = RunOnReference(replaced->program).partition;
   for (auto& graph : after.graphs)
-    std::replace(graph.begin(), graph.end(), replaced->target, OpTarget(replaced->op));
+    std::replace(graph.begin(), graph.end(), replaced->target, OpTargets(replaced->op).front());
   RC_ASSERT(FormatPartition(after) == FormatPartition(RunOnReference(program).partition));
 }
 
@@ -196,14 +198,14 @@ RC_GTEST_PROP(FuzzProperties, HelperIdsFollowTheHeapModel, ()) {
 // Metamorphic: with no policy, no break and no disallow, one graph holds every op (none
 // when there is no op).
 RC_GTEST_PROP(FuzzProperties, WithoutBreaksOrPoliciesThereIsAtMostOneGraph, ()) {
-  Program program = WithoutBreaksOrPolicies(*GenProgram());
+  Program program = WithoutBreaksOrPolicies(*GenProgram(3, kEveryExtension));
   ReferenceRun run = RunOnReference(program);
   RC_ASSERT(run.partition.graphs.size() <= 1);
   RC_ASSERT(!run.partition.unsupported);
 }
 
 RC_GTEST_PROP(FuzzProperties, TheCanonicalTextRoundTrips, ()) {
-  Program program = *GenProgram();
+  Program program = *GenProgram(3, kEveryExtension);
   std::string error;
   std::optional<Program> parsed = Parse(Serialize(program), &error);
   RC_ASSERT(parsed.has_value());
@@ -262,7 +264,7 @@ INSTANTIATE_TEST_SUITE_P(Profiles, FuzzCorpus, ::testing::Values("torch-2.13", k
 // (fuzz-anchors §6.8: a green run that tested nothing).
 TEST(FuzzDistribution, EveryShapeWeCareAboutIsAtLeastFivePercent) {
   ShapeReport report;
-  for (uint64_t seed = 1; seed <= 500; ++seed) report.Add(SampleProgram(seed, 40));
+  for (uint64_t seed = 1; seed <= 500; ++seed) report.Add(SampleProgram(seed, 40, kEveryExtension));
   for (size_t i = 0; i < ShapeReport::kShapes; ++i) {
     EXPECT_GE(report.count(i) * 20, report.programs()) << report.Format();
   }
@@ -288,7 +290,8 @@ TEST_P(FuzzGate, CatchesTheRuleSwitchedOffAndShrinksIt) {
                                     FormatPartition(PredictPartition(p, profile == kNested));
   };
   for (uint64_t seed = 1; seed <= 500; ++seed) {
-    Program program = SampleProgram(seed);  // tdfuzz's size: enough helper steps to reuse ids
+    Program program = SampleProgram(
+        seed, 60, kEveryExtension);  // tdfuzz's size: enough helper steps to reuse ids
     if (!fails(program)) continue;
     Program small = Shrink(program, fails);
     EXPECT_LE(StatementCount(small), 10u) << PrintFixture(small);
@@ -305,8 +308,11 @@ INSTANTIATE_TEST_SUITE_P(
                       GatedRule{"allow-finalizer"}, GatedRule{"global-guard"},
                       GatedRule{"skip-frame"}, GatedRule{"step-unsupported"},
                       GatedRule{"step-graph-break"}, GatedRule{"nonstrict-node"},
-                      GatedRule{"custom-op-node"}, GatedRule{"nested-graph-break", kNested},
-                      GatedRule{"skip-frame", kNested}, GatedRule{"step-unsupported", kNested}),
+                      GatedRule{"custom-op-node"}, GatedRule{"data-dependent-branch"},
+                      GatedRule{"nested-graph-break", kNested}, GatedRule{"skip-frame", kNested},
+                      GatedRule{"step-unsupported", kNested},
+                      GatedRule{"step-graph-break", kNested},
+                      GatedRule{"data-dependent-branch", kNested}),
     [](const ::testing::TestParamInfo<GatedRule>& info) {
       std::string name =
           std::string(info.param.rule) + (std::string(info.param.profile) == kNested ? "_ngb" : "");

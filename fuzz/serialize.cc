@@ -2,15 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 #include <vector>
+
+#include "fuzz/checkable.h"
 
 namespace tdc::fuzz {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<size_t>(OpKind::kCount)> kOpNames = {
-    "mul_up", "mul_down", "add_quarter", "tanh", "sigmoid", "sqrt", "mul_global"};
+    "mul_up", "mul_down",   "add_quarter", "tanh",          "sigmoid",
+    "sqrt",   "mul_global", "rotate",      "index_identity"};
 constexpr std::array<std::string_view, static_cast<size_t>(Policy::kCount)> kPolicyNames = {
     "none", "disable", "disable_nonrecursive", "allow_in_graph", "nonstrict_trace", "custom_op"};
 constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCount)> kStepNames = {
@@ -18,9 +22,13 @@ constexpr std::array<std::string_view, static_cast<size_t>(HelperStep::Kind::kCo
 // Version 2 added helpers (their steps and calls), kIfCompilingDiffers and the new_shape
 // switch, version 3 the op mul_global and the new_constant switch, version 4 the frames
 // that cannot resume (skip_frame, step_unsupported, try_break:<op>, loop:<op>,
-// loop_break:<op>) and the policies nonstrict_trace and custom_op; an older text is a
-// version 4 text without them.
-constexpr std::string_view kHeader = "tdfuzz-program 4";
+// loop_break:<op>) and the policies nonstrict_trace and custom_op, version 5 the
+// data-dependent branches (if_data:<threshold>:<op>:<else op>, while_data:<threshold>:<op>)
+// and the calls in a loop or a try block (loop_call:<f>, try_call:<f>) and the indexing ops
+// rotate and index_identity; an older text is a version 5 text without them.
+constexpr std::string_view kHeader = "tdfuzz-program 5";
+constexpr std::string_view kOlderHeaders[] = {"tdfuzz-program 4", "tdfuzz-program 3",
+                                              "tdfuzz-program 2", "tdfuzz-program 1"};
 // The statements holding an op: `<name>:<op>`.
 constexpr std::array<std::pair<Stmt::Kind, std::string_view>, 4> kOpStatements = {
     {{Stmt::Kind::kOp, "op"},
@@ -52,6 +60,10 @@ std::string Word(const Stmt& s) {
       return "step_unsupported";
     case Stmt::Kind::kCall:
       return fmt::format("call:{}", s.callee);
+    case Stmt::Kind::kCallInLoop:
+      return fmt::format("loop_call:{}", s.callee);
+    case Stmt::Kind::kCallInTry:
+      return fmt::format("try_call:{}", s.callee);
     case Stmt::Kind::kGraphBreak:
       return "break";
     case Stmt::Kind::kIfCompiling:
@@ -60,10 +72,46 @@ std::string Word(const Stmt& s) {
       return "if_differs";
     case Stmt::Kind::kCallHelper:
       return fmt::format("helper:{}", s.callee);
+    case Stmt::Kind::kIfData:
+      return fmt::format("if_data:{}:{}:{}", kThresholds[s.threshold],
+                         kOpNames[static_cast<size_t>(s.op)],
+                         kOpNames[static_cast<size_t>(s.else_op)]);
+    case Stmt::Kind::kWhileData:
+      return fmt::format("while_data:{}:{}", kThresholds[s.threshold],
+                         kOpNames[static_cast<size_t>(s.op)]);
     case Stmt::Kind::kCount:
       break;
   }
   return "?";
+}
+
+// The fields of `word` between colons.
+std::vector<std::string_view> Fields(std::string_view word) {
+  std::vector<std::string_view> fields;
+  for (size_t start = 0;;) {
+    size_t colon = word.find(':', start);
+    fields.push_back(word.substr(start, colon - start));
+    if (colon == std::string_view::npos) return fields;
+    start = colon + 1;
+  }
+}
+
+// `if_data:4.6:tanh:mul_down`, `while_data:3.3:add_quarter`; a threshold as Word prints it.
+std::optional<Stmt> ParseDataBranch(const std::string& word) {
+  std::vector<std::string_view> f = Fields(word);
+  const bool is_if = f[0] == "if_data" && f.size() == 4;
+  if (!is_if && !(f[0] == "while_data" && f.size() == 3)) return std::nullopt;
+  std::optional<int> threshold;
+  for (int t = 0; t < kThresholdCount; ++t) {
+    if (f[1] == fmt::format("{}", kThresholds[t])) threshold = t;
+  }
+  auto op = IndexOf(kOpNames, f[2]);
+  auto else_op = is_if ? IndexOf(kOpNames, f[3]) : std::optional<size_t>(0);
+  if (!threshold || !op || !else_op) return std::nullopt;
+  Stmt s{is_if ? Stmt::Kind::kIfData : Stmt::Kind::kWhileData, static_cast<OpKind>(*op)};
+  s.else_op = static_cast<OpKind>(*else_op);
+  s.threshold = *threshold;
+  return s;
 }
 
 // The n in `<prefix>n` when 0 <= n < limit.
@@ -86,6 +134,7 @@ std::optional<Stmt> ParseWord(const std::string& word) {
     return Stmt{Stmt::Kind::kCallHelper, OpKind::kMulUp, *h};
   if (word == "skip_frame") return Stmt{Stmt::Kind::kSkipFrame};
   if (word == "step_unsupported") return Stmt{Stmt::Kind::kStepUnsupported};
+  if (auto s = ParseDataBranch(word)) return s;
   for (const auto& [kind, name] : kOpStatements) {
     if (!word.starts_with(name) || word.size() <= name.size() || word[name.size()] != ':') continue;
     auto op = IndexOf(kOpNames, std::string_view(word).substr(name.size() + 1));
@@ -93,6 +142,10 @@ std::optional<Stmt> ParseWord(const std::string& word) {
   }
   if (auto f = NumberAfter(word, "call:", 1 << 20))
     return Stmt{Stmt::Kind::kCall, OpKind::kMulUp, *f};
+  if (auto f = NumberAfter(word, "loop_call:", 1 << 20))
+    return Stmt{Stmt::Kind::kCallInLoop, OpKind::kMulUp, *f};
+  if (auto f = NumberAfter(word, "try_call:", 1 << 20))
+    return Stmt{Stmt::Kind::kCallInTry, OpKind::kMulUp, *f};
   return std::nullopt;
 }
 
@@ -143,8 +196,8 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
     std::string head;
     if (!(words >> head) || head.starts_with("#")) continue;  // blank lines and comments
     if (number == 1) {
-      if (line != kHeader && line != "tdfuzz-program 3" && line != "tdfuzz-program 2" &&
-          line != "tdfuzz-program 1") {
+      if (line != kHeader && std::find(std::begin(kOlderHeaders), std::end(kOlderHeaders), line) ==
+                                 std::end(kOlderHeaders)) {
         return fail(fmt::format("expected the header `{}`", kHeader));
       }
       continue;
@@ -197,7 +250,7 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
   std::vector<bool> called(p.functions.size(), false);
   for (size_t f = 0; f < p.functions.size(); ++f) {
     for (const Stmt& s : p.functions[f].body) {
-      if (s.kind != Stmt::Kind::kCall) continue;
+      if (!IsCall(s)) continue;
       if (s.callee <= static_cast<int>(f) || s.callee >= static_cast<int>(p.functions.size()) ||
           called[s.callee]) {
         *error =
@@ -206,6 +259,12 @@ std::optional<Program> Parse(const std::string& text, std::string* error) {
       }
       called[s.callee] = true;
     }
+  }
+  // What the generators never make, as the oracle could not predict it (checkable.h).
+  std::string why;
+  if (!OracleCanPredict(p, &why)) {
+    *error = "not a program the oracle predicts: " + why;
+    return std::nullopt;
   }
   return p;
 }

@@ -8,7 +8,7 @@ namespace {
 bool HasBreak(const Program& p, int f) {
   for (const Stmt& s : p.functions[f].body) {
     if (s.kind == Stmt::Kind::kGraphBreak) return true;
-    if (s.kind == Stmt::Kind::kCall && HasBreak(p, s.callee)) return true;
+    if (IsCall(s) && HasBreak(p, s.callee)) return true;
   }
   return false;
 }
@@ -46,7 +46,12 @@ constexpr const char* kNames[] = {"break under an inlined callee",
                                   "rebinds K, which an op reads",
                                   "skip_frame or step_unsupported",
                                   "break in a try block or a loop",
-                                  "nonstrict_trace or custom op"};
+                                  "nonstrict_trace or custom op",
+                                  "data-dependent if",
+                                  "data-dependent while",
+                                  "data-dependent branch in a callee",
+                                  "break in a callee in a loop or try",
+                                  "tensor indexing"};
 
 }  // namespace
 
@@ -68,11 +73,24 @@ Shapes ShapesOf(const Program& p) {
                        st.kind == Stmt::Kind::kStepUnsupported;
       s.break_in_try_or_loop = s.break_in_try_or_loop || st.kind == Stmt::Kind::kTryBreak ||
                                st.kind == Stmt::Kind::kLoopBreak;
+      s.data_dependent_if = s.data_dependent_if || st.kind == Stmt::Kind::kIfData;
+      s.data_dependent_while = s.data_dependent_while || st.kind == Stmt::Kind::kWhileData;
+      s.data_dependent_branch_in_callee =
+          s.data_dependent_branch_in_callee || (f > 0 && IsDataBranch(st));
+      s.break_in_callee_in_loop_or_try =
+          s.break_in_callee_in_loop_or_try ||
+          ((st.kind == Stmt::Kind::kCallInLoop || st.kind == Stmt::Kind::kCallInTry) &&
+           HasBreak(p, st.callee));
+      s.indexing =
+          s.indexing ||
+          ((st.kind == Stmt::Kind::kOp || st.kind == Stmt::Kind::kLoop ||
+            st.kind == Stmt::Kind::kLoopBreak || st.kind == Stmt::Kind::kTryBreak ||
+            st.kind == Stmt::Kind::kIfData) &&
+           (IsIndexing(st.op) || (st.kind == Stmt::Kind::kIfData && IsIndexing(st.else_op))));
       s.rebinds_a_read_global =
           s.rebinds_a_read_global ||
           (p.new_constant && st.kind == Stmt::Kind::kOp && st.op == OpKind::kMulGlobal);
-      if (fn.policy == Policy::kDisableNonrecursive && st.kind == Stmt::Kind::kCall &&
-          HasBreak(p, st.callee)) {
+      if (fn.policy == Policy::kDisableNonrecursive && IsCall(st) && HasBreak(p, st.callee)) {
         s.nonrecursive_with_breaking_callee = true;
       }
     }
@@ -91,7 +109,12 @@ void ShapeReport::Add(const Program& program) {
                   s.rebinds_a_read_global,
                   s.skip_or_step,
                   s.break_in_try_or_loop,
-                  s.nonstrict_or_custom_op};
+                  s.nonstrict_or_custom_op,
+                  s.data_dependent_if,
+                  s.data_dependent_while,
+                  s.data_dependent_branch_in_callee,
+                  s.break_in_callee_in_loop_or_try,
+                  s.indexing};
   ++programs_;
   for (size_t i = 0; i < kShapes; ++i) counts_[i] += flags[i] ? 1 : 0;
 }

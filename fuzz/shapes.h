@@ -25,13 +25,24 @@ struct Shapes {
   bool break_in_try_or_loop = false;
   // issue 12: a nonstrict_trace'd function or a custom op.
   bool nonstrict_or_custom_op = false;
+  // issue 26: an if or a while statement on the tensor's data, and one in a function other
+  // than the entry (a callee's branch: the root breaks at its call, or under nested graph
+  // breaks the graph ends in the inlined frame).
+  bool data_dependent_if = false;
+  bool data_dependent_while = false;
+  bool data_dependent_branch_in_callee = false;
+  // issue 26: a call in a for loop or a try block whose callee has a graph_break() (or
+  // calls one that has): the caller cannot resume there.
+  bool break_in_callee_in_loop_or_try = false;
+  // issue 26: tensor indexing (a rotation by two slices, or x[None][0]).
+  bool indexing = false;
 };
 
 Shapes ShapesOf(const Program& program);
 
 class ShapeReport {
  public:
-  static constexpr size_t kShapes = 10;  // the fields of Shapes, in order
+  static constexpr size_t kShapes = 15;  // the fields of Shapes, in order
   void Add(const Program& program);
   std::string Format() const;
   int programs() const { return programs_; }

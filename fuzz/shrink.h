@@ -1,6 +1,7 @@
 // Delta debugging over fuzz programs (research/fuzz-anchors.md §6.4): deletes
-// statements, resets policies and switches off switches while the failure persists, and
-// drops the functions nothing calls any more.
+// statements, inlines calls, replaces data-dependent branches by an op, resets policies and
+// switches off switches while the failure persists, and drops the functions nothing calls
+// any more. A program the fuzzers do not check (checkable.h) is never a step.
 #ifndef TDCONFORM_FUZZ_SHRINK_H_
 #define TDCONFORM_FUZZ_SHRINK_H_
 

@@ -75,7 +75,7 @@ int VsOracle(const Options& o) {
            FormatPartition(run.partition) != FormatPartition(PredictPartition(p, o.nested()));
   };
   for (int i = 0; i < o.count; ++i) {
-    Program program = SampleProgram(o.seed + static_cast<uint64_t>(i));
+    Program program = SampleProgram(o.seed + static_cast<uint64_t>(i), 60, kEveryExtension);
     report.Add(program);
     if (!disagrees(program)) continue;
     ++failed;
@@ -207,7 +207,7 @@ int VsTorch(const Options& o) {
   std::vector<Program> programs;
   std::vector<std::string> files;
   for (int i = 0; i < o.count; ++i) {
-    programs.push_back(SampleProgram(o.seed + static_cast<uint64_t>(i)));
+    programs.push_back(SampleProgram(o.seed + static_cast<uint64_t>(i), 60, kEveryExtension));
     files.push_back(WriteProgram(fmt::format("{}/case_{}", o.out, o.seed + i), programs.back()));
   }
   RecordWithTorch(o, files, o.out + "/record.log");
@@ -260,7 +260,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"torch-2.13", "torch-2.13-ngb"}));
   CLI11_PARSE(app, argc, argv);
   if (o.print) {
-    std::cout << tdc::fuzz::PrintFixture(tdc::fuzz::SampleProgram(o.seed));
+    std::cout << tdc::fuzz::PrintFixture(
+        tdc::fuzz::SampleProgram(o.seed, 60, tdc::fuzz::kEveryExtension));
     return 0;
   }
   if (!o.replay.empty()) return tdc::fuzz::Replay(o);

@@ -29,7 +29,7 @@ std::optional<Program> InsertWrapper(const Program& program, size_t n) {
   // eager code) it is traced, while through a wrapper it is one opaque node (found by this
   // property); nor around a custom op, never offered, while the wrapper is.
   auto at = PickStatement(program, n, [&](const Function&, const Stmt& s) {
-    if (s.kind != Stmt::Kind::kCall) return false;
+    if (!IsCall(s)) return false;
     const Policy p = program.functions[s.callee].policy;
     return p != Policy::kAllowInGraph && p != Policy::kNonstrictTrace && p != Policy::kCustomOp;
   });
@@ -52,7 +52,7 @@ Program WithoutBreaksOrPolicies(const Program& program) {
     f.policy = Policy::kNone;
     std::erase_if(f.body, [](const Stmt& s) {
       return s.kind == Stmt::Kind::kGraphBreak || s.kind == Stmt::Kind::kSkipFrame ||
-             s.kind == Stmt::Kind::kStepUnsupported;
+             s.kind == Stmt::Kind::kStepUnsupported || IsDataBranch(s);
     });
     for (Stmt& s : f.body) {
       if (s.kind == Stmt::Kind::kTryBreak) s.kind = Stmt::Kind::kOp;
@@ -98,8 +98,9 @@ std::optional<ReplacedOp> ReplaceAnOpWithAnAllowedFunction(const Program& progra
   // Not `x * K` under new_constant: an allowed body is not traced, so its read of K is not
   // guarded and the new K runs the cached graph.
   auto replaceable = [&](const Function& f, const Stmt& s) {
-    return s.kind == Stmt::Kind::kOp && f.policy != Policy::kDisableNonrecursive &&
-           !CanEndItsFrame(f) && !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
+    return s.kind == Stmt::Kind::kOp && !IsIndexing(s.op) &&
+           f.policy != Policy::kDisableNonrecursive && !CanEndItsFrame(f) &&
+           !(s.op == OpKind::kSigmoid && program.disallow_sigmoid) &&
            !(s.op == OpKind::kMulGlobal && program.new_constant);
   };
   auto at = PickStatement(program, n, replaceable);

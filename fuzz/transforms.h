@@ -11,14 +11,15 @@
 
 namespace tdc::fuzz {
 
-// The `n`-th call (modulo their number, in function order) of a function that is not
-// allow_in_graph'd goes through a new policy-free function whose body is only that call;
+// The `n`-th call (modulo their number, in function order; in a loop or a try block too) of a
+// function that is not allow_in_graph'd goes through a new policy-free function whose body
+// is only that call;
 // nullopt when there is none. The partition does not change (a wrapper's own
 // segments are empty).
 std::optional<Program> InsertWrapper(const Program& program, size_t n);
 
-// Every policy none, every graph break, the sigmoid disallow, the helper steps and the
-// new-shape call gone: at most one graph.
+// Every policy none, every graph break and data-dependent branch, the sigmoid disallow,
+// the helper steps and the new-shape call gone: at most one graph.
 Program WithoutBreaksOrPolicies(const Program& program);
 
 // Up to `length` consecutive statements that cannot break (ops but a disallowed
@@ -33,10 +34,10 @@ std::optional<Program> ExtractAFunction(const Program& program, size_t n, size_t
 Program AddGraphBreak(const Program& program, size_t f, size_t at);
 
 // The `n`-th op (modulo their number; nullopt when there is none) that Dynamo would see
-// as an ordinary node where it is traced (not a disallowed sigmoid, not in a
-// disable(recursive=False) function's own body, which runs eagerly but offers its
-// callees) replaced by a call of a new allow_in_graph function computing it. Its node takes the
-// op's place: `target` names it (`f<k>`), `op` the op.
+// as one ordinary node (not an indexing op, whose nodes are several) where it is traced (not a
+// disallowed sigmoid, not in a disable(recursive=False) function's own body, which runs eagerly but
+// offers its callees) replaced by a call of a new allow_in_graph function computing it. Its node
+// takes the op's place: `target` names it (`f<k>`), `op` the op.
 struct ReplacedOp {
   Program program;
   std::string target;
