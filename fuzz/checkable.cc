@@ -104,26 +104,16 @@ bool ReferenceHasKnownIssue(const Program& p, std::string* why) {
     return true;
   };
   for (size_t f = 0; f < p.functions.size(); ++f) {
-    bool resumable_before = false;  // a data-dependent branch or a call came before
+    bool branch_before = false;  // a data-dependent branch came before
     for (const Stmt& s : p.functions[f].body) {
-      if (s.kind == Stmt::Kind::kCallInTry) {
-        for (const Stmt& inner : p.functions[s.callee].body) {
-          if (inner.kind == Stmt::Kind::kStepUnsupported) {
-            return yes(
-                fmt::format("f{}: step_unsupported() in a function called in a try block (issue 26 "
-                            "finding: the reference steps back in the callee)",
-                            s.callee));
-          }
-        }
-      }
-      if (f > 0 && resumable_before && IsCallInLoopOrTry(s)) {
+      if (f > 0 && branch_before && IsCallInLoopOrTry(s)) {
         return yes(fmt::format(
-            "f{}: a call in a loop or a try block after a data-dependent branch or a call "
-            "(issue 26 finding: a skipped re-rooted resume function runs the callee's rest "
-            "twice)",
+            "f{}: a call in a loop or a try block after a data-dependent branch (issue 26 "
+            "finding: the reference refuses a skipped re-rooted resume function that cannot run "
+            "again from a branch's target)",
             f));
       }
-      resumable_before = resumable_before || IsDataBranch(s) || IsCall(s);
+      branch_before = branch_before || IsDataBranch(s);
     }
   }
   return false;
@@ -150,17 +140,12 @@ void MakeCheckable(Program& p) {
   for (size_t f = 0; f < p.functions.size(); ++f) {
     if (TracedOnFakeTensors(p.functions[f].policy))
       ForTheTreeAt(p, static_cast<int>(f), branch_to_op);
-    bool resumable_before = false;
+    bool branch_before = false;
     for (Stmt& s : p.functions[f].body) {
       if (IsCallInLoopOrTry(s)) ForTheTreeAt(p, s.callee, branch_to_op);
       if (s.kind == Stmt::Kind::kCallInLoop) ForTheTreeAt(p, s.callee, no_step_back);
-      if (s.kind == Stmt::Kind::kCallInTry) {
-        for (Stmt& inner : p.functions[s.callee].body) {
-          if (inner.kind == Stmt::Kind::kStepUnsupported) inner.kind = Stmt::Kind::kGraphBreak;
-        }
-      }
-      if (f > 0 && resumable_before && IsCallInLoopOrTry(s)) s.kind = Stmt::Kind::kCall;
-      resumable_before = resumable_before || IsDataBranch(s) || IsCall(s);
+      if (f > 0 && branch_before && IsCallInLoopOrTry(s)) s.kind = Stmt::Kind::kCall;
+      branch_before = branch_before || IsDataBranch(s);
       if (s.kind == Stmt::Kind::kIfData && p.disallow_sigmoid) {
         if (s.op == OpKind::kSigmoid) s.op = OpKind::kTanh;
         if (s.else_op == OpKind::kSigmoid) s.else_op = OpKind::kTanh;

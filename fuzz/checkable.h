@@ -26,19 +26,12 @@ namespace tdc::fuzz {
 //   frame stepping back there resumes its callers inside the loop, not modeled.
 bool OracleCanPredict(const Program& program, std::string* why = nullptr);
 
-// Where the reference is known to disagree with torch 2.13.0 (under nested graph breaks;
-// `why` says which):
-// - step_unsupported() in a function called in a try block, with two ops before it: torch
-//   lets no frame below a root frame in a try block take checkpoints, so the root frame
-//   is skipped (or steps back) and the callee then steps back as a frame of its own; the
-//   reference steps back in the callee and resumes the root after its call (one graph too
-//   many);
-// - in a function other than the entry, a data-dependent branch or a call, then a call in a
-//   loop or a try block: when the function's resume function, in that branch or waiting for
-//   the inner frame's, is converted as a frame of its own (re-rooted) and then skipped by a
-//   break in that callee (a loop's, or a try block's without a checkpoint), the reference
-//   runs the callee's rest twice (one graph too many; after the function's own
-//   graph_break() it does not).
+// Where the reference does not agree with torch 2.13.0 (under nested graph breaks; `why`
+// says which): in a function other than the entry, a data-dependent branch, then a call in a
+// loop or a try block: when the function's resume function, in that branch, is converted as
+// a frame of its own (re-rooted) and then skipped by a break in that callee (a loop's, or a
+// try block's without a checkpoint), the reference cannot run it again from its start (a
+// branch's target) and refuses the run (it ran the callee's rest twice before issue 26).
 bool ReferenceHasKnownIssue(const Program& program, std::string* why = nullptr);
 
 // What the fuzzers generate: predicted by the oracle, and free of the known issues.
@@ -48,10 +41,9 @@ bool Checkable(const Program& program, std::string* why = nullptr);
 // data-dependent branch the oracle cannot predict becomes its first arm's op, a
 // non-equivalent is_compiling branch beside one an equivalent one, a disallowed sigmoid in
 // an arm a tanh; below a call in a loop a step_unsupported() becomes a graph_break(), a
-// break in a try block an op and a call in a try block a plain call; for the known issues, a
-// step_unsupported() in a function called in a try block becomes a graph_break(), and a
-// call in a loop or a try block after a data-dependent branch or a call, in a function
-// other than the entry, a plain call.
+// break in a try block an op and a call in a try block a plain call; for the known issue, a
+// call in a loop or a try block after a data-dependent branch, in a function other than the
+// entry, a plain call.
 void MakeCheckable(Program& program);
 
 }  // namespace tdc::fuzz

@@ -400,12 +400,18 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // its own, what they traced (`graph`, as `returns` marks it; what they read) its graph;
   // `like` is the trace whose settings it takes.
   void ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
-                         const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph,
-                         const Reads& reads, const GlobalGuardList& globals);
+                         const std::vector<Trace::ChainReturn>& returns, const GraphBuilder& graph);
   // The calls the frame at `depth` made while `t` traced it.
   static std::vector<Trace::InlinedCall> CallsAt(const Trace& t, size_t depth);
   // `calls` made again eagerly (their frames offered), then `callee`'s.
   Value RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee, CallArgs args);
+  // Where a skipped resume function of the frames `chain` (outermost first) runs again
+  // eagerly: the outermost frame from its call of the inner frames' resume function, with
+  // the value they returned while traced (`returns`); nullopt while they still run.
+  static std::optional<ResumeLevel> EagerRestart(const std::vector<ResumeLevel>& chain,
+                                                 const std::vector<Trace::ChainReturn>& returns);
+  // Refuses a skipped frame whose calls made so far would run again while one still runs.
+  [[noreturn]] void RefuseRunningCallAgain();
   // A resume function of the one frame `level` runs eagerly: that frame runs its code again
   // from its call (runtime::ResumeFrame, with its locals then), which the reference had run
   // traced. Returns (no throw) where the interpreter cannot start there: operands below the

@@ -186,7 +186,8 @@ void Dynamo::OnReturn(const Frame& frame, const Value& result) {
     if (depth <= t->waiting_above && depth > t->root_depth) {
       t->waiting_above = depth - 1;  // its caller goes on
       t->chain_returns.push_back({depth, t->graph.mark(), result, frame.line,
-                                  in_.process().compiler.error_on_graph_break});
+                                  in_.process().compiler.error_on_graph_break, t->reads.UsedSoFar(),
+                                  t->global_guards});
     }
     if (in_.frames()[t->root_depth] == &frame) Emit(*t, {result}, frame.line, /*at_return=*/true);
   }

@@ -199,6 +199,12 @@ void Reads::UseAllOf(const Reads& other) {
   for (ObjectId object : other.used_) Use(object);
 }
 
+Reads Reads::UsedSoFar() const {
+  Reads copy;
+  copy.UseAllOf(*this);
+  return copy;
+}
+
 void Reads::Rollback(Mark mark) {
   while (journal_.size() > mark) {
     const Inserted& last = journal_.back();

@@ -85,6 +85,8 @@ class Reads {
   void UseAt(ValuePath path);
   // Everything `other` used, used here too.
   void UseAllOf(const Reads& other);
+  // A copy of what this one used (all UseAllOf takes): what a trace had used at a moment.
+  Reads UsedSoFar() const;
 
   using Mark = size_t;
   Mark mark() const { return journal_.size(); }

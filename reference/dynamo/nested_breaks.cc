@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "reference/dynamo/code_names.h"
@@ -136,16 +137,21 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
       if (call.depth >= frame->root_depth) frame->inlined_calls.push_back(call);
     }
     for (const Trace::ChainReturn& r : old->chain_returns) {
-      if (r.depth > frame->root_depth) frame->chain_returns.push_back(r);
+      if (r.depth <= frame->root_depth) continue;
+      frame->chain_returns.push_back({r.depth, r.mark, r.result, r.line, r.error_on_graph_break,
+                                      r.used.UsedSoFar(), r.global_guards});
     }
+    // Those frames no longer wait (a frame called there is no resume function's).
+    frame->waiting_above = std::min(frame->waiting_above, old->waiting_above);
   }
-  // Its code skipped, the frame runs eagerly from its start: the calls it made run again.
+  // Its code skipped, the frame runs eagerly from its call of the inner frames' resume
+  // function or, where it cannot, from its start: the calls it made run again.
   std::vector<Trace::InlinedCall> calls;
-  const ResumeLevel restart = inner.front();
-  const bool one_frame = inner.size() == 1;
-  if (frame == nullptr) {
+  const bool skipped = frame == nullptr;
+  const std::optional<ResumeLevel> restart = EagerRestart(inner, old->chain_returns);
+  if (skipped) {
     calls = CallsAt(*old, level + 1);
-    ReplayInnerResume(*old, inner, old->chain_returns, traced, reads, globals);
+    ReplayInnerResume(*old, inner, old->chain_returns, traced);
   }
   // The waiting frames are folded into the compiled code that calls the frame, traced or not.
   const std::pair<size_t, size_t> folded{old->root_depth + 1, level};
@@ -153,7 +159,8 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
       {slot, in_.frames()[level + 1], std::move(old), std::move(waiting), folded});
   contexts_[slot] = std::move(frame);
   if (Tracing() != nullptr) return Break(reached, callee, args);
-  if (one_frame) ResumeFrameEagerly(restart);
+  if (restart && (skipped || inner.size() == 1)) ResumeFrameEagerly(*restart);
+  if (skipped && in_.frames().size() - 1 > level + 1) RefuseRunningCallAgain();
   return RunAgainEagerly(std::move(calls), callee, std::move(args));
 }
 
@@ -187,11 +194,33 @@ Value Dynamo::SkipRerootedFrame(const Value& callee, CallArgs args) {
       "of it "
       "eagerly, its calls offered to Dynamo");
   std::vector<Trace::InlinedCall> calls = CallsAt(t, t.root_depth);
-  ReplayInnerResume(t, t.chain, t.chain_returns, t.graph, t.reads, t.global_guards);
-  const std::vector<ResumeLevel> chain = t.chain;
+  ReplayInnerResume(t, t.chain, t.chain_returns, t.graph);
+  const std::optional<ResumeLevel> from = EagerRestart(t.chain, t.chain_returns);
+  const bool below = in_.frames().size() - 1 > t.root_depth;
   contexts_[slot] = nullptr;
-  if (chain.size() == 1) ResumeFrameEagerly(chain.front());
+  if (from) ResumeFrameEagerly(*from);
+  // Running the calls made so far again is right only where none of them still runs.
+  if (below) RefuseRunningCallAgain();
   return RunAgainEagerly(std::move(calls), callee, std::move(args));
+}
+
+std::optional<ResumeLevel> Dynamo::EagerRestart(const std::vector<ResumeLevel>& chain,
+                                                const std::vector<Trace::ChainReturn>& returns) {
+  ResumeLevel from = chain.front();
+  if (chain.size() == 1) return from;
+  auto returned = std::find_if(returns.begin(), returns.end(), [&](const Trace::ChainReturn& r) {
+    return r.depth == chain[1].depth;
+  });
+  if (returned == returns.end()) return std::nullopt;
+  from.stack.push_back(returned->result);
+  return from;
+}
+
+void Dynamo::RefuseRunningCallAgain() {
+  RefuseNotModeled(
+      "a skipped resume function made by re-rooting a nested one, broken inside a call it makes, "
+      "that cannot run again from its start (it resumes after a data-dependent branch, or a "
+      "block is open there)");
 }
 
 void Dynamo::ResumeFrameEagerly(const ResumeLevel& level) {
@@ -213,8 +242,7 @@ void Dynamo::ResumeFrameEagerly(const ResumeLevel& level) {
 
 void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>& chain,
                                const std::vector<Trace::ChainReturn>& returns,
-                               const GraphBuilder& graph, const Reads& reads,
-                               const GlobalGuardList& globals) {
+                               const GraphBuilder& graph) {
   if (chain.size() < 2) return;
   const size_t inner = chain[1].depth;
   auto returned = std::find_if(returns.begin(), returns.end(),
@@ -225,10 +253,10 @@ void Dynamo::ReplayInnerResume(const Trace& like, const std::vector<ResumeLevel>
   std::unique_ptr<Trace> frame =
       MakeResume(like, std::vector<ResumeLevel>(chain.begin() + 1, chain.end()), &traced);
   if (frame == nullptr) return;
-  // It read its values as the trace that ran those frames used them.
-  frame->reads.UseAllOf(reads);
+  // It read its values as the trace that ran those frames used them until they returned.
+  frame->reads.UseAllOf(returned->used);
   for (const std::string& name : chain[1].live) frame->reads.ReadLocal(name);
-  frame->global_guards = globals;
+  frame->global_guards = returned->global_guards;
   const bool flag =
       std::exchange(in_.process().compiler.error_on_graph_break, returned->error_on_graph_break);
   Emit(*frame, {returned->result}, returned->line, /*at_return=*/true);

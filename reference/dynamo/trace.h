@@ -82,6 +82,10 @@ struct Trace {
     Value result;
     int64_t line;
     bool error_on_graph_break;  // the flag then, which decides whether its graph is one
+    // What the trace had read then: that resume function's guards, none of what its
+    // callers read after it returned (fuzz/corpus, recorded by torch).
+    Reads used;  // Reads::UsedSoFar (move-only: copied the same way)
+    GlobalGuardList global_guards;
   };
   std::vector<ChainReturn> chain_returns;
   // Made by RerootAt: its root frame did not begin under it.
