@@ -412,7 +412,9 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   // An `and` / `or` operand's jump leaves the value on the stack as the result.
   std::vector<Value> resume_stack = stack;
   if (jump.keeps_value && target == jump.target) resume_stack.push_back(cond);
-  ResumeLevel at_branch{innermost, f.function, nullptr, &branch, resume_stack, {}, {}, target};
+  ResumeLevel at_branch{innermost, f.function,   nullptr,
+                        &branch,   resume_stack, {},
+                        {},        target,       f.grad_enabled_at_start};
   at_branch.live = LiveLocalsAt(*f.scope, layout, target);
   for (const std::string& name : at_branch.live)
     at_branch.values.push_back(f.fast[f.scope->local_slot.at(name)]);
@@ -425,7 +427,8 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
       resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, outer_stack,
-                                         std::move(at.resume_names), at.resume_values});
+                                         std::move(at.resume_names), at.resume_values, 0,
+                                         outer.grad_enabled_at_start});
   }
   if (in_.process().grad_enabled != t.grad_enabled) AddGradModeNode(t, t.grad_enabled);
   if (t.record) LogBreak(t, text, false, innermost);

@@ -157,7 +157,8 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
       resuming.insert(resuming.begin(), {depth, outer.function, outer.call, outer.stmt, stack,
-                                         std::move(at.resume_names), at.resume_values});
+                                         std::move(at.resume_names), at.resume_values, 0,
+                                         outer.grad_enabled_at_start});
   }
   const int64_t line = level == t.root_depth ? checkpoint.stmt->span.begin.line
                                              : in_.frames()[t.root_depth]->call->span.begin.line;

@@ -389,8 +389,9 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
     }
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)
-      resuming.insert(resuming.begin(), {depth, f.function, f.call, f.stmt, stack,
-                                         std::move(at.resume_names), at.resume_values});
+      resuming.insert(resuming.begin(),
+                      {depth, f.function, f.call, f.stmt, stack, std::move(at.resume_names),
+                       at.resume_values, 0, f.grad_enabled_at_start});
   }
   // The graph leaves grad mode as the frame found it: the break's call and the resume
   // function run inside the with blocks again (spec §3.3; golden graph_break/break_in_no_grad).
@@ -403,6 +404,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
                       DisableWrapperOf(callee) == DisableWrapper::kRecursive
                           ? " (torch.compiler.disable: no frame inside it is converted)"
                           : " (frames it calls are offered to Dynamo)"));
+  const bool mode_at_call = in_.process().grad_enabled;
   Value result;
   try {
     FoldFrames fold(*this, t.root_depth + 1, innermost);
@@ -415,6 +417,11 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
   if (resuming.empty() || !rules_.on(Rule::kResumeFunction)) {
     contexts_[slot] = nullptr;  // the rest runs as it is
     return result;
+  }
+  if (in_.process().grad_enabled != mode_at_call) {
+    // torch's resume function begins under the mode the call left (probed: a
+    // torch.set_grad_enabled(False) entered in it restores the mode it was made under).
+    RefuseNotModeled("a graph break's call that leaves grad mode changed, with a resume function");
   }
   resuming.back().stack.push_back(result);  // the call's value goes to the deepest frame resuming
   StartResume(slot, std::move(resuming));

@@ -348,6 +348,25 @@ BreakText DataDependentOperatorText() {
   return text;
 }
 
+BreakText UnsupportedContextManagerText(const std::string& type_name) {
+  BreakText text{
+      "gb0142",
+      "Unsupported context manager",
+      fmt::format("Dynamo does not know how to enter a `{}` context manager.", type_name),
+      {"Avoid using the unsupported context manager.",
+       "If the context manager seems like it should be supported (e.g. torch.set_grad_enabled), "
+       "then it may be the case that it was created outside the compiled region, which Dynamo "
+       "does not support. Supported context managers can cross graph break boundaries only if "
+       "they are local non-closure variables, or are intermediate values.",
+       "File an issue to PyTorch. Simple context managers can potentially be supported, but note "
+       "that context managers can't be supported in general"},
+      fmt::format("Attempted SETUP_WITH/BEFORE_WITH/LOAD_SPECIAL on LazyVariableTracker(realized: "
+                  "UserDefinedObjectVariable({}))",
+                  type_name)};
+  text.then = BreakText::Then::kStepBack;
+  return text;
+}
+
 BreakText TolistNonIntegerText() {
   return {"gb0109",
           "Tensor.tolist() with non-integer tensor",

@@ -47,6 +47,10 @@ BreakText ItemCallText();
 // `not t` on a traced tensor (UNARY_NOT reads its data, gb0033), a kStepBack break; also
 // what tolist() of a tensor that is not floating breaks with at its call.
 BreakText DataDependentOperatorText();
+// A with statement entering a context manager of library type `type_name` (`no_grad`) that
+// came from outside the traced code (gb0142): an instruction Dynamo cannot trace, a kStepBack
+// break.
+BreakText UnsupportedContextManagerText(const std::string& type_name);
 // tolist() of a tensor not of int8 .. int64 (gb0109).
 BreakText TolistNonIntegerText();
 

@@ -191,6 +191,36 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    assert x.sum() > 0, 42\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "an assert on a traced tensor with a message that is not a str", 4},
+    // Grad-mode context managers Dynamo enters in ways the reference does not model (probed
+    // on torch 2.13.0): one an earlier trace made, live after a break under another mode
+    // (torch sets its mode before the resume function and leaves it set) or, not probed,
+    // entered under another mode; one another frame of the trace made (a
+    // torch.set_grad_enabled(False) passed on records nothing and leaks the mode); one from
+    // outside whose graph break's call leaves the mode changed (torch's resume function
+    // begins under that mode); one from outside under fullgraph (not probed).
+    {"def f(x):\n    c = torch.no_grad()\n    x = x + 1\n    torch._dynamo.graph_break()\n"
+     "    with c:\n        x = x * 2\n    return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a no_grad context manager made before a graph break and live after it, its mode not the "
+     "resume function's",
+     6},
+    {"def f(x):\n    c = torch.no_grad()\n    x = x + 1\n    torch._dynamo.graph_break()\n"
+     "    with torch.enable_grad():\n        with c:\n            x = x * 2\n    return x\n"
+     "with torch.no_grad():\n    out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "entering a no_grad context manager made before a graph break under a grad mode it does not "
+     "set",
+     8},
+    {"def g(x, c):\n    with c:\n        return x * 2\n"
+     "def f(x):\n    return g(x + 1, torch.set_grad_enabled(False))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "entering a set_grad_enabled context manager another frame of the trace made", 4},
+    {"def g(x, c):\n    with c:\n        return x * 2\n"
+     "def f(x, c):\n    return g(x + 1, c) - 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), torch.set_grad_enabled(False))",
+     "a graph break's call that leaves grad mode changed, with a resume function", 7},
+    {"def f(x, c):\n    with c:\n        return x * 2\n"
+     "out = torch.compile(f, backend=backend, fullgraph=True)(torch.ones(2), torch.no_grad())",
+     "entering a no_grad context manager made outside the traced code under fullgraph", 4},
     // tolist() of an empty integer tensor: torch traces it reading nothing.
     {"def f(x):\n    return x.tolist()\n"
      "out = torch.compile(f, backend=backend)(torch.zeros(0, dtype=torch.long))",

@@ -102,10 +102,12 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   const int64_t line = key.resume_line();
   std::string name = fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line);
   Explain(fmt::format("{}: the rest of {} after line {}", name, co_name, line));
-  // The resume function is called under the frame's own grad mode and enters the with
-  // blocks still open (its first node sets grad mode again).
+  // The resume function is called under the grad mode its frame was called under (the
+  // root's, or a decorator's context around an inlined frame: upstream
+  // nested_graph_breaks/test_graph_break_in_wrapped_enable_grad) and enters the with blocks
+  // still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
-  in_.process().grad_enabled = old.grad_enabled;
+  in_.process().grad_enabled = at_root ? old.grad_enabled : outer.grad_enabled_at_start;
   std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true,
                                       old.callback, BackendToMatch(*old.callback));
   in_.process().grad_enabled = inside;
@@ -116,6 +118,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
     std::erase_if(t->guards,
                   [&](const GuardedValue& g) { return OpenContext(values[g.index]) != nullptr; });
   }
+  CarryGradContexts(old, *t);
   t->co_name = co_name;
   t->globals = function.globals;
   t->root_depth = outer.depth;

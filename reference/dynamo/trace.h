@@ -57,6 +57,7 @@ struct ResumeLevel {
   // Resuming at a data-dependent branch of if or while statement `stmt` (call null): the
   // instruction it goes on at (CodeLayout's).
   size_t branch_target = 0;
+  bool grad_enabled_at_start = true;  // its frame's (Frame::grad_enabled_at_start)
 };
 // One frame being traced (or, on a cache hit, run again without recording).
 struct Trace {
@@ -144,6 +145,11 @@ struct Trace {
     runtime::ObjectId object;
   };
   std::map<std::pair<size_t, std::string>, BoundFrom> bound_from;
+  // The grad-mode context managers its traced code made (torch.no_grad() ...), with the
+  // depth of the frame that made each (kCarriedAcrossBreak: an earlier trace of the frame
+  // made it): Dynamo knows how to enter those (context_entry.cc).
+  static constexpr size_t kCarriedAcrossBreak = static_cast<size_t>(-1);
+  std::vector<std::pair<Value, size_t>> made_grad_contexts;
   // The last checkpoint of each frame, the root's first (resumability.h): a statement
   // begun with the graph non-empty, outside try / for / with; a step graph break compiles
   // up to it. An inlined frame has them under nested graph breaks only.

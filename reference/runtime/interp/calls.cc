@@ -59,6 +59,7 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
   frame.globals = RefCast<PyDict>(function->globals);
   frame.function = function;
   frame.line = code.def->span.begin.line;
+  frame.grad_enabled_at_start = process_.grad_enabled;
   frame.fast.resize(frame.scope->varnames.size());
   for (size_t i = 0; i < frame.scope->cellvars.size(); ++i) frame.cells.push_back(heap().NewCell());
   if (auto* closure = DynCast<PyTuple>(function->closure)) {

@@ -353,6 +353,7 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
   inner.globals = f.globals;
   inner.function = f.function;
   inner.line = f.line;
+  inner.grad_enabled_at_start = process_.grad_enabled;
   inner.fast.resize(scope.varnames.size());
   for (const std::string& name : scope.cellvars) {
     (void)name;

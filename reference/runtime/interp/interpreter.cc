@@ -333,6 +333,7 @@ Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, V
   if (item == st.items.size()) return ExecBlock(f, st.body, result);
   const WithItem& w = *st.items[item];
   Value manager = Eval(f, *w.context_expr);
+  if (hook_ != nullptr) hook_->OnEnterContext(f, manager);
   Value exit = GetAttr(manager, "__exit__");
   Value entered = Call(GetAttr(manager, "__enter__"), {});
   manager.Reset();

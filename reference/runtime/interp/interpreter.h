@@ -36,10 +36,13 @@ struct Frame {
   std::shared_ptr<const Program> program;
   const Scope* scope = nullptr;
   Ref<PyDict> globals;
-  Ref<PyFunction> function;          // null for the module body
-  std::vector<Value> fast;           // the scope's locals, in varnames order
-  std::vector<Ref<PyCell>> cells;    // the scope's cellvars, then its freevars
-  int64_t line = 0;                  // the statement being executed
+  Ref<PyFunction> function;        // null for the module body
+  std::vector<Value> fast;         // the scope's locals, in varnames order
+  std::vector<Ref<PyCell>> cells;  // the scope's cellvars, then its freevars
+  int64_t line = 0;                // the statement being executed
+  // The grad mode it was called under (a context a decorator or its caller entered): what a
+  // nested resume function resuming it first is called under.
+  bool grad_enabled_at_start = true;
   const lang::Stmt* stmt = nullptr;  // that statement
   const lang::Call* call = nullptr;  // the call being made, while its callee runs
   // Operands an enclosing expression has evaluated and not yet consumed (CPython's value
@@ -126,6 +129,12 @@ class FrameHook {
   virtual void OnStatement(const Frame& frame, const lang::Stmt& stmt) {
     (void)frame;
     (void)stmt;
+  }
+  // A with statement of `frame` is about to enter context manager `manager` (Dynamo cannot
+  // enter every manager it meets).
+  virtual void OnEnterContext(const Frame& frame, const Value& manager) {
+    (void)frame;
+    (void)manager;
   }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {

@@ -1,0 +1,148 @@
+// A with statement of traced code entering a grad-mode context manager (torch.no_grad,
+// torch.enable_grad, torch.set_grad_enabled instances) as torch 2.13.0 does it (probed).
+// Dynamo enters one its traced code made (a GradModeVariable) and records the mode changes as
+// nodes. One made before a graph break and live after it is rebuilt by the compiled code,
+// which calls torch.set_grad_enabled(mode) before the resume function, and the resume
+// function enters it as its own (upstream ctx_manager/test_inactive_context_graph_break_local,
+// _stack2). One that came from outside the traced code is a user object to Dynamo, and
+// BEFORE_WITH on that is graph break gb0142 "Unsupported context manager" at the instruction
+// (a kStepBack break: probed with the manager a parameter, a global, a closure cell's
+// contents, an item of a list parameter, a parameter passed on to an inlined callee; golden
+// graph_break/grad_context_from_outside). Refused (DESIGN D13) where torch was seen to do
+// what the reference does not model: a rebuilt one whose mode is not the resume function's
+// (the mode stays set after the frame returns) or, not probed, entered under another mode,
+// one made by another frame of the trace
+// (torch.set_grad_enabled(False) passed to an inlined callee records no mode change and
+// leaks the mode after the call), one whose origin the reference cannot place, and one from
+// outside under fullgraph or error_on_graph_break (not probed).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/not_modeled.h"
+
+namespace tdc::dynamo {
+
+using namespace runtime;  // NOLINT
+
+namespace {
+
+// The name of `v`'s type when it is one of torch's grad-mode context manager classes.
+std::optional<std::string> GradModeTypeName(const Value& v) {
+  const auto* type = DynCast<PyType>(v);
+  if (type == nullptr || type->module != "torch.autograd.grad_mode") return std::nullopt;
+  if (type->name != "no_grad" && type->name != "enable_grad" && type->name != "set_grad_enabled")
+    return std::nullopt;
+  return type->name;
+}
+
+// The grad mode `manager` enters (GradModeVariable's target value).
+bool TargetMode(const Value& manager) {
+  const auto* m = DynCast<PyInstance>(manager);
+  if (m->type->name == "set_grad_enabled") return IsTruthy(m->attrs->GetStr("mode"));
+  return m->type->name == "enable_grad";
+}
+
+bool Holds(const Value& container, const Value& v) {
+  const std::vector<Value>* items = nullptr;
+  if (const auto* list = DynCast<PyList>(container)) items = &list->items();
+  if (const auto* tuple = DynCast<PyTuple>(container)) items = &tuple->items();
+  return items != nullptr && std::find(items->begin(), items->end(), v) != items->end();
+}
+
+}  // namespace
+
+std::optional<Value> Dynamo::MakeGradContext(const Value& callee, CallArgs& args) {
+  if (!GradModeTypeName(callee)) return std::nullopt;
+  Trace& t = *Tracing();
+  const size_t depth = in_.frames().size() - 1;
+  Value made = in_.CallDirect(callee, std::move(args));
+  t.made_grad_contexts.emplace_back(made, depth);
+  return made;
+}
+
+void Dynamo::CarryGradContexts(const Trace& old, Trace& t) const {
+  for (const auto& [made, depth] : old.made_grad_contexts) {
+    const bool received = std::any_of(t.inputs.begin(), t.inputs.end(),
+                                      [&](const auto& input) { return input.first == made; });
+    if (!received) continue;
+    if (TargetMode(made) != t.grad_enabled) {
+      RefuseNotModeled(fmt::format(
+          "a {} context manager made before a graph break and live after it, its mode not the "
+          "resume function's (torch 2.13.0 sets its mode before calling the resume function and "
+          "leaves it set)",
+          *GradModeTypeName(TypeOf(in_, made))));
+    }
+    t.made_grad_contexts.emplace_back(made, Trace::kCarriedAcrossBreak);
+  }
+}
+
+bool Dynamo::CameFromOutsideTrace(const Trace& t, const Frame& frame, const Value& v) const {
+  for (const Value& globals : {t.globals, frame.function ? frame.function->globals : Value()}) {
+    const auto* dict = DynCast<PyDict>(globals);
+    if (dict == nullptr) continue;
+    for (const auto& [name, value] : dict->Items()) {
+      if (value == v) return true;
+    }
+  }
+  // A closure cell of the root frame's function, or of a function the trace read from its
+  // inputs or globals (Trace::cell_sources).
+  const Frame& root = *in_.frames()[t.root_depth];
+  for (const Frame* f : {&root, &frame}) {
+    for (const Ref<PyCell>& cell : f->cells) {
+      if (cell->contents == v && (f == &root || t.cell_sources.contains(cell->id()))) return true;
+    }
+  }
+  for (const auto& [input, source] : t.inputs) {
+    // A resume function's named locals are values an earlier trace may have made.
+    const bool outside = !t.resume || source.find("___stack") != std::string::npos;
+    if (outside && (input == v || Holds(input, v))) return true;
+  }
+  return false;
+}
+
+void Dynamo::OnEnterContext(const Frame& frame, const Value& manager) {
+  Trace* t = Tracing();
+  if (t == nullptr) return;
+  std::optional<std::string> type = GradModeTypeName(TypeOf(in_, manager));
+  if (!type) return;
+  const size_t depth = in_.frames().size() - 1;
+  for (const auto& [made, made_depth] : t->made_grad_contexts) {
+    if (made != manager) continue;
+    if (made_depth == depth) return;  // a GradModeVariable: entered and recorded
+    if (made_depth == Trace::kCarriedAcrossBreak) {
+      // Entered under its own mode (and, a set_grad_enabled one, made under it), torch's
+      // rebuilt one and the reference's agree: neither changes the mode, entering or leaving.
+      const bool target = TargetMode(manager);
+      const auto* m = DynCast<PyInstance>(manager);
+      const bool made_under_it =
+          *type != "set_grad_enabled" || IsTruthy(m->attrs->GetStr("prev")) == target;
+      if (in_.process().grad_enabled == target && made_under_it) return;
+      RefuseNotModeled(fmt::format(
+          "entering a {} context manager made before a graph break under a grad mode it does not "
+          "set (not probed on torch 2.13.0)",
+          *type));
+    }
+    RefuseNotModeled(fmt::format(
+        "entering a {} context manager another frame of the trace made (torch 2.13.0 records "
+        "no grad-mode change for a torch.set_grad_enabled one passed to an inlined callee)",
+        *type));
+  }
+  if (!CameFromOutsideTrace(*t, frame, manager)) {
+    RefuseNotModeled(fmt::format(
+        "entering a {} context manager the trace did not make and the reference cannot place",
+        *type));
+  }
+  if (t->callback->fullgraph || in_.process().compiler.error_on_graph_break) {
+    RefuseNotModeled(
+        fmt::format("entering a {} context manager made outside the traced code under fullgraph or "
+                    "error_on_graph_break (not probed on torch 2.13.0)",
+                    *type));
+  }
+  CallArgs none;
+  Break(UnsupportedContextManagerText(*type), Value(), none);
+}
+
+}  // namespace tdc::dynamo
