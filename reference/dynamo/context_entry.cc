@@ -1,5 +1,7 @@
 // A with statement of traced code entering a grad-mode context manager (torch.no_grad,
-// torch.enable_grad, torch.set_grad_enabled instances) as torch 2.13.0 does it (probed).
+// torch.enable_grad, torch.set_grad_enabled instances) or a contextlib.nullcontext as torch
+// 2.13.0 does it (probed). A nullcontext() is entered wherever it came from; one given an
+// enter_result only where the frame made it (torch fails to rebuild one across a break).
 // Dynamo enters one its traced code made (a GradModeVariable) and records the mode changes as
 // nodes. One made before a graph break and live after it is rebuilt by the compiled code,
 // which calls torch.set_grad_enabled(mode) before the resume function, and the resume
@@ -29,13 +31,25 @@ using namespace runtime;  // NOLINT
 
 namespace {
 
-// The name of `v`'s type when it is one of torch's grad-mode context manager classes.
-std::optional<std::string> GradModeTypeName(const Value& v) {
+// The name of `v`'s type when it is a context manager class Dynamo models: torch's grad-mode
+// ones (GradModeVariable) and contextlib.nullcontext (NullContextVariable).
+std::optional<std::string> KnownContextType(const Value& v) {
   const auto* type = DynCast<PyType>(v);
-  if (type == nullptr || type->module != "torch.autograd.grad_mode") return std::nullopt;
+  if (type == nullptr) return std::nullopt;
+  if (type->module == "contextlib" && type->name == "nullcontext") return type->name;
+  if (type->module != "torch.autograd.grad_mode") return std::nullopt;
   if (type->name != "no_grad" && type->name != "enable_grad" && type->name != "set_grad_enabled")
     return std::nullopt;
   return type->name;
+}
+
+// A contextlib.nullcontext given an enter_result: torch 2.13.0 raises InternalTorchDynamoError
+// rebuilding one across a graph break (probed); the reference models none but those the
+// traced code makes and enters in the same frame.
+bool IsNullContextWithResult(const Value& manager) {
+  const auto* m = DynCast<PyInstance>(manager);
+  return m != nullptr && m->type->name == "nullcontext" &&
+         !Is<PyNone>(m->attrs->GetStr("enter_result"));
 }
 
 // The grad mode `manager` enters (GradModeVariable's target value).
@@ -54,29 +68,58 @@ bool Holds(const Value& container, const Value& v) {
 
 }  // namespace
 
-std::optional<Value> Dynamo::MakeGradContext(const Value& callee, CallArgs& args) {
-  if (!GradModeTypeName(callee)) return std::nullopt;
+std::optional<Value> Dynamo::MakeContextManager(const Value& callee, CallArgs& args) {
+  if (!KnownContextType(callee)) return std::nullopt;
   Trace& t = *Tracing();
   const size_t depth = in_.frames().size() - 1;
   Value made = in_.CallDirect(callee, std::move(args));
-  t.made_grad_contexts.emplace_back(made, depth);
+  t.made_contexts.emplace_back(made, depth);
   return made;
 }
 
-void Dynamo::CarryGradContexts(const Trace& old, Trace& t) const {
-  for (const auto& [made, depth] : old.made_grad_contexts) {
+void Dynamo::CarryContextManagers(const Trace& old, Trace& t) const {
+  for (const auto& [made, depth] : old.made_contexts) {
     const bool received = std::any_of(t.inputs.begin(), t.inputs.end(),
                                       [&](const auto& input) { return input.first == made; });
     if (!received) continue;
+    if (IsNullContextWithResult(made)) {
+      RefuseNotModeled(
+          "a contextlib.nullcontext(enter_result) made before a graph break and live after it "
+          "(torch 2.13.0 raises InternalTorchDynamoError rebuilding it)");
+    }
+    if (DynCast<PyInstance>(made)->type->name == "nullcontext") continue;  // no mode to set
     if (TargetMode(made) != t.grad_enabled) {
       RefuseNotModeled(fmt::format(
           "a {} context manager made before a graph break and live after it, its mode not the "
           "resume function's (torch 2.13.0 sets its mode before calling the resume function and "
           "leaves it set)",
-          *GradModeTypeName(TypeOf(in_, made))));
+          *KnownContextType(TypeOf(in_, made))));
     }
-    t.made_grad_contexts.emplace_back(made, Trace::kCarriedAcrossBreak);
+    t.made_contexts.emplace_back(made, Trace::kCarriedAcrossBreak);
   }
+}
+
+void Dynamo::ForgetReturnedContextManager(Trace& t,
+                                          const std::vector<ResumeLevel>& resuming) const {
+  const Value& result = resuming.back().stack.back();
+  auto made = std::find_if(t.made_contexts.begin(), t.made_contexts.end(),
+                           [&](const auto& m) { return m.first == result; });
+  if (made == t.made_contexts.end()) return;
+  if (DynCast<PyInstance>(result)->type->name == "nullcontext") {
+    t.made_contexts.erase(made);  // entered as it is either way (OnEnterContext)
+    return;
+  }
+  size_t uses = 0;
+  for (const ResumeLevel& level : resuming) {
+    uses += std::count(level.stack.begin(), level.stack.end(), result);
+    uses += std::count(level.values.begin(), level.values.end(), result);
+  }
+  if (uses > 1) {
+    RefuseNotModeled(
+        "a grad-mode context manager the trace made, returned by a graph break's call and live "
+        "after it besides (torch hands on a rebuilt one beside the object itself)");
+  }
+  t.made_contexts.erase(made);
 }
 
 bool Dynamo::CameFromOutsideTrace(const Trace& t, const Frame& frame, const Value& v) const {
@@ -106,10 +149,20 @@ bool Dynamo::CameFromOutsideTrace(const Trace& t, const Frame& frame, const Valu
 void Dynamo::OnEnterContext(const Frame& frame, const Value& manager) {
   Trace* t = Tracing();
   if (t == nullptr) return;
-  std::optional<std::string> type = GradModeTypeName(TypeOf(in_, manager));
+  std::optional<std::string> type = KnownContextType(TypeOf(in_, manager));
   if (!type) return;
   const size_t depth = in_.frames().size() - 1;
-  for (const auto& [made, made_depth] : t->made_grad_contexts) {
+  if (*type == "nullcontext") {
+    // Entered the same wherever it came from (probed: a parameter, a global, one made before a
+    // break or handed back by a break's call).
+    const bool made_here = std::any_of(
+        t->made_contexts.begin(), t->made_contexts.end(),
+        [&](const auto& made) { return made.first == manager && made.second == depth; });
+    if (made_here || !IsNullContextWithResult(manager)) return;
+    RefuseNotModeled(
+        "entering a contextlib.nullcontext(enter_result) the frame did not make in the trace");
+  }
+  for (const auto& [made, made_depth] : t->made_contexts) {
     if (made != manager) continue;
     if (made_depth == depth) return;  // a GradModeVariable: entered and recorded
     if (made_depth == Trace::kCarriedAcrossBreak) {

@@ -89,7 +89,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnGradModeSet(bool enabled) override;
   void OnTensorData(const Value& tensor, runtime::TensorDataRead read,
                     const lang::Expr* test) override;
-  // A grad-mode context manager from outside the traced code: a graph break (context_entry.cc).
+  // A context manager Dynamo cannot enter: a graph break or refused (context_entry.cc).
   void OnEnterContext(const Frame& frame, const Value& manager) override;
   void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name,
                     const Value& value) override;
@@ -110,7 +110,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   nested_breaks.cc     nested graph breaks: unwinding, re-rooting, eager resumes
   //   resume_functions.cc  the resume functions a break starts
   //   data_dependent.cc    a traced tensor's data read: a branch on it breaks the graph
-  //   context_entry.cc     a with statement entering a grad-mode context manager
+  //   context_entry.cc     a with statement entering a grad-mode context or nullcontext
   //   scalar_reads.cc      bool(t), int(t), float(t), t.item(): a break at the call
   //   assert_async.cc      `assert t`: a torch._assert_async node
   //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
@@ -446,14 +446,21 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // `not t` on traced tensor (`not_expr` the `not`): a kStepBack break there.
   void NotOnTensor(Trace& t, const lang::Expr& not_expr);
   // ---- context_entry.cc
-  // A call of torch.no_grad, enable_grad or set_grad_enabled by traced code: made as eager
-  // code makes it, and noted in the trace (Trace::made_grad_contexts); nullopt for any other.
-  std::optional<Value> MakeGradContext(const Value& callee, CallArgs& args);
-  // The grad-mode context managers `old` made that resume trace `t` receives: torch
+  // A call of torch.no_grad, enable_grad, set_grad_enabled or contextlib.nullcontext by
+  // traced code: made as eager code makes it, and noted in the trace (Trace::made_contexts);
+  // nullopt for any other.
+  std::optional<Value> MakeContextManager(const Value& callee, CallArgs& args);
+  // The context managers `old` made that resume trace `t` receives: torch
   // rebuilds each (GradModeVariable.reconstruct calls torch.set_grad_enabled(mode)) before it
   // calls the resume function, and `t` enters them as its own. Refuses one whose mode is not
   // the one `t` begins under (torch's call leaves that mode set after the frame).
-  void CarryGradContexts(const Trace& old, Trace& t) const;
+  void CarryContextManagers(const Trace& old, Trace& t) const;
+  // A break's call returned a context manager the trace made (the call's value,
+  // last on the deepest level's stack): the resume function receives the object itself, not
+  // one torch rebuilds, so it is no longer the trace's (upstream
+  // ctx_manager/test_inactive_context_graph_break_stack). Refuses one also live otherwise
+  // (torch hands on a rebuilt copy beside the object; the reference has one object).
+  void ForgetReturnedContextManager(Trace& t, const std::vector<ResumeLevel>& resuming) const;
   // Whether `v` is a value of a global, of a closure cell from outside the trace or of the
   // trace's inputs (an item of one too), which `frame` can reach.
   bool CameFromOutsideTrace(const Trace& t, const Frame& frame, const Value& v) const;

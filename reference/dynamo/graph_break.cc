@@ -109,6 +109,16 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
         "function (torch's verbose log shows the frames uncollapsed) is not modeled");
   }
   if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup) || verbose) {
+    if (nested && t.resume) {
+      for (size_t i = t.root_depth + 1; i <= level; ++i) {
+        if (frames[i]->scope != frames[t.root_depth]->scope) continue;
+        // torch shows one frame of that code where the reference shows the resume function's
+        // and the inlined one's (upstream test_recursive_compiled_fn_with_graph_break).
+        RefuseNotModeled(
+            "the user stack of a nested graph break in a recursive call inlined into a resume "
+            "function of the same function");
+      }
+    }
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
@@ -424,6 +434,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
     RefuseNotModeled("a graph break's call that leaves grad mode changed, with a resume function");
   }
   resuming.back().stack.push_back(result);  // the call's value goes to the deepest frame resuming
+  ForgetReturnedContextManager(t, resuming);
   StartResume(slot, std::move(resuming));
   return result;
 }

@@ -118,7 +118,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
     std::erase_if(t->guards,
                   [&](const GuardedValue& g) { return OpenContext(values[g.index]) != nullptr; });
   }
-  CarryGradContexts(old, *t);
+  CarryContextManagers(old, *t);
   t->co_name = co_name;
   t->globals = function.globals;
   t->root_depth = outer.depth;

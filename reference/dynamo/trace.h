@@ -145,11 +145,11 @@ struct Trace {
     runtime::ObjectId object;
   };
   std::map<std::pair<size_t, std::string>, BoundFrom> bound_from;
-  // The grad-mode context managers its traced code made (torch.no_grad() ...), with the
+  // The context managers its traced code made (torch.no_grad(), nullcontext() ...), with the
   // depth of the frame that made each (kCarriedAcrossBreak: an earlier trace of the frame
   // made it): Dynamo knows how to enter those (context_entry.cc).
   static constexpr size_t kCarriedAcrossBreak = static_cast<size_t>(-1);
-  std::vector<std::pair<Value, size_t>> made_grad_contexts;
+  std::vector<std::pair<Value, size_t>> made_contexts;
   // The last checkpoint of each frame, the root's first (resumability.h): a statement
   // begun with the graph non-empty, outside try / for / with; a step graph break compiles
   // up to it. An inlined frame has them under nested graph breaks only.

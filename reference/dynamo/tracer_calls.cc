@@ -221,7 +221,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
         "{} is a custom op: one node at both levels, its implementation run eagerly", *target));
     return CustomOpCall(callee, args, *target);
   }
-  if (std::optional<Value> made = MakeGradContext(callee, args)) return made;
+  if (std::optional<Value> made = MakeContextManager(callee, args)) return made;
   auto* function = DynCast<PyFunction>(callee);
   if (function == nullptr)
     return std::nullopt;  // builtins, tensor ops: run, recorded by OnTensorOp

@@ -42,6 +42,9 @@ void InstallSetGradEnabled(Interpreter& in) {
     Ref<PyInstance> m = in.heap().NewInstance(Ref<PyType>(raw));
     m->attrs->SetStr("prev", in.heap().Bool(in.process().grad_enabled));
     m->attrs->SetStr("mode", mode);
+    // set_grad_enabled.__repr__: f"{torch.typename(self)}(mode={self.mode})".
+    m->repr = fmt::format("torch.autograd.grad_mode.set_grad_enabled(mode={})",
+                          IsTruthy(mode) ? "True" : "False");
     in.SetGradEnabled(IsTruthy(mode));
     return Value(m);
   };

@@ -250,10 +250,46 @@ void InstallWeakref(Interpreter& in) {
   in.process().modules()[ModuleId::kWeakref]->SetAttr("finalize", finalize);
 }
 
+// contextlib.nullcontext(enter_result=None): entering gives enter_result, leaving does nothing.
+void InstallContextlib(Interpreter& in) {
+  Ref<PyType> nullcontext = LibraryClass(in, "nullcontext", "contextlib");
+  PyType* raw = nullcontext.get();
+  nullcontext->construct = [&in, raw](CallArgs& args) -> Value {
+    for (const auto& [name, value] : args.keywords) {
+      if (name != "enter_result") {
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("nullcontext.__init__() got an unexpected keyword argument '{}'", name));
+      }
+    }
+    if (args.positional.size() > 1) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("nullcontext.__init__() takes from 1 to 2 positional arguments but {} "
+                        "were given",
+                        args.positional.size() + 1));
+    }
+    if (args.positional.size() + args.keywords.size() > 1) {
+      Raise(in.heap(), ExcType::kTypeError,
+            "nullcontext.__init__() got multiple values for argument 'enter_result'");
+    }
+    Value result = args.positional.empty()
+                       ? (args.keywords.empty() ? in.heap().None() : args.keywords[0].second)
+                       : args.positional[0];
+    Ref<PyInstance> self = in.heap().NewInstance(Ref<PyType>(raw));
+    self->attrs->SetStr("enter_result", result);
+    return Value(self);
+  };
+  AddMethod(in, nullcontext, "__enter__", [](CallArgs& args) {
+    return DynCast<PyInstance>(args.positional.at(0))->attrs->GetStr("enter_result");
+  });
+  AddMethod(in, nullcontext, "__exit__", [&in](CallArgs&) { return in.heap().None(); });
+  in.process().modules()[ModuleId::kContextlib]->SetAttr("nullcontext", nullcontext);
+}
+
 void InstallStdlibModules(Interpreter& in) {
   InstallFunctools(in);
   InstallOperator(in);
   InstallWeakref(in);
+  InstallContextlib(in);
 }
 
 }  // namespace tdc::runtime
