@@ -86,7 +86,8 @@ def _render() -> str:
         "//   TDC_KEYWORD(\"function\" or \"method\", \"name\", \"keyword\").",
         "// torch._dynamo.config lists its config keys. reference/runtime/torch_names.h reads it.",
     ]
-    for module in _module_names():
+    # builtins too: a builtin name the runtime lacks is refused, never a NameError.
+    for module in _module_names() + ["builtins"]:
         mod = importlib.import_module(module)
         names = sorted(mod._config) if module == "torch._dynamo.config" else sorted(dir(mod))
         lines += [f'TDC_MODULE_NAME("{module}", "{n}")' for n in names]

@@ -182,6 +182,20 @@ BreakText SkipInliningText(const std::string& function_repr,
           /*after_call=*/true};
 }
 
+BreakText SkippedCBuiltinText(const std::string& module, const std::string& qualname) {
+  const std::string name = fmt::format("{}.{}", module, qualname);
+  return {"gb0007",
+          "Attempted to call function marked as skipped",
+          fmt::format("Dynamo does not know how to trace the Python builtin `{}`.", name),
+          {fmt::format("If you are attempting to call a logging function (e.g. `{}`), you can try "
+                       "adding it to `torch._dynamo.config.reorderable_logging_functions`.",
+                       name),
+           "Please file an issue on GitHub so the PyTorch team can add support for it. "},
+          fmt::format("module: {}, qualname: {}, skip reason: cannot determine source file for {} "
+                      "(likely a C extension or builtin)",
+                      module, qualname, module)};
+}
+
 BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname,
                              const std::string& skip_repr) {
   return {

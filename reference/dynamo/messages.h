@@ -96,6 +96,9 @@ BreakText SkipInliningText(const std::string& function_repr,
                            const std::optional<std::string>& reason);
 // A disallowed builtin of `module` named `qualname` (torch.sub: torch,
 // _VariableFunctionsClass.sub), `skip_repr` its repr.
+// A C builtin of CPython's whose source file torch cannot find (`_warnings.warn`): skipped,
+// with the logging hint (gb0007).
+BreakText SkippedCBuiltinText(const std::string& module, const std::string& qualname);
 BreakText SkippedBuiltinText(const std::string& module, const std::string& qualname,
                              const std::string& skip_repr);
 // A disallowed Python function `name` defined in `file`, module `module`.

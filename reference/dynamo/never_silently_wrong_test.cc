@@ -221,6 +221,12 @@ constexpr Probe kProbes[] = {
      "def f(x, c):\n    return g(x + 1, c) - 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), torch.set_grad_enabled(False))",
      "a graph break's call that leaves grad mode changed, with a resume function", 7},
+    // warnings: a category (and the filters deciding whether a warning raises).
+    {"import warnings\nwarnings.warn('a', stacklevel=2)",
+     "warnings.warn with arguments other than one str message", 4},
+    // A builtin name CPython has and the runtime lacks.
+    {"out = UserWarning", "the builtin UserWarning is not modeled"},
+    {"import warnings\nwarnings.simplefilter('error')", "warnings.simplefilter is not modeled", 4},
     // contextlib.nullcontext(enter_result) live across a break (torch raises
     // InternalTorchDynamoError rebuilding it, probed), or from outside the trace (not probed).
     {"import contextlib\ndef f(x):\n    c = contextlib.nullcontext(2)\n    x = x + 1\n"
@@ -282,6 +288,7 @@ constexpr Control kControls[] = {
     {"torch._dynamo.config.foo_bar = 1",
      "AttributeError: torch._dynamo.config.foo_bar does not exist"},
     {"out = 2 @ torch.ones(2)", "TypeError: unsupported operand type(s) for @: 'int' and 'Tensor'"},
+    {"out = foo_bar", "NameError: name 'foo_bar' is not defined"},
     {"@torch.library.custom_op('m::p', mutates_args=())\n"
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
      "out = p.foo_bar",

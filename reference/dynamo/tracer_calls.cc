@@ -115,6 +115,10 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
       skipped && rules_.on(Rule::kSkippedLibCall)) {
     return skipped;
   }
+  if (callee == p.modules()[ModuleId::kWarnings]->GetAttr("warn") &&
+      rules_.on(Rule::kSkippedLibCall)) {
+    return SkippedCBuiltinText("_warnings", "warn");
+  }
   // torch 2.13.0 traces into custom_op and breaks at torch._library's infer_schema: the
   // frames between are not modeled.
   if (const auto* f = DynCast<PyFunction>(callee); f != nullptr && f->is_native() &&

@@ -6,6 +6,8 @@
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_binding.h"
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/not_modeled.h"
+#include "reference/runtime/torch_names.h"
 
 namespace tdc::runtime {
 
@@ -178,6 +180,9 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
     return v;
   }
   if (Value v = process_.builtins()->GetAttr(name)) return v;
+  if (TorchModuleHas("builtins", name)) {
+    RefuseNotModeled(fmt::format("the builtin {} is not modeled", name));
+  }
   Raise(heap(), ExcType::kNameError, fmt::format("name '{}' is not defined", name));
 }
 

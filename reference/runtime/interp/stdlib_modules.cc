@@ -1,6 +1,6 @@
-// functools, operator and contextlib as fixtures use them, with CPython 3.11's objects:
-// functools.wraps returns a functools.partial of update_wrapper; operator's functions
-// are builtins of the _operator module. Also the helpers of stdlib_modules_support.h.
+// functools, operator, contextlib, weakref and warnings as fixtures use them, with CPython 3.11's
+// objects: functools.wraps returns a functools.partial of update_wrapper; operator's functions are
+// builtins of the _operator module. Also the helpers of stdlib_modules_support.h.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -285,11 +285,26 @@ void InstallContextlib(Interpreter& in) {
   in.process().modules()[ModuleId::kContextlib]->SetAttr("nullcontext", nullcontext);
 }
 
+// warnings.warn(message): the warning goes to stderr, which no outcome records; a category,
+// a stacklevel or a Warning instance (and the filters that decide whether it raises) are not
+// modeled.
+void InstallWarnings(Interpreter& in) {
+  in.process().modules()[ModuleId::kWarnings]->SetAttr(
+      "warn", MakeBuiltin(in, "warn", [&in](CallArgs& args) {
+        if (args.positional.size() != 1 || !args.keywords.empty() ||
+            !Is<PyStr>(args.positional[0])) {
+          RefuseNotModeled("warnings.warn with arguments other than one str message");
+        }
+        return in.heap().None();
+      }));
+}
+
 void InstallStdlibModules(Interpreter& in) {
   InstallFunctools(in);
   InstallOperator(in);
   InstallWeakref(in);
   InstallContextlib(in);
+  InstallWarnings(in);
 }
 
 }  // namespace tdc::runtime
