@@ -78,7 +78,8 @@ std::optional<Value> Dynamo::MakeContextManager(const Value& callee, CallArgs& a
 }
 
 void Dynamo::CarryContextManagers(const Trace& old, Trace& t) const {
-  for (const auto& [made, depth] : old.made_contexts) {
+  for (const auto& entry : old.made_contexts) {
+    const Value& made = entry.first;
     const bool received = std::any_of(t.inputs.begin(), t.inputs.end(),
                                       [&](const auto& input) { return input.first == made; });
     if (!received) continue;

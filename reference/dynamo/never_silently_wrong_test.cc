@@ -104,8 +104,8 @@ constexpr Probe kProbes[] = {
     {"from torch._dynamo.eval_frame import set_code_exec_strategy",
      "torch._dynamo.eval_frame.set_code_exec_strategy is not modeled"},
     // The parts of modeled library objects the reference does not model.
-    {"from torch._dynamo.utils import counters\nout = counters['frames']",
-     "torch._dynamo.utils.counters: category 'frames' is not modeled", 4},
+    {"from torch._dynamo.utils import counters\nout = counters['frames']['ok']",
+     "torch._dynamo.utils.counters: counters['frames']['ok'] is not modeled", 4},
     {"from torch._dynamo.utils import counters\nout = counters['stats']",
      "torch._dynamo.utils.counters: category 'stats' is not modeled", 4},
     // A leaf function's call (invoke_leaf_function) and its grad hooks.

@@ -91,7 +91,11 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   for (const auto& [v, source] : sources) values.push_back(v);
   const CodeState::Skip skip = code_cache_.Of(key).skip;
   if (skipped_frame != nullptr) *skipped_frame = skip == CodeState::Skip::kSkipFrame;
-  if (skip != CodeState::Skip::kNone || !HasTensorInFrame(*key.def, function.globals, values)) {
+  if (skip != CodeState::Skip::kNone) return nullptr;
+  // Its frame is handed to the callback like any other (counters["frames"]["total"]).
+  CountConvertedFrame(key, values, BackendToMatch(*old.callback), *old.callback);
+  if (!HasTensorInFrame(*key.def, function.globals, values)) {
+    code_cache_.Of(key).converted_without_tensors = true;
     return nullptr;
   }
   // The outermost frame resuming may be an inlined one (the frames above it only return

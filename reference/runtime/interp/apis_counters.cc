@@ -20,8 +20,9 @@ namespace {
 
 // "graph_break": key = the break's formatted message (gb type, explanation, hints, context,
 // link), count = how many frame compiles took that break (SEMANTICS §8, R-gb-counter).
-// "frames": eagerly only (empty); under Dynamo its "total" (eval_frame.cc counts the frames
-// handed to ConvertFrame) misses resume functions' conversions, so it is refused there.
+// "frames": its "total" only under Dynamo: the frames handed to ConvertFrame, resume
+// functions' included (eval_frame.cc, resume_functions.cc; golden
+// graph_break/frames_total_counter).
 constexpr std::array<std::string_view, 2> kModeledCategories = {"graph_break", "frames"};
 
 [[noreturn]] void RefuseUnmodeled(std::string_view what) {
@@ -161,12 +162,8 @@ void InstallDynamoCounters(Interpreter& in) {
     ExpectPositional(in, args, "__getitem__", 1, 1);
     RefuseInCompiledRegion(in);
     const auto* category = DynCast<PyStr>(args.positional[1]);
-    // Under Dynamo, "frames" is refused: a resume function's conversion is not counted yet.
-    const bool frames_under_dynamo = category != nullptr && category->value() == "frames" &&
-                                     in.process().compiler.make_compile_wrapper;
-    if (frames_under_dynamo || category == nullptr ||
-        std::find(kModeledCategories.begin(), kModeledCategories.end(), category->value()) ==
-            kModeledCategories.end()) {
+    if (category == nullptr || std::find(kModeledCategories.begin(), kModeledCategories.end(),
+                                         category->value()) == kModeledCategories.end()) {
       RefuseUnmodeled(fmt::format("category {}", Repr(args.positional[1])));
     }
     return views->ViewOf(in, in.process().compiler.counters.Category(category->value()));
