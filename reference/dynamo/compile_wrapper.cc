@@ -57,8 +57,9 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   // duplicate-graph-break checker (convert_frame.py): user stacks are logged again.
   if (rules_.on(Rule::kGbLogDedup)) logged_locations_.clear();
   Value target = model;
-  // torch.compile(disable(fn, recursive=False)) compiles fn: innermost_fn unwraps it.
-  if (DisableWrapperOf(model) == DisableWrapper::kNonrecursive &&
+  // torch.compile(disable(fn)) compiles fn, whether the disable is recursive or not:
+  // innermost_fn unwraps either wrapper (golden disable/compile_of_disabled_function).
+  if (DisableWrapperOf(model) != DisableWrapper::kNone &&
       rules_.on(Rule::kCompileUnwrapsNonrecursive)) {
     target = apis::InnermostFn(in_, model);
   }

@@ -221,6 +221,11 @@ constexpr Probe kProbes[] = {
      "def f(x, c):\n    return g(x + 1, c) - 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), torch.set_grad_enabled(False))",
      "a graph break's call that leaves grad mode changed, with a resume function", 7},
+    // An op failing in traced code: torch's compile raises TorchRuntimeError (its fake-tensor
+    // run fails), which the traced code's own try block cannot catch.
+    {"def f(x):\n    try:\n        return x + torch.ones(3)\n    except RuntimeError:\n"
+     "        return x\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "add raising an error in traced code", 5},
     // warnings: a category (and the filters deciding whether a warning raises).
     {"import warnings\nwarnings.warn('a', stacklevel=2)",
      "warnings.warn with arguments other than one str message", 4},
@@ -289,6 +294,9 @@ constexpr Control kControls[] = {
      "AttributeError: torch._dynamo.config.foo_bar does not exist"},
     {"out = 2 @ torch.ones(2)", "TypeError: unsupported operand type(s) for @: 'int' and 'Tensor'"},
     {"out = foo_bar", "NameError: name 'foo_bar' is not defined"},
+    {"out = torch.ones(2) + torch.ones(3)",
+     "RuntimeError: The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+     "dimension 0"},
     {"@torch.library.custom_op('m::p', mutates_args=())\n"
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
      "out = p.foo_bar",

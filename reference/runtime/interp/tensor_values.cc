@@ -145,9 +145,29 @@ Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, 
 }
 
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args) {
-  OpArgs converted = ToOpArgs(op.name, args);
-  OpValue result =
-      CallOp(op, surface, std::move(converted.positional), std::move(converted.keywords));
+  // Dynamo runs a traced op on fake tensors first: an error there is TorchRuntimeError
+  // "Dynamo failed to run FX node with fake tensors", raised by the compile (probed), which no
+  // try block of the traced code catches.
+  auto refuse_if_traced = [&in, &op]() {
+    const OpObserver* observer = in.process().compiler.op_observer;
+    if (observer == nullptr || !observer->RecordsOps()) return;
+    RefuseNotModeled(fmt::format(
+        "{} raising an error in traced code (torch 2.13.0 raises TorchRuntimeError from the "
+        "compile)",
+        op.name));
+  };
+  OpValue result;
+  try {
+    OpArgs converted = ToOpArgs(op.name, args);
+    result = CallOp(op, surface, std::move(converted.positional), std::move(converted.keywords));
+  } catch (const TorchError& error) {
+    refuse_if_traced();
+    // A Python exception wherever the op was reached from (an operator too, not only a call).
+    throw ToPyError(in.heap(), error);
+  } catch (const PyError&) {
+    refuse_if_traced();
+    throw;
+  }
   // Autograd's flag: a floating result of a differentiable op on a tensor that requires
   // grad requires grad too, while grad mode is on (factories like zeros_like do not
   // differentiate their input).
