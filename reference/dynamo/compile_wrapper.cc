@@ -56,6 +56,12 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
   // Each torch.compile makes a new ConvertFrameAssert, whose constructor resets the
   // duplicate-graph-break checker (convert_frame.py): user stacks are logged again.
   if (rules_.on(Rule::kGbLogDedup)) logged_locations_.clear();
+  const PyModule& config = *in_.process().modules()[ModuleId::kTorchDynamoConfig];
+  if (IsTruthy(config.GetAttr("suppress_errors")) &&
+      IsTruthy(config.GetAttr("fail_on_recompile_limit_hit"))) {
+    // optimize()'s check_for_incompatible_configs raises AssertionError.
+    RefuseNotModeled("torch.compile with config.suppress_errors and fail_on_recompile_limit_hit");
+  }
   Value target = model;
   // torch.compile(disable(fn)) compiles fn, whether the disable is recursive or not:
   // innermost_fn unwraps either wrapper (golden disable/compile_of_disabled_function).

@@ -195,6 +195,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // recompile-limit Unsupported under error_on_graph_break; otherwise this returns and the
   // frame runs without the callback.
   void RecompileLimitHit(const runtime::CompileCallback& callback);
+  // An error out of a frame's conversion under callback `callback`: refused where torch's
+  // config.suppress_errors would suppress it (ConvertFrame.__call__ runs the frame eagerly
+  // instead of raising), which the reference does not model.
+  void RefuseIfSuppressed(const runtime::CompileCallback& callback, const runtime::PyError& error);
   // ConvertFrame.__call__'s counters["frames"]["total"] += 1 for a frame the callback is
   // handed (probed on torch 2.13.0): not one whose cached code runs, nor under fullgraph
   // (its callback is convert_frame_assert, without ConvertFrame), nor again a code once

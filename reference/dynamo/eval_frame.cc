@@ -309,6 +309,23 @@ void Dynamo::CountConvertedFrame(const CodeKey& key, const std::vector<Value>& v
   in_.process().compiler.counters.Add("frames", "total");
 }
 
+void Dynamo::RefuseIfSuppressed(const CompileCallback& callback, const PyError& error) {
+  Value suppress =
+      in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("suppress_errors");
+  // ConvertFrame.__call__ lets Unsupported and UserError through as graph breaks, and every
+  // error under fullgraph (no ConvertFrame) or error_on_graph_break.
+  const bool soft = IsSubclass(error.type(), ExcType::kUnsupported) ||
+                    IsSubclass(error.type(), ExcType::kUserError);
+  if (!suppress || !IsTruthy(suppress) || callback.fullgraph || soft ||
+      in_.process().compiler.error_on_graph_break) {
+    return;
+  }
+  RefuseNotModeled(fmt::format(
+      "config.suppress_errors suppressing {} from a frame's conversion (torch runs the frame "
+      "eagerly)",
+      ExcTypeName(error.type())));
+}
+
 void Dynamo::RecompileLimitHit(const CompileCallback& callback) {
   Value fail =
       in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("fail_on_recompile_limit_hit");
@@ -437,6 +454,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
     } catch (const RerunFrame& rerun) {
       if (rerun.slot != slot) throw;
     } catch (const TraceError& raised) {
+      RefuseIfSuppressed(*callback, raised.error);
       throw raised.error;  // raised by the compiled call
     } catch (const PyError& error) {
       RaiseIfObservedUnhandled(error);

@@ -57,8 +57,7 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.config.capture_dynamic_output_shape_ops = True is not modeled"},
     {"torch._dynamo.config.error_on_recompile = True",
      "torch._dynamo.config.error_on_recompile = True is not modeled"},
-    {"torch._dynamo.config.suppress_errors = True",
-     "torch._dynamo.config.suppress_errors = True is not modeled"},
+
     {"torch._dynamo.config.verbose = 1", "torch._dynamo.config.verbose = 1 is not modeled"},
     {"torch._dynamo.config.specialize_int = True",
      "torch._dynamo.config.specialize_int = True is not modeled"},
@@ -226,6 +225,16 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    try:\n        return x + torch.ones(3)\n    except RuntimeError:\n"
      "        return x\nout = torch.compile(f, backend=backend)(torch.ones(2))",
      "add raising an error in traced code", 5},
+    // config.suppress_errors where it suppresses an error (the frame then runs eagerly), and
+    // with fail_on_recompile_limit_hit (optimize() raises AssertionError).
+    {"torch._dynamo.config.suppress_errors = True\ndef g(x):\n    return x + 1\n"
+     "g = torch._dynamo.forbid_in_graph(g)\ndef f(x):\n    return g(x)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "config.suppress_errors suppressing AssertionError from a frame's conversion", 9},
+    {"torch._dynamo.config.suppress_errors = True\n"
+     "torch._dynamo.config.fail_on_recompile_limit_hit = True\n"
+     "out = torch.compile(torch.sin, backend=backend)",
+     "torch.compile with config.suppress_errors and fail_on_recompile_limit_hit", 5},
     // warnings: a category (and the filters deciding whether a warning raises).
     {"import warnings\nwarnings.warn('a', stacklevel=2)",
      "warnings.warn with arguments other than one str message", 4},

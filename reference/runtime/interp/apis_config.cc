@@ -38,7 +38,9 @@ struct ConfigKey {
 // One row per key the runtime has: torch 2.13.0's defaults (torch/_dynamo/config.py).
 constexpr ConfigKey kConfigKeys[] = {
     {"disable", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
-    {"suppress_errors", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},
+    // suppress_errors: read where an error comes out of a frame's conversion (Dynamo's
+    // eval_frame.cc), where the reference refuses what torch would suppress.
+    {"suppress_errors", ConfigKey::Default::kFalse, 0, Modeled::kAnyBool},
     // verbose: the Unsupported tail and the graph-break log's duplicate checker (Dynamo's
     // messages.cc, graph_break.cc).
     {"verbose", ConfigKey::Default::kFalse, 0, Modeled::kAnyBool},
