@@ -46,10 +46,14 @@ std::optional<std::string> KnownContextType(const Value& v) {
 // A contextlib.nullcontext given an enter_result: torch 2.13.0 raises InternalTorchDynamoError
 // rebuilding one across a graph break (probed); the reference models none but those the
 // traced code makes and enters in the same frame.
-bool IsNullContextWithResult(const Value& manager) {
+bool IsNullContext(const Value& manager) {
   const auto* m = DynCast<PyInstance>(manager);
-  return m != nullptr && m->type->name == "nullcontext" &&
-         !Is<PyNone>(m->attrs->GetStr("enter_result"));
+  return m != nullptr && m->type->module == "contextlib" && m->type->name == "nullcontext";
+}
+
+bool IsNullContextWithResult(const Value& manager) {
+  return IsNullContext(manager) &&
+         !Is<PyNone>(DynCast<PyInstance>(manager)->attrs->GetStr("enter_result"));
 }
 
 // The grad mode `manager` enters (GradModeVariable's target value).
@@ -88,7 +92,7 @@ void Dynamo::CarryContextManagers(const Trace& old, Trace& t) const {
           "a contextlib.nullcontext(enter_result) made before a graph break and live after it "
           "(torch 2.13.0 raises InternalTorchDynamoError rebuilding it)");
     }
-    if (DynCast<PyInstance>(made)->type->name == "nullcontext") continue;  // no mode to set
+    if (IsNullContext(made)) continue;  // no mode to set
     if (TargetMode(made) != t.grad_enabled) {
       RefuseNotModeled(fmt::format(
           "a {} context manager made before a graph break and live after it, its mode not the "
@@ -106,7 +110,7 @@ void Dynamo::ForgetReturnedContextManager(Trace& t,
   auto made = std::find_if(t.made_contexts.begin(), t.made_contexts.end(),
                            [&](const auto& m) { return m.first == result; });
   if (made == t.made_contexts.end()) return;
-  if (DynCast<PyInstance>(result)->type->name == "nullcontext") {
+  if (IsNullContext(result)) {
     t.made_contexts.erase(made);  // entered as it is either way (OnEnterContext)
     return;
   }
@@ -153,7 +157,7 @@ void Dynamo::OnEnterContext(const Frame& frame, const Value& manager) {
   std::optional<std::string> type = KnownContextType(TypeOf(in_, manager));
   if (!type) return;
   const size_t depth = in_.frames().size() - 1;
-  if (*type == "nullcontext") {
+  if (IsNullContext(manager)) {
     // Entered the same wherever it came from (probed: a parameter, a global, one made before a
     // break or handed back by a break's call).
     const bool made_here = std::any_of(
