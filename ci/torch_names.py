@@ -29,6 +29,9 @@ TABLE = ROOT / "reference/runtime/torch_names.def"
 # type(x).__name__ as the runtime's TypeName spells it -> the Python expression of the type.
 TYPES = {
     "NoneType": "type(None)",
+    # What every class and instance has: a class statement's class refuses these.
+    "object": "object",
+    "type": "type",
     "bool": "bool",
     "dict": "dict",
     "float": "float",

@@ -6,8 +6,9 @@
 For each fixture `fixtures/<group>/<name>.py` this writes up to three variants,
 `<out>/<group>__<name>__<transform>.py` (default out: fixtures/variants):
 
-  rename     every user-defined function gets another name (rules must not depend on
-             names);
+  rename     every user-defined function and class, and every attribute a class statement
+             defines or its methods store, gets another name (rules must not depend on
+             names); special names (__init__, __call__ ...) keep theirs;
   wrap       every module-level function that is compiled gets an empty wrapper: the
              original body moves to `<f>_tdc_inner`, and `<f>` (keeping the compile
              decorator, or being what torch.compile receives) just calls it;
@@ -54,13 +55,42 @@ def is_compile_call(node):
     return ast.unparse(f) in ('torch.compile', 'torch.compiler.compile')
 
 
-def defined_functions(tree):
-    return {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+def is_special(name):
+    return name.startswith('__') and name.endswith('__')
+
+
+def defined_names(tree):
+    """The functions and classes the program defines."""
+    return {n.name for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and not is_special(n.name)}
+
+
+def class_body_names(tree):
+    """The names class statements' bodies bind: methods and class-level names."""
+    names = set()
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef):
+                names.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    return {n for n in names if not is_special(n)}
+
+
+def class_attributes(tree):
+    """The attributes class statements define and their methods store (`self.x = ...`)."""
+    names = class_body_names(tree)
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+    return {n for n in names if not is_special(n)}
 
 
 class Renamer(ast.NodeTransformer):
-    def __init__(self, names):
+    def __init__(self, names, attributes):
         self.names = names
+        self.attributes = attributes
 
     def new(self, name):
         return name + '_renamed' if name in self.names else name
@@ -70,8 +100,16 @@ class Renamer(ast.NodeTransformer):
         node.name = self.new(node.name)
         return node
 
+    visit_ClassDef = visit_FunctionDef
+
     def visit_Name(self, node):
         node.id = self.new(node.id)
+        return node
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if node.attr in self.attributes:
+            node.attr = node.attr + '_renamed'
         return node
 
     def visit_Global(self, node):
@@ -82,10 +120,11 @@ class Renamer(ast.NodeTransformer):
 
 
 def rename(tree):
-    names = defined_functions(tree)
+    names = defined_names(tree)
     if not names:
         return None
-    return Renamer(names).visit(tree)
+    # A class body's own names are its attributes: renamed with them.
+    return Renamer(names | class_body_names(tree), class_attributes(tree)).visit(tree)
 
 
 def compiled_function_names(tree):

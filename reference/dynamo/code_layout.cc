@@ -31,6 +31,10 @@ class Emitter {
     if (def.kind == NodeKind::kLambda) {
       Expr(*As<lang::Lambda>(def).body);
     } else {
+      const lang::Arguments& params = *As<lang::FunctionDef>(def).args;
+      for (const auto* list : {&params.posonlyargs, &params.args}) {
+        if (first_param_ == nullptr && !list->empty()) first_param_ = &list->front()->arg;
+      }
       Body(As<lang::FunctionDef>(def).body);
     }
     code[Emit(Op::kExit)].returns = true;  // the implicit `return None`
@@ -205,6 +209,7 @@ class Emitter {
       case NodeKind::kGlobal:
       case NodeKind::kNonlocal:
       case NodeKind::kPass:
+      case NodeKind::kClassDef:  // a class statement in a function is refused when it runs
       case NodeKind::kUnsupportedStmt:
 #define TDC_AST_NODE(Name, Category, HasPositions) TDC_AST_CASE_UNLESS_STMT_##Category(Name)
 #include "reference/lang/ast_nodes.def"
@@ -549,6 +554,12 @@ class Emitter {
       case NodeKind::kCall: {
         const auto& c = As<lang::Call>(e);
         Expr(*c.func);
+        // Dynamo rewrites zero-argument super() as super(__class__, <first argument>)
+        // (bytecode_transformation.explicit_super), so the first argument is read there.
+        if (IsZeroArgumentSuper(c) && first_param_ != nullptr) {
+          Emit(Op::kLoad, &kClassCell);
+          Emit(Op::kLoad, first_param_);
+        }
         for (const auto& a : c.args) Expr(*a);
         for (const auto& k : c.keywords) Expr(*k->value);
         // A call's break resumes at the instruction after its CALL, whatever it is (a store
@@ -736,8 +747,14 @@ class Emitter {
   std::vector<size_t> labels_;
   std::vector<size_t> handlers_;  // the exception-table handlers in force, innermost last
   std::vector<FBlock> fblocks_;
-  std::deque<std::string> stored_names_;  // names `import a.b` binds
-  bool loop_end_ = false;                 // emitting a while's test at the end of its body
+  static bool IsZeroArgumentSuper(const lang::Call& c) {
+    return c.func->kind == NodeKind::kName && As<lang::Name>(*c.func).id == "super" &&
+           c.args.empty() && c.keywords.empty();
+  }
+  static inline const std::string kClassCell = "__class__";
+  const std::string* first_param_ = nullptr;  // the function's first positional parameter
+  std::deque<std::string> stored_names_;      // names `import a.b` binds
+  bool loop_end_ = false;                     // emitting a while's test at the end of its body
 };
 
 }  // namespace

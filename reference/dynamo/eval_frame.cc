@@ -10,6 +10,7 @@
 #include "reference/dynamo/guards.h"
 #include "reference/lang/ast_fields.h"
 #include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_table.h"
 
@@ -156,7 +157,15 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
 }
 
 void Dynamo::OnUse(const Value& v) {
-  if (Trace* t = Tracing()) t->reads.Use(v->id());
+  Trace* t = Tracing();
+  if (t == nullptr) return;
+  // Dynamo's UserDefinedClassVariable / UserDefinedObjectVariable (their guards, attribute
+  // side effects, method inlining) are not modeled yet: the classes issue.
+  if (runtime::IsOfUserClass(v)) {
+    RefuseNotModeled(
+        fmt::format("{} in traced code is not modeled", runtime::DescribeUserClassValue(v)));
+  }
+  t->reads.Use(v->id());
 }
 
 void Dynamo::OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {

@@ -53,6 +53,7 @@ void Resumability::Walk(const lang::StmtList& body, bool in_try, bool no_checkpo
         if (loop != SIZE_MAX) order_.push_back({nullptr, loop, true});
         break;
       case NodeKind::kFunctionDef:  // a nested def's body is another code's
+      case NodeKind::kClassDef:
       case NodeKind::kReturn:
       case NodeKind::kDelete:
       case NodeKind::kAssign:

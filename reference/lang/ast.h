@@ -249,6 +249,13 @@ struct FunctionDef : NodeOf<Stmt, NodeKind::kFunctionDef> {
   ExprList decorator_list;
   ExprPtr returns;  // Optional.
 };
+struct ClassDef : NodeOf<Stmt, NodeKind::kClassDef> {
+  std::string name;
+  ExprList bases;
+  std::vector<std::unique_ptr<Keyword>> keywords;
+  StmtList body;
+  ExprList decorator_list;
+};
 struct Return : NodeOf<Stmt, NodeKind::kReturn> {
   ExprPtr value;  // Optional.
 };
@@ -318,7 +325,7 @@ struct ExprStmt : NodeOf<Stmt, NodeKind::kExprStmt> {
 struct Pass : NodeOf<Stmt, NodeKind::kPass> {};
 struct Break : NodeOf<Stmt, NodeKind::kBreak> {};
 struct Continue : NodeOf<Stmt, NodeKind::kContinue> {};
-// Any statement outside the subset (ClassDef, AsyncFunctionDef, Match, AnnAssign, ...).
+// Any statement outside the subset (AsyncFunctionDef, Match, AnnAssign, ...).
 struct UnsupportedStmt : NodeOf<Stmt, NodeKind::kUnsupportedStmt> {
   std::string class_name;
 };

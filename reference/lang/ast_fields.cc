@@ -150,6 +150,15 @@ void Visit(const Node& node, FieldVisitor& v) {
       v.Child("returns", n.returns.get());
       return;
     }
+    case NodeKind::kClassDef: {
+      const auto& n = As<ClassDef>(node);
+      v.Identifier("name", n.name);
+      v.Children("bases", Ptrs(n.bases));
+      v.Children("keywords", Ptrs(n.keywords));
+      v.Children("body", Ptrs(n.body));
+      v.Children("decorator_list", Ptrs(n.decorator_list));
+      return;
+    }
     case NodeKind::kReturn:
       v.Child("value", As<Return>(node).value.get());
       return;

@@ -58,7 +58,7 @@ StmtPtr Parser::ParseCompound() {
     }
     SourcePos def_start = Peek().span.begin;
     if (AtName("def")) return ParseFunctionDef(std::move(decorators), def_start);
-    if (AtName("class")) return ParseClass(def_start);
+    if (AtName("class")) return ParseClass(std::move(decorators), def_start);
     if (AtName("async") && Peek(1).IsName("def")) return ParseAsync();
     Fail();
   }
@@ -68,7 +68,7 @@ StmtPtr Parser::ParseCompound() {
   if (t.text == "for") return ParseFor(start);
   if (t.text == "with") return ParseWith(start);
   if (t.text == "try") return ParseTry();
-  if (t.text == "class") return ParseClass(start);
+  if (t.text == "class") return ParseClass({}, start);
   return ParseAsync();
 }
 
@@ -219,13 +219,21 @@ StmtPtr Parser::ParseTry() {
   return node;
 }
 
-StmtPtr Parser::ParseClass(SourcePos start) {
+StmtPtr Parser::ParseClass(ExprList decorators, SourcePos start) {
   Next();  // class
-  ExpectName();
-  // Class bases are call arguments; parse them for their errors and drop them.
-  if (AtOp("(")) FinishCall(MakeNode<Name>(start, start), start);
-  ParseBlock("class definition", start.line, false);
-  return MakeUnsupported("ClassDef", start, LastEnd());
+  auto node = std::make_unique<ClassDef>();
+  node->name = ExpectName().text;
+  // The bases are call arguments: parsed as a call and taken apart.
+  if (AtOp("(")) {
+    ExprPtr call = FinishCall(MakeNode<Name>(start, start), start);
+    auto& parsed = static_cast<Call&>(*call);
+    node->bases = std::move(parsed.args);
+    node->keywords = std::move(parsed.keywords);
+  }
+  node->body = ParseBlock("class definition", start.line, false);
+  node->decorator_list = std::move(decorators);
+  node->span = {start, LastEnd()};
+  return node;
 }
 
 StmtPtr Parser::ParseAsync() {

@@ -90,7 +90,7 @@ class Parser {
   StmtPtr ParseFor(SourcePos start);
   StmtPtr ParseWith(SourcePos start);
   StmtPtr ParseTry();
-  StmtPtr ParseClass(SourcePos start);
+  StmtPtr ParseClass(ExprList decorators, SourcePos start);
   StmtPtr ParseAsync();
   StmtPtr TryParseMatch();
   // `':' block` after a compound statement header; `what` names the statement for the

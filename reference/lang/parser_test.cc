@@ -98,8 +98,9 @@ TEST(ParserTest, SyntaxErrorsMatchCPython) {
 }
 
 TEST(ParserTest, UnsupportedConstructsAreNamed) {
-  EXPECT_EQ(Error("class A:\n  pass\n"),
-            "1:1: error: unsupported construct 'ClassDef' (not in the tdconform subset)");
+  EXPECT_EQ(Error("class A:\n  pass\n"), "no error");
+  EXPECT_EQ(Error("async def f():\n  pass\n"),
+            "1:1: error: unsupported construct 'AsyncFunctionDef' (not in the tdconform subset)");
   EXPECT_EQ(Error("match x:\n  case 1:\n    pass\n"),
             "1:1: error: unsupported construct 'Match' (not in the tdconform subset)");
   EXPECT_EQ(Error("match = 1\nmatch(x)\n"), "no error");

@@ -18,12 +18,12 @@ std::string FirstUnsupportedAt(const char* source) {
 }
 
 TEST(SubsetTest, BreadthFirstShallowerNodeWins) {
-  // The class (depth 3: Module > FunctionDef > If > ClassDef) is deeper than the
+  // The annotation (depth 3: Module > FunctionDef > If > AnnAssign) is deeper than the
   // NamedExpr (Module > Expr > NamedExpr), which ast.walk reaches first although it comes
   // later in the file; at equal depth the earlier statement's subtree wins.
-  EXPECT_EQ(FirstUnsupportedAt("def f():\n    if x:\n        class C: pass\n(y := 1)\n"),
+  EXPECT_EQ(FirstUnsupportedAt("def f():\n    if x:\n        z: int = 1\n(y := 1)\n"),
             "NamedExpr@4:1");
-  EXPECT_EQ(FirstUnsupportedAt("def f():\n    class C: pass\n(y := 1)\n"), "ClassDef@2:4");
+  EXPECT_EQ(FirstUnsupportedAt("def f():\n    z: int = 1\n(y := 1)\n"), "AnnAssign@2:4");
 }
 
 TEST(SubsetTest, DecoratorsComeAfterTheBodyInFieldOrder) {

@@ -25,6 +25,7 @@ class PyType final : public Object {
   std::optional<ObjectKind> instance_kind;  // the runtime kind of builtin instances
   Ref<PyType> base;                         // the direct base (bool's is int); null for object
   Ref<PyDict> dict;                         // class attributes; functions in it are methods
+  bool user_defined = false;                // made by a class statement of the program
   // Calling the class; null: TypeError "cannot create 'name' instances".
   BuiltinCode construct;
 

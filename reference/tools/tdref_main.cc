@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
                      "Compile mode: the switch-off test of a rule (R-...): run only the files "
                      "whose golden's header cites it, with it off; exit 0 when one differs");
   verify->add_flag("--expect-unsupported", verify_options.expect_unsupported,
-                   "Pass only where the reference refuses the program (outcome `unsupported`, "
-                   "DESIGN D13): the fixtures whose header says `# tdc: awaits ...`");
+                   "The fixtures whose header says `# tdc: awaits ...`: pass where the reference "
+                   "refuses the program (outcome `unsupported`, DESIGN D13) or agrees with the "
+                   "golden, fail on any other answer");
 
   std::string explain_file;
   tdc::tools::RunOptions explain_options;

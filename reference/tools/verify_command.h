@@ -18,8 +18,9 @@ struct VerifyOptions {
   // The switch-off test of one rule (DESIGN.md, Tests), compile mode only: its label
   // (`R-cache-hit`; the `R-` may be left out), or empty for a plain verify.
   std::string switch_off;
-  // `--expect-unsupported`: each file is one the reference cannot predict yet (header
-  // `# tdc: awaits ...`); it passes only when the reference refuses it (DESIGN D13).
+  // `--expect-unsupported`: each file is one the reference cannot predict yet in every mode
+  // (header `# tdc: awaits ...`); it passes when the reference refuses it (DESIGN D13) or
+  // agrees with its golden, never with a different answer.
   bool expect_unsupported = false;
 };
 
@@ -29,8 +30,8 @@ struct VerifyOptions {
 // match, 1 when one does not, 2 on an error (a file that cannot be read or run, a golden
 // that does not parse or lacks the profile, an unknown mask). A run the reference refuses
 // (outcome `unsupported`, DESIGN D13) prints `FILE: UNSUPPORTED at WHERE: REASON` and fails
-// as a difference does; with `expect_unsupported` it is the one way to pass, and an ordinary
-// outcome fails (`FILE: answered, but its header says it awaits ...`).
+// as a difference does; with `expect_unsupported` it passes, as does agreement (`FILE:
+// predicted, although ...`), and a different answer fails (`FILE: answered differently ...`).
 //
 // With `switch_off` (the rule switch-off test): runs only the files whose golden's
 // `meta.header.rules` cites that rule, each with the rule disabled; prints each

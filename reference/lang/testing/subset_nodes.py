@@ -13,7 +13,7 @@ import importlib.util
 import warnings
 
 STATEMENTS = [
-    'Module', 'FunctionDef', 'Return', 'Delete', 'Assign', 'AugAssign', 'For',
+    'Module', 'FunctionDef', 'ClassDef', 'Return', 'Delete', 'Assign', 'AugAssign', 'For',
     'While', 'If', 'With', 'Raise', 'Try', 'Assert', 'Import', 'ImportFrom',
     'Global', 'Nonlocal', 'Expr', 'Pass', 'Break', 'Continue',
 ]

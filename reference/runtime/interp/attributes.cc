@@ -27,11 +27,21 @@ namespace {
           fmt::format("module '{}' has no attribute '{}'", m->name(), name));
   }
   if (const auto* t = DynCast<PyType>(object)) {
+    // A program's class has what `type` and `object` give every class.
+    if (t->user_defined && (PythonTypeHas("type", name) || PythonTypeHas("object", name))) {
+      RefuseNotModeled(
+          fmt::format("{}.{} (of a class statement's class) is not modeled", t->name, name));
+    }
     if (PythonTypeHas(t->name, name)) {
       RefuseNotModeled(fmt::format("{}.{} is not modeled", t->name, name));
     }
     Raise(in.heap(), ExcType::kAttributeError,
           fmt::format("type object '{}' has no attribute '{}'", t->name, name));
+  }
+  if (const auto* i = DynCast<PyInstance>(object);
+      i != nullptr && i->type->user_defined && PythonTypeHas("object", name)) {
+    RefuseNotModeled(
+        fmt::format("{}.{} (of a class statement's class) is not modeled", i->type->name, name));
   }
   if (PythonTypeHas(TypeName(object), name)) {
     RefuseNotModeled(fmt::format("{}.{} is not modeled", TypeName(object), name));

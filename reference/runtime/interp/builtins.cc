@@ -5,10 +5,12 @@
 #include <iostream>
 
 #include "reference/runtime/interp/attributes.h"
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/slices.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
 namespace {
@@ -82,6 +84,7 @@ void InstallBuiltins(Interpreter& in) {
     module.SetAttr(types.ForKind(kind)->name, types.ForKind(kind));
   }
   module.SetAttr("object", types.object());
+  InstallSuper(in);
 
   def("print", [&in](CallArgs& args) {
     // Printed text is not part of an outcome (SCHEMA §5); it goes to stderr for humans.
@@ -111,6 +114,11 @@ void InstallBuiltins(Interpreter& in) {
   def("id", [&in](CallArgs& args) {
     ExpectArgs(in, "id", args, 1, 1);
     // Only equality of ids is observable (SEMANTICS §6 I1): the model's id is the value.
+    // Its allocation classes (I4) were measured without class statements.
+    if (IsOfUserClass(args.positional[0])) {
+      RefuseNotModeled("id() of " + DescribeUserClassValue(args.positional[0]) +
+                       " is not modeled (SEMANTICS §6)");
+    }
     return in.heap().Int(static_cast<int64_t>(args.positional[0]->id()));
   });
   def("isinstance", [&in](CallArgs& args) {

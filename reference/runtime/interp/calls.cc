@@ -172,6 +172,9 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
       if (hook_ != nullptr) hook_->OnLoadCell(f, name, *cell);
       return v;
     }
+    case NameKind::kNamespace:
+      if (Value v = f.class_namespace->GetStr(name)) return v;
+      break;
     case NameKind::kGlobal:
       break;
   }
@@ -198,6 +201,9 @@ void Interpreter::StoreName(Frame& f, const std::string& name, Value value) {
     case NameKind::kGlobal:
       f.globals->SetStr(name, std::move(value));
       return;
+    case NameKind::kNamespace:
+      f.class_namespace->SetStr(name, std::move(value));
+      return;
   }
 }
 
@@ -223,6 +229,11 @@ void Interpreter::DeleteName(Frame& f, const std::string& name) {
         Raise(heap(), ExcType::kNameError, fmt::format("name '{}' is not defined", name));
       }
       return;
+    case NameKind::kNamespace:
+      if (!f.class_namespace->EraseStr(name)) {
+        Raise(heap(), ExcType::kNameError, fmt::format("name '{}' is not defined", name));
+      }
+      return;
   }
 }
 
@@ -237,6 +248,9 @@ void Interpreter::ClearName(Frame& f, const std::string& name) {
       return;
     case NameKind::kGlobal:
       f.globals->EraseStr(name);
+      return;
+    case NameKind::kNamespace:
+      f.class_namespace->EraseStr(name);
       return;
   }
 }

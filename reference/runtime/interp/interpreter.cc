@@ -139,8 +139,9 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
     }
     case NodeKind::kAugAssign: {
       const auto& a = As<AugAssign>(st);
+      if (a.target->kind == NodeKind::kAttribute) return AugAssignAttribute(f, a);
       if (a.target->kind != NodeKind::kName) {
-        RefuseNotModeled("augmented assignment to an attribute or item is outside the reference");
+        RefuseNotModeled("augmented assignment to an item is outside the reference");
       }
       Value current = LoadName(f, As<Name>(*a.target).id);
       Value rhs;
@@ -157,6 +158,11 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
     case NodeKind::kFunctionDef: {
       const auto& def = As<FunctionDef>(st);
       StoreName(f, def.name, MakeFunction(f, def, def.name, def.args.get()));
+      return Flow::kNext;
+    }
+    case NodeKind::kClassDef: {
+      const auto& def = As<lang::ClassDef>(st);
+      StoreName(f, def.name, MakeClass(f, def));
       return Flow::kNext;
     }
     case NodeKind::kReturn: {

@@ -36,7 +36,8 @@ struct Frame {
   std::shared_ptr<const Program> program;
   const Scope* scope = nullptr;
   Ref<PyDict> globals;
-  Ref<PyFunction> function;        // null for the module body
+  Ref<PyFunction> function;        // null for the module body and a class body
+  Ref<PyDict> class_namespace;     // a class body's namespace (its kNamespace names)
   std::vector<Value> fast;         // the scope's locals, in varnames order
   std::vector<Ref<PyCell>> cells;  // the scope's cellvars, then its freevars
   int64_t line = 0;                // the statement being executed
@@ -197,6 +198,11 @@ class Interpreter {
                      CallArgs& args);
 
   Flow ExecBlock(Frame& f, const lang::StmtList& body, Value& result);
+  // A class statement's class (classes.cc), and calling one.
+  Value MakeClass(Frame& f, const lang::ClassDef& def);
+  Value Instantiate(PyType& type, CallArgs& args);
+  // `obj.attr op= value` where obj is an instance of a class statement's class.
+  Flow AugAssignAttribute(Frame& f, const lang::AugAssign& a);
   // Runs `body` from the statement holding `stmt` (CanResumeAt) to its end.
   Flow ExecFrom(Frame& f, const lang::StmtList& body, const lang::Stmt& stmt, Value& result);
   // Runs a function's body, again from a ResumeFrame point each time one comes for `f`.

@@ -14,6 +14,7 @@ struct RawScope {
   std::set<std::string> bound, used, declared_global, declared_nonlocal;
   std::vector<std::string> bind_order;  // first bindings, parameters first
   size_t param_count = 0;
+  bool inside_class = false;  // a class body or a function defined (at any depth) in one
 
   void Bind(const std::string& name) {
     if (bound.insert(name).second) bind_order.push_back(name);
@@ -25,11 +26,12 @@ class Collector {
  public:
   explicit Collector(std::unordered_map<const Node*, std::unique_ptr<Scope>>& out) : out_(out) {}
 
-  std::unique_ptr<RawScope> Open(const Node* node, const Scope* parent, std::string qualname) {
+  std::unique_ptr<RawScope> Open(const Node* node, const RawScope* parent, std::string qualname) {
     auto raw = std::make_unique<RawScope>();
+    raw->inside_class = parent != nullptr && (parent->inside_class || parent->scope->is_class);
     auto scope = std::make_unique<Scope>();
     scope->node = node;
-    scope->parent = parent;
+    scope->parent = parent != nullptr ? parent->scope : nullptr;
     scope->is_module = parent == nullptr;
     scope->qualname = std::move(qualname);
     raw->scope = scope.get();
@@ -44,7 +46,8 @@ class Collector {
  private:
   // The qualname a function defined in `s` gets.
   static std::string Child(const RawScope& s, const std::string& name) {
-    return s.scope->is_module ? name : s.scope->qualname + ".<locals>." + name;
+    if (s.scope->is_module) return name;
+    return s.scope->qualname + (s.scope->is_class ? "." : ".<locals>.") + name;
   }
 
   void Function(const Node* node, const Arguments* args, RawScope& s, const std::string& name,
@@ -61,7 +64,7 @@ class Collector {
       annotate(args->vararg);
       annotate(args->kwarg);
     }
-    auto inner = Open(node, s.scope, Child(s, name));
+    auto inner = Open(node, &s, Child(s, name));
     if (args != nullptr) {
       // CPython's co_varnames order: positional, keyword-only, *args, **kwargs.
       auto bind = [&](const ArgPtr& a) {
@@ -123,6 +126,19 @@ class Collector {
         Expression(f.returns.get(), s);
         Function(&f, f.args.get(), s, f.name, [&](RawScope& inner) { Body(f.body, inner); });
         s.Bind(f.name);
+        break;
+      }
+      case NodeKind::kClassDef: {
+        const auto& c = As<ClassDef>(st);
+        for (const auto& d : c.decorator_list) Expression(d.get(), s);
+        Expressions(c.bases, s);
+        for (const auto& k : c.keywords) Expression(k->value.get(), s);
+        auto inner = Open(&c, &s, Child(s, c.name));
+        inner->scope->is_class = true;
+        inner->inside_class = true;
+        Body(c.body, *inner);
+        s.children.push_back(std::move(inner));
+        s.Bind(c.name);
         break;
       }
       case NodeKind::kReturn:
@@ -232,9 +248,11 @@ class Collector {
     switch (e->kind) {
       case NodeKind::kName: {
         const auto& n = As<Name>(*e);
-        if (n.ctx == ExprContext::kLoad)
+        if (n.ctx == ExprContext::kLoad) {
           s.used.insert(n.id);
-        else
+          // Zero-argument super() reads the class from the implicit __class__ cell.
+          if (n.id == "super" && s.inside_class && !s.scope->is_class) s.used.insert("__class__");
+        } else
           s.Bind(n.id);
         break;
       }
@@ -334,7 +352,10 @@ std::set<std::string> Resolve(RawScope& raw, const std::set<std::string>& enclos
   std::set<std::string> free;
   for (const std::string& name : all) {
     NameKind kind;
-    if (scope.is_module || raw.declared_global.count(name) > 0) {
+    if (scope.is_class && raw.declared_global.count(name) == 0 &&
+        raw.declared_nonlocal.count(name) == 0) {
+      kind = NameKind::kNamespace;
+    } else if (scope.is_module || raw.declared_global.count(name) > 0) {
       kind = NameKind::kGlobal;
     } else if (raw.declared_nonlocal.count(name) > 0) {
       kind = NameKind::kFree;
@@ -349,7 +370,8 @@ std::set<std::string> Resolve(RawScope& raw, const std::set<std::string>& enclos
     if (kind == NameKind::kFree) free.insert(name);
   }
   std::set<std::string> inner_enclosing = enclosing;
-  if (!scope.is_module) {
+  if (scope.is_class) inner_enclosing.insert("__class__");  // its names stay its own
+  if (!scope.is_module && !scope.is_class) {
     for (const auto& [name, kind] : scope.names) {
       if (kind == NameKind::kLocal) inner_enclosing.insert(name);
     }
@@ -357,7 +379,9 @@ std::set<std::string> Resolve(RawScope& raw, const std::set<std::string>& enclos
   for (auto& child : raw.children) {
     for (const std::string& name : Resolve(*child, inner_enclosing)) {
       auto it = scope.names.find(name);
-      if (it != scope.names.end() && it->second == NameKind::kLocal) {
+      if (scope.is_class && name == "__class__") {
+        scope.names[name] = NameKind::kCell;
+      } else if (it != scope.names.end() && it->second == NameKind::kLocal) {
         it->second = NameKind::kCell;
       } else if (it == scope.names.end() || it->second == NameKind::kFree) {
         scope.names[name] = NameKind::kFree;  // passes through to the inner function
@@ -372,6 +396,7 @@ std::set<std::string> Resolve(RawScope& raw, const std::set<std::string>& enclos
   if (!scope.is_module) {
     scope.param_count = raw.param_count;
     for (const std::string& name : raw.bind_order) {
+      if (scope.is_class) break;  // a class body has no fast locals
       if (scope.names[name] == NameKind::kLocal) scope.local_slot[name] = scope.varnames.size();
       if (scope.names[name] != NameKind::kGlobal) scope.varnames.push_back(name);
     }

@@ -2,7 +2,9 @@
 // symtable does: module names are globals; in a function (def, lambda, list
 // comprehension) a name bound anywhere in its body is local unless declared `global` or
 // `nonlocal`; a name only read is free when an enclosing function binds it, else an
-// implicit global; a local that an inner function reads is a cell.
+// implicit global; a local that an inner function reads is a cell. A class body's names
+// live in its namespace (CPython's LOAD_NAME / STORE_NAME); the functions defined in it
+// do not see them, and one that names `super` gets the class's `__class__` cell.
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_SCOPES_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_SCOPES_H_
 
@@ -16,12 +18,14 @@
 
 namespace tdc::runtime {
 
-enum class NameKind { kLocal, kCell, kFree, kGlobal };
+// kNamespace: a class body's name, read from its namespace, then globals and builtins.
+enum class NameKind { kLocal, kCell, kFree, kGlobal, kNamespace };
 
 struct Scope {
-  const lang::Node* node = nullptr;  // Module, FunctionDef, Lambda or ListComp
+  const lang::Node* node = nullptr;  // Module, FunctionDef, Lambda, ListComp or ClassDef
   const Scope* parent = nullptr;
   bool is_module = false;
+  bool is_class = false;
   std::map<std::string, NameKind> names;
   // CPython orders co_cellvars and co_freevars by name; a closure tuple holds the cells
   // of the free variables in that order.
@@ -33,7 +37,7 @@ struct Scope {
   std::unordered_map<std::string, size_t> local_slot;  // kLocal names -> index in varnames
   std::unordered_map<std::string, size_t> cell_slot;   // cellvars, then freevars
   size_t param_count = 0;
-  // The qualname prefix of functions defined inside ("f.<locals>.").
+  // The scope's qualname ("f", "C.f", "f.<locals>.g").
   std::string qualname;
 
   // How the scope reads or writes `name` (an unlisted name is an implicit global, or in
