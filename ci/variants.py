@@ -106,6 +106,10 @@ class Renamer(ast.NodeTransformer):
         node.id = self.new(node.id)
         return node
 
+    def visit_arg(self, node):  # a parameter named like a function reads as that name
+        node.arg = self.new(node.arg)
+        return node
+
     def visit_Attribute(self, node):
         self.generic_visit(node)
         if node.attr in self.attributes:

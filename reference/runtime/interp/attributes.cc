@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
@@ -134,12 +135,20 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
       if (auto v = TensorProperty(*this, object, name)) return *v;
       break;
     case ObjectKind::kInstance:
+      if (IsUserInstance(object)) {
+        if (auto v = ClassStatementAttribute(*this, object, name)) return *v;
+        NoAttribute(*this, object, name);
+      }
       if (Value v = DynCast<PyInstance>(object)->attrs->GetStr(name)) return v;
       break;
     case ObjectKind::kType: {
       const auto* t = DynCast<PyType>(object);
       if (name == "__name__" || name == "__qualname__") return heap().Str(t->name);
       if (name == "__module__") return heap().Str(t->module);
+      if (t->user_defined) {
+        if (auto v = ClassStatementAttribute(*this, object, name)) return *v;
+        NoAttribute(*this, object, name);
+      }
       for (const PyType* c = t; c != nullptr; c = c->base.get()) {
         if (Value v = c->dict->GetStr(name)) return v;
       }
@@ -199,6 +208,10 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
     }
     return m->SetAttr(name, std::move(value));
   }
+  if (IsOfUserClass(object) && !Is<PyMethod>(object)) {
+    SetClassStatementAttribute(*this, object, name, &value);
+    return;
+  }
   if (auto* i = DynCast<PyInstance>(object)) return i->attrs->SetStr(name, std::move(value));
   Raise(heap(), ExcType::kAttributeError,
         fmt::format("'{}' object has no attribute '{}'", TypeName(object), name));
@@ -206,9 +219,14 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
 
 void DelAttr(Interpreter& in, const Value& object, std::string_view name) {
   bool removed = false;
-  if (auto* f = DynCast<PyFunction>(object)) removed = f->attrs && f->attrs->EraseStr(name);
-  if (auto* m = DynCast<PyModule>(object)) removed = m->dict().EraseStr(name);
-  if (auto* i = DynCast<PyInstance>(object)) removed = i->attrs->EraseStr(name);
+  if (IsOfUserClass(object) && !Is<PyMethod>(object)) {
+    removed = SetClassStatementAttribute(in, object, name, nullptr);
+  } else if (auto* f = DynCast<PyFunction>(object))
+    removed = f->attrs && f->attrs->EraseStr(name);
+  else if (auto* m = DynCast<PyModule>(object))
+    removed = m->dict().EraseStr(name);
+  else if (auto* i = DynCast<PyInstance>(object))
+    removed = i->attrs->EraseStr(name);
   if (!removed) NoAttribute(in, object, name);
 }
 

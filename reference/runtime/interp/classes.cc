@@ -27,16 +27,28 @@ namespace {
 
 // The special names a class body may bind: set by CPython itself, or called where the
 // runtime calls them (construction, a call of an instance).
-constexpr std::array<std::string_view, 5> kModeledSpecialNames = {
-    "__module__", "__qualname__", "__doc__", "__init__", "__call__"};
+constexpr std::array<std::string_view, 7> kModeledSpecialNames = {
+    "__module__", "__qualname__", "__doc__", "__init__", "__call__", "__enter__", "__exit__"};
 
 bool IsSpecialName(std::string_view name) {
   return name.size() > 4 && name.starts_with("__") && name.ends_with("__");
 }
 
+// The builtins' descriptor objects staticmethod(f), classmethod(f) and property(...).
+bool IsDescriptor(const Value& v, std::string_view type_name) {
+  const auto* i = DynCast<PyInstance>(v);
+  return i != nullptr && !i->type->user_defined && i->type->module == "builtins" &&
+         i->type->name == type_name;
+}
+
 // A class body's value that the runtime reads through an instance as CPython does: a
-// function binds the instance, a plain value is itself.
+// function binds the instance, a descriptor of the builtins acts as one, a plain value is
+// itself.
 bool ModeledClassAttribute(const Value& v) {
+  if (IsDescriptor(v, "staticmethod") || IsDescriptor(v, "classmethod") ||
+      IsDescriptor(v, "property")) {
+    return true;
+  }
   switch (v->kind()) {
     case ObjectKind::kNone:
     case ObjectKind::kBool:
@@ -182,10 +194,100 @@ Value Interpreter::Instantiate(PyType& type, CallArgs& args) {
   return instance;
 }
 
+bool IsUserInstance(const Value& v) {
+  const auto* i = DynCast<PyInstance>(v);
+  return i != nullptr && i->type->user_defined;
+}
+
+namespace {
+
+// The class attribute `name` of `type` or a base (null when none has it).
+Value FindOnClass(const PyType& type, std::string_view name) {
+  for (const PyType* t = &type; t != nullptr; t = t->base.get()) {
+    if (Value v = t->dict->GetStr(name)) return v;
+  }
+  return nullptr;
+}
+
+Value DescriptorPart(const Value& descriptor, std::string_view part) {
+  return DynCast<PyInstance>(descriptor)->attrs->GetStr(part);
+}
+
+}  // namespace
+
+std::optional<Value> ClassStatementAttribute(Interpreter& in, const Value& object,
+                                             std::string_view name) {
+  const auto* instance = DynCast<PyInstance>(object);
+  const PyType& type = instance != nullptr ? *instance->type : *DynCast<PyType>(object);
+  Value found = FindOnClass(type, name);
+  if (instance != nullptr) {
+    if (IsDescriptor(found, "property")) {  // a data descriptor comes before the instance
+      Value getter = DescriptorPart(found, "fget");
+      if (Is<PyNone>(getter)) {
+        Raise(in.heap(), ExcType::kAttributeError,
+              fmt::format("property '{}' of '{}' object has no getter", name, type.name));
+      }
+      return in.Call(getter, {{object}, {}});
+    }
+    if (Value v = instance->attrs->GetStr(name)) return v;
+  }
+  if (!found) return std::nullopt;
+  Value owner = instance != nullptr ? Value(instance->type) : object;
+  if (Is<PyFunction>(found)) {
+    return instance != nullptr ? Value(in.heap().NewMethod(found, object)) : found;
+  }
+  if (IsDescriptor(found, "staticmethod")) return DescriptorPart(found, "__func__");
+  if (IsDescriptor(found, "classmethod")) {
+    return in.heap().NewMethod(DescriptorPart(found, "__func__"), owner);
+  }
+  return found;
+}
+
+bool SetClassStatementAttribute(Interpreter& in, const Value& object, std::string_view name,
+                                const Value* value) {
+  if (auto* type = DynCast<PyType>(object); type != nullptr && type->user_defined) {
+    if (value == nullptr) return type->dict->EraseStr(name);
+    if (IsSpecialName(name) || !ModeledClassAttribute(*value)) {
+      RefuseNotModeled(fmt::format("setting {}.{} to a '{}' is not modeled", type->name, name,
+                                   TypeName(*value)));
+    }
+    type->dict->SetStr(name, *value);
+    return true;
+  }
+  auto* instance = DynCast<PyInstance>(object);
+  Value found = FindOnClass(*instance->type, name);
+  if (IsDescriptor(found, "property")) {
+    Value setter = DescriptorPart(found, "fset");
+    if (value == nullptr || Is<PyNone>(setter)) {
+      Raise(in.heap(), ExcType::kAttributeError,
+            fmt::format("property '{}' of '{}' object has no {}", name, instance->type->name,
+                        value == nullptr ? "deleter" : "setter"));
+    }
+    in.Call(setter, {{object, *value}, {}});
+    return true;
+  }
+  if (value == nullptr) return instance->attrs->EraseStr(name);
+  instance->attrs->SetStr(name, *value);
+  return true;
+}
+
+std::pair<Value, Value> ContextMethods(Interpreter& in, const Value& manager) {
+  in.Use(manager);
+  const PyType& type = *DynCast<PyInstance>(manager)->type;
+  Value enter = FindOnClass(type, "__enter__");
+  Value exit = FindOnClass(type, "__exit__");
+  if (!enter || !exit) {
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("'{}' object does not support the context manager protocol{}", type.name,
+                      enter ? " (missed __exit__ method)" : ""));
+  }
+  return {in.heap().NewMethod(enter, manager), in.heap().NewMethod(exit, manager)};
+}
+
 Interpreter::Flow Interpreter::AugAssignAttribute(Frame& f, const lang::AugAssign& a) {
   const auto& target = As<lang::Attribute>(*a.target);
   Value object = Eval(f, *target.value);
-  if (!Is<PyInstance>(object) || !DynCast<PyInstance>(object)->type->user_defined) {
+  if (!IsUserInstance(object)) {
     RefuseNotModeled(
         "augmented assignment to an attribute of other than a class statement's instance is "
         "outside the reference");
@@ -257,7 +359,63 @@ std::pair<Value, Value> ImplicitSuperArguments(Interpreter& in) {
 
 }  // namespace
 
+namespace {
+
+// staticmethod, classmethod and property: library classes whose instances hold the
+// functions (`__func__`; `fget`, `fset`), read by ClassStatementAttribute; every other
+// attribute of them is refused.
+void InstallDescriptors(Interpreter& in) {
+  PyModule& builtins = *in.process().builtins();
+  for (const char* name : {"staticmethod", "classmethod"}) {
+    Ref<PyType> type = LibraryClass(in, name, "builtins");
+    if (std::string_view(name) == "staticmethod") {  // callable since 3.10
+      AddMethod(in, type, "__call__", [&in](CallArgs& args) -> Value {
+        Value function = DescriptorPart(args.positional.at(0), "__func__");
+        args.positional.erase(args.positional.begin());
+        return in.Call(function, std::move(args));
+      });
+    }
+    RefuseOtherAttributes(in, type);
+    builtins.SetAttr(
+        name, MakeBuiltin(in, name, [&in, type, name](CallArgs& args) -> Value {
+          if (args.positional.size() != 1 || !args.keywords.empty()) {
+            RefuseNotModeled(fmt::format("{}() with other than one argument is not modeled", name));
+          }
+          Ref<PyInstance> descriptor = in.heap().NewInstance(type);
+          descriptor->repr_not_modeled = true;
+          descriptor->attrs->SetStr("__func__", args.positional[0]);
+          return descriptor;
+        }));
+  }
+  Ref<PyType> property = LibraryClass(in, "property", "builtins");
+  auto make = [&in, property](Value getter, Value setter) -> Value {
+    Ref<PyInstance> descriptor = in.heap().NewInstance(property);
+    descriptor->repr_not_modeled = true;
+    descriptor->attrs->SetStr("fget", getter ? getter : in.heap().None());
+    descriptor->attrs->SetStr("fset", setter ? setter : in.heap().None());
+    return descriptor;
+  };
+  AddMethod(in, property, "setter", [&in, make](CallArgs& args) -> Value {
+    if (args.positional.size() != 2 || !args.keywords.empty()) {
+      RefuseNotModeled("property.setter() with other than one argument is not modeled");
+    }
+    return make(DescriptorPart(args.positional[0], "fget"), args.positional[1]);
+  });
+  RefuseOtherAttributes(in, property);
+  builtins.SetAttr(
+      "property", MakeBuiltin(in, "property", [&in, make](CallArgs& args) -> Value {
+        if (!args.keywords.empty() || args.positional.size() > 2) {
+          RefuseNotModeled("property() with other than a getter and a setter is not modeled");
+        }
+        return make(args.positional.empty() ? nullptr : args.positional[0],
+                    args.positional.size() < 2 ? nullptr : args.positional[1]);
+      }));
+}
+
+}  // namespace
+
 void InstallSuper(Interpreter& in) {
+  InstallDescriptors(in);
   Ref<PyType> super_type = LibraryClass(in, "super", "builtins");
   AddMethod(in, super_type, "__getattr__", [&in](CallArgs& args) -> Value {
     return SuperAttribute(in, args.positional.at(0), Str(args.positional.at(1)));

@@ -2,7 +2,10 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_CLASSES_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_CLASSES_H_
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "reference/runtime/types.h"
 
@@ -15,9 +18,26 @@ bool IsOfUserClass(const Value& v);
 // "a bound method of a class statement's instance (of C)".
 std::string DescribeUserClassValue(const Value& v);
 
+bool IsUserInstance(const Value& v);
+
 class Interpreter;
-// The builtin super (two arguments, or none in a method of a class statement's class).
+// The builtins super (two arguments, or none in a method of a class statement's class),
+// staticmethod, classmethod and property.
 void InstallSuper(Interpreter& in);
+
+// getattr of a class statement's class or instance as CPython's object / type getattro
+// does it: a property before the instance's own attributes, then the class chain (functions
+// bound to the instance, staticmethod and classmethod unwrapped or bound); nullopt when
+// nothing has `name`.
+std::optional<Value> ClassStatementAttribute(Interpreter& in, const Value& object,
+                                             std::string_view name);
+// setattr (`value`) or delattr (null) on one: a property's setter, its "no setter" /
+// "no deleter" AttributeError; false when delattr finds nothing to delete.
+bool SetClassStatementAttribute(Interpreter& in, const Value& object, std::string_view name,
+                                const Value* value);
+// The bound __enter__ and __exit__ a with statement calls, looked up on the class, with
+// CPython 3.11's TypeError when one is missing.
+std::pair<Value, Value> ContextMethods(Interpreter& in, const Value& manager);
 
 }  // namespace tdc::runtime
 

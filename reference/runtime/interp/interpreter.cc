@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "reference/lang/source_text.h"
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/interp/pending_values.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/stack_guard.h"
@@ -340,8 +342,15 @@ Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, V
   const WithItem& w = *st.items[item];
   Value manager = Eval(f, *w.context_expr);
   if (hook_ != nullptr) hook_->OnEnterContext(f, manager);
-  Value exit = GetAttr(manager, "__exit__");
-  Value entered = Call(GetAttr(manager, "__enter__"), {});
+  Value enter, exit;
+  if (IsUserInstance(manager)) {
+    std::tie(enter, exit) = ContextMethods(*this, manager);
+  } else {
+    exit = GetAttr(manager, "__exit__");
+    enter = GetAttr(manager, "__enter__");
+  }
+  Value entered = Call(enter, {});
+  enter.Reset();
   manager.Reset();
   // __exit__ waits on the frame's stack while the block runs, as CPython's BEFORE_WITH
   // leaves it (a resume function inside the block names it ___stack0).
