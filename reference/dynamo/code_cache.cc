@@ -10,6 +10,11 @@
 
 namespace tdc::dynamo {
 
+std::string GraphEnding::Describe() const {
+  return fmt::format("line {}, {}{}", line, at_return ? "return" : "graph break",
+                     empty ? ", empty" : "");
+}
+
 std::string CodeCache::Failure(const CacheEntry& entry,
                                const std::vector<Value>& frame_values) const {
   // torch checks the global state (grad mode) before the frame's values.
@@ -94,9 +99,13 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
     std::erase_if(global.guards,
                   [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
   }
-  return {t.compile_id,       std::nullopt,
-          std::move(guards),  t.grad_enabled,
-          std::move(globals), t.callback ? BackendToMatch(*t.callback) : BackendKey{}};
+  CacheEntry entry;
+  entry.compile_id = t.compile_id;
+  entry.guards = std::move(guards);
+  entry.grad_enabled = t.grad_enabled;
+  entry.globals = std::move(globals);
+  entry.backend = t.callback ? BackendToMatch(*t.callback) : BackendKey{};
+  return entry;
 }
 
 std::string CodeCache::FailOnRecompileMessage(const CodeKey& key, const std::string& filename,

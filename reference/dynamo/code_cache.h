@@ -37,6 +37,9 @@ struct CacheEntry {
   // Its compile's invocation (index in Records::invocations), when it sent a graph to the
   // recording backend.
   std::optional<size_t> invocation;
+  // Where its graph ended: a cache hit's trace must end there as well (Dynamo's compiled
+  // code does; a trace that goes elsewhere is a difference the guards did not catch, refused).
+  GraphEnding ending;
   std::vector<GuardedValue> guards;
   bool grad_enabled = true;  // the global grad-mode guard
   std::vector<GlobalGuard> globals;

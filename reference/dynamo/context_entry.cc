@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/not_modeled.h"
 
@@ -154,6 +155,12 @@ bool Dynamo::CameFromOutsideTrace(const Trace& t, const Frame& frame, const Valu
 void Dynamo::OnEnterContext(const Frame& frame, const Value& manager) {
   Trace* t = Tracing();
   if (t == nullptr) return;
+  // Dynamo's GenericContextWrappingVariable (its __enter__ / __exit__ inlined, the break
+  // inside it) is not modeled yet.
+  if (runtime::IsOfUserClass(manager)) {
+    RefuseNotModeled(fmt::format("{} as a context manager in traced code is not modeled",
+                                 runtime::DescribeUserClassValue(manager)));
+  }
   std::optional<std::string> type = KnownContextType(TypeOf(in_, manager));
   if (!type) return;
   const size_t depth = in_.frames().size() - 1;

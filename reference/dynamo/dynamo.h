@@ -81,6 +81,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnLoadCell(const Frame& frame, const std::string& name,
                   const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
+  // Refuses a class statement's value the trace cannot use yet; marks a traced class.
+  void CheckClassValueUse(const Trace& t, const Value& v);
+  void OnStoreAttribute(const Value& object) override;
+  void OnClassAttributeRead(const Value& instance, std::string_view name) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no

@@ -156,16 +156,62 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
   }
 }
 
+namespace {
+
+// A class statement's instance the trace may read: one of the frame's own arguments
+// (L['name']), and a method of its class bound to one. Anything else of theirs (a class, an
+// instance from a global, a cell, another object's attribute or made by the frame) is not
+// modeled yet: Dynamo's UserDefinedClassVariable and object creation, their guards.
+bool TracedUserValue(const Trace& t, const Value& v) {
+  if (const auto* m = DynCast<PyMethod>(v)) {
+    const auto* f = DynCast<PyFunction>(m->function);
+    return f != nullptr && !f->is_native() && TracedUserValue(t, m->self);
+  }
+  return Is<PyInstance>(v) && std::any_of(t.inputs.begin(), t.inputs.end(), [&](const auto& in) {
+           return in.first == v && in.second.starts_with("L['");
+         });
+}
+
+}  // namespace
+
 void Dynamo::OnUse(const Value& v) {
   Trace* t = Tracing();
   if (t == nullptr) return;
-  // Dynamo's UserDefinedClassVariable / UserDefinedObjectVariable (their guards, attribute
-  // side effects, method inlining) are not modeled yet: the classes issue.
-  if (runtime::IsOfUserClass(v)) {
-    RefuseNotModeled(
-        fmt::format("{} in traced code is not modeled", runtime::DescribeUserClassValue(v)));
+  // Hot (every operand): only the kinds a class statement makes are looked at further.
+  const ObjectKind kind = v->kind();
+  if (kind == ObjectKind::kInstance || kind == ObjectKind::kType || kind == ObjectKind::kMethod) {
+    CheckClassValueUse(*t, v);
   }
   t->reads.Use(v->id());
+}
+
+void Dynamo::CheckClassValueUse(const Trace& t, const Value& v) {
+  if (runtime::IsClassMachinery(v)) {
+    RefuseNotModeled(
+        fmt::format("a '{}' object in traced code is not modeled", runtime::TypeName(v)));
+  }
+  if (runtime::IsOfUserClass(v)) {
+    if (!TracedUserValue(t, v)) {
+      RefuseNotModeled(
+          fmt::format("{} in traced code is not modeled", runtime::DescribeUserClassValue(v)));
+    }
+    if (const auto* instance = DynCast<PyInstance>(v)) {
+      for (PyType* c = instance->type.get(); c != nullptr; c = c->base.get()) c->traced = true;
+    }
+  }
+}
+
+void Dynamo::OnClassAttributeRead(const Value& instance, std::string_view name) {
+  if (Trace* t = Tracing()) t->reads.ReadClassAttribute(instance->id(), std::string(name));
+}
+
+void Dynamo::OnStoreAttribute(const Value& object) {
+  if (Tracing() != nullptr && runtime::IsOfUserClass(object)) {
+    RefuseNotModeled(fmt::format(
+        "an attribute store on {} in traced code is not modeled (Dynamo replays it after the "
+        "graph)",
+        runtime::DescribeUserClassValue(object)));
+  }
 }
 
 void Dynamo::OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
@@ -289,6 +335,7 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
   if (const CacheEntry* hit = code_cache_.Lookup(key, frame_values, backend)) {
     t->record = false;
     t->cached_invocation = hit->invocation;
+    t->cached_ending = hit->ending;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));
     return t;
   }

@@ -203,11 +203,19 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   const bool fullgraph =
       t.callback->fullgraph || (at_return && in_.process().compiler.error_on_graph_break &&
                                 rules_.on(Rule::kErrorOnGraphBreak));
+  const bool empty = !t.graph.HasCalls(1);
+  const GraphEnding ending{line, at_return, empty};
   if (!t.record) {
+    if (std::optional<GraphEnding> cached = std::exchange(t.cached_ending, std::nullopt);
+        cached && *cached != ending) {
+      RefuseNotModeled(fmt::format(
+          "a cache hit of {} whose trace ends at {} where its compile ended at {} (the guards "
+          "the reference keeps did not tell them apart)",
+          t.code_name, ending.Describe(), cached->Describe()));
+    }
     RunCachedOnBackend(t, live, fullgraph);
     return;
   }
-  bool empty = !t.graph.HasCalls(1);
   CodeState& code = code_cache_.Of(t.key);
   std::string ends = fmt::format("graph {} of {} ends at line {} ({})", t.compile_id, t.code_name,
                                  line, at_return ? "return" : "graph break");
@@ -240,6 +248,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     for (const Value& v : live) Realize(t, v);
   }
   code.cache.push_back(code_cache_.EntryFor(t));
+  code.cache.back().ending = ending;
   t.record = false;  // one graph per frame compile
   if (empty && !fullgraph && rules_.on(Rule::kEmptyGraph)) {
     Explain(ends + ": empty, not sent to the backend");

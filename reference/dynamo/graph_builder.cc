@@ -7,6 +7,7 @@
 
 #include "reference/base/py_repr.h"
 #include "reference/runtime/interp/slices.h"
+#include "reference/runtime/types.h"
 
 namespace tdc::dynamo {
 
@@ -107,7 +108,8 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
 
 // The items of tuple, list or dict `v` read from `source`, with their own sources
 // (`source[0]`; a dict's `source['k']` under a str or int key, as Dynamo's DictGetItemSource
-// prints them; an item under any other key is left out, its source unknown).
+// prints them; an item under any other key is left out, its source unknown), and the
+// attributes of a class statement's instance (`source.w`).
 namespace {
 
 std::vector<std::pair<Value, std::string>> ItemsWithSources(const Value& v,
@@ -119,6 +121,13 @@ std::vector<std::pair<Value, std::string>> ItemsWithSources(const Value& v,
   if (items != nullptr) {
     for (size_t i = 0; i < items->size(); ++i)
       out.emplace_back((*items)[i], fmt::format("{}[{}]", source, i));
+  }
+  // A class statement's instance's attributes: `source.name` (Dynamo's AttrSource).
+  if (const auto* instance = DynCast<runtime::PyInstance>(v);
+      instance != nullptr && instance->type->user_defined) {
+    for (const auto& [key, item] : instance->attrs->Items()) {
+      out.emplace_back(item, fmt::format("{}.{}", source, DynCast<runtime::PyStr>(key)->value()));
+    }
   }
   if (const auto* dict = DynCast<runtime::PyDict>(v)) {
     for (const auto& [key, item] : dict->Items()) {

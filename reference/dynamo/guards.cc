@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "reference/runtime/types.h"
+
 namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT: guards read the runtime's objects throughout
@@ -27,6 +29,10 @@ std::string GuardOf(const Value& v) {
   // statement makes shares its code (closures too), each def statement has its own.
   if (const PyFunction* f = UserFunction(v)) {
     return fmt::format("code {}", static_cast<const void*>(std::get<UserCode>(f->code).def));
+  }
+  // A class statement's instance by its class (TYPE_MATCH); its attributes have their own.
+  if (const auto* i = DynCast<PyInstance>(v); i != nullptr && i->type->user_defined) {
+    return fmt::format("type {}", i->type->id());
   }
   switch (v->kind()) {
     case ObjectKind::kNone:
@@ -63,8 +69,11 @@ std::string LocalName(const std::string& source) {
 }
 
 GuardedValue GuardOne(const Value& v, std::string name, size_t index) {
-  GuardedValue g{index, std::move(name), GuardOf(v), std::nullopt, std::nullopt, 0,
-                 {},    v ? v->id() : 0};
+  GuardedValue g;
+  g.index = index;
+  g.name = std::move(name);
+  g.guard = GuardOf(v);
+  g.object = v ? v->id() : 0;
   if (const auto* t = DynCast<PyTensor>(v)) {
     const Tensor& tensor = t->tensor();
     g.tensor =
@@ -115,9 +124,35 @@ void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out
     GuardedValue item = GuardOne((*items)[i], fmt::format("{}[{}]", g.name, i), g.index);
     item.cell = g.cell;
     item.cell_id = g.cell_id;
+    item.attr = g.attr;
+    item.owner = g.owner;
     item.items = g.items;
     item.items.push_back(i);
     AddWithItems((*items)[i], std::move(item), out);
+  }
+}
+
+// A class statement's instance's attributes, each with its items, then "absent" for each
+// name of its class chain that no attribute of the instance shadows (a method, a class
+// constant: torch guards those the trace read through the instance).
+void AddAttributes(const Value& v, GuardedValue instance, std::vector<GuardedValue>& out) {
+  const auto* i = DynCast<PyInstance>(v);
+  if (i == nullptr || !i->type->user_defined || instance.cell) return;
+  auto attribute = [&](const Value& value, const std::string& name) {
+    GuardedValue g = GuardOne(value, fmt::format("{}.{}", instance.name, name), instance.index);
+    g.attr = name;
+    g.owner = i->id();
+    return g;
+  };
+  for (const auto& [key, value] : i->attrs->Items()) {
+    AddWithItems(value, attribute(value, DynCast<PyStr>(key)->value()), out);
+  }
+  for (const PyType* t = i->type.get(); t != nullptr; t = t->base.get()) {
+    for (const auto& [key, value] : t->dict->Items()) {
+      const std::string& name = DynCast<PyStr>(key)->value();
+      const bool special = name.starts_with("__") && name.ends_with("__");
+      if (!special && !i->attrs->GetStr(name)) out.push_back(attribute(Value(), name));
+    }
   }
 }
 
@@ -132,6 +167,7 @@ const std::vector<Value>* ItemsOf(const Value& v) {
 std::vector<GuardedValue> Guards(const Value& v, const std::string& source, size_t index) {
   std::vector<GuardedValue> out;
   AddWithItems(v, GuardOne(v, LocalName(source), index), out);
+  AddAttributes(v, out[0], out);
   const PyFunction* f = UserFunction(v);
   const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
   for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
@@ -150,6 +186,10 @@ Value GuardedInput(const GuardedValue& g, const Value& frame_value) {
   if (g.cell) {
     const PyCell* cell = CellOf(frame_value, *g.cell);
     v = cell != nullptr ? cell->contents : Value();
+  }
+  if (!g.attr.empty()) {
+    const auto* instance = DynCast<PyInstance>(v);
+    v = instance != nullptr ? instance->attrs->GetStr(g.attr) : Value();
   }
   for (size_t i : g.items) {
     const std::vector<Value>* items = v ? ItemsOf(v) : nullptr;
@@ -190,6 +230,11 @@ void Reads::Use(ObjectId object) {
   if (inserted) journal_.push_back({.into = Inserted::Into::kUsed, .id = at});
 }
 
+void Reads::ReadClassAttribute(ObjectId owner, const std::string& name) {
+  auto [at, inserted] = class_attributes_.insert({owner, name});
+  if (inserted) journal_.push_back({.into = Inserted::Into::kClassAttributes, .attribute = at});
+}
+
 void Reads::UseAt(ValuePath path) {
   auto [at, inserted] = used_at_.insert(std::move(path));
   if (inserted) journal_.push_back({.into = Inserted::Into::kUsedAt, .path = at});
@@ -197,6 +242,7 @@ void Reads::UseAt(ValuePath path) {
 
 void Reads::UseAllOf(const Reads& other) {
   for (ObjectId object : other.used_) Use(object);
+  for (const auto& [owner, name] : other.class_attributes_) ReadClassAttribute(owner, name);
 }
 
 Reads Reads::UsedSoFar() const {
@@ -218,6 +264,9 @@ void Reads::Rollback(Mark mark) {
       case Inserted::Into::kUsed:
         used_.erase(last.id);
         break;
+      case Inserted::Into::kClassAttributes:
+        class_attributes_.erase(last.attribute);
+        break;
       case Inserted::Into::kUsedAt:
         used_at_.erase(last.path);
         break;
@@ -232,6 +281,8 @@ bool Reads::Read(const GuardedValue& g) const {
   // (LIST_EXTEND iterates them): realized, so guarded, as its ___stack values are.
   if (local.starts_with("___stack") || local == "__nested_frame_values") return true;
   if (!locals_.contains(local) || !ReadCell(g)) return false;
+  // A name of the instance's class the trace read through it stays unshadowed.
+  if (!g.attr.empty() && g.object == 0) return class_attributes_.contains({g.owner, g.attr});
   // A cell's contents count as used once the cell is read; anything else once used.
   if ((g.cell && g.items.empty()) || used_.contains(g.object)) return true;
   return std::any_of(used_at_.begin(), used_at_.end(),
@@ -239,7 +290,7 @@ bool Reads::Read(const GuardedValue& g) const {
 }
 
 bool ValuePath::Holds(const GuardedValue& g) const {
-  return !g.cell && g.index == index && g.items.size() >= items.size() &&
+  return !g.cell && g.attr.empty() && g.index == index && g.items.size() >= items.size() &&
          std::equal(items.begin(), items.end(), g.items.begin());
 }
 

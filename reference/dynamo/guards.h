@@ -32,6 +32,11 @@ struct GuardedValue {
   // torch guards a cell only when the trace read it (R-closure-guard).
   std::optional<size_t> cell;
   runtime::ObjectId cell_id = 0;  // the cell the cached call read
+  // Then the attribute of a class statement's instance (c.w): its value's guard, or for a
+  // name of its class, "absent" (torch's DICT_CONTAINS: no instance attribute shadows it).
+  // `owner` is the instance the cached call had.
+  std::string attr;
+  runtime::ObjectId owner = 0;
   // Then the item path inside a tuple or list (args[0]): a container is guarded by type
   // and length, each item by its own guard, kept only when the trace used that item.
   std::vector<size_t> items;
@@ -42,7 +47,9 @@ struct GuardedValue {
 const std::vector<runtime::Value>* ItemsOf(const runtime::Value& v);
 
 // `v`, the frame's `index`-th value, read from `source` (L['x']), then one guard per item
-// when it is a tuple or list, per closure cell when it is a user function.
+// when it is a tuple or list, per closure cell when it is a user function, per attribute
+// and per function of its class when it is a class statement's instance (by type, as
+// torch's TYPE_MATCH).
 std::vector<GuardedValue> Guards(const runtime::Value& v, const std::string& source, size_t index);
 // The value `g` checks in a frame whose `index`-th value is `frame_value`: that value, its
 // function's closure cell contents, or an item of either (null when there is none).
@@ -79,11 +86,14 @@ class Reads {
   void ReadLocal(const std::string& name);  // a local of the root frame
   void ReadCellOf(runtime::ObjectId cell);  // a closure cell, in any traced frame
   void Use(runtime::ObjectId object);       // used other than by moving it (FrameHook::OnUse)
+  // Attribute `name` of class statement's instance `owner` was found on its class (torch
+  // guards that no attribute of the instance shadows it: FrameHook::OnClassAttributeRead).
+  void ReadClassAttribute(runtime::ObjectId owner, const std::string& name);
   // A value realized through where it came from (an inlined frame's local bound from a frame
   // value, realized at a nested break: torch guards that source only, not other places
   // holding the same object).
   void UseAt(ValuePath path);
-  // Everything `other` used, used here too.
+  // Everything `other` used (and the class attributes it read), used here too.
   void UseAllOf(const Reads& other);
   // A copy of what this one used (all UseAllOf takes): what a trace had used at a moment.
   Reads UsedSoFar() const;
@@ -105,15 +115,18 @@ class Reads {
   // One insertion: the set it went into and where, so that Rollback can erase it (a set's
   // iterators stay valid when the Reads moves).
   struct Inserted {
-    enum class Into : uint8_t { kLocals, kCells, kUsed, kUsedAt } into;
+    using AttributeRead = std::pair<runtime::ObjectId, std::string>;
+    enum class Into : uint8_t { kLocals, kCells, kUsed, kUsedAt, kClassAttributes } into;
     std::set<std::string>::iterator local = {};
     Ids::iterator id = {};
     std::set<ValuePath>::iterator path = {};
+    std::set<AttributeRead>::iterator attribute = {};
   };
   std::set<std::string> locals_;
   Ids cells_;
   Ids used_;
   std::set<ValuePath> used_at_;
+  std::set<Inserted::AttributeRead> class_attributes_;
   std::vector<Inserted> journal_;
 };
 

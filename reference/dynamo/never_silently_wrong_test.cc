@@ -160,9 +160,22 @@ constexpr Probe kProbes[] = {
     {"out = torch.ones(2).to", "Tensor.to is not modeled"},
     // Class statements (SEMANTICS §3.9): Dynamo tracing their classes, instances and bound
     // methods waits for the classes issue; what the eager model leaves out is refused too.
+    // An instance the frame receives is traced (goldens classes/traced_*); one from a global,
+    // a store into one, and a store into its class once traced are not modeled yet.
+    {"class C:\n    def __init__(self):\n        self.w = 2\nc = C()\ndef f(x):\n    return x * "
+     "c.w\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a class statement's instance (of C) in traced code is not modeled", 8},
+    {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    c.w = 3\n"
+     "    return x * c.w\nout = torch.compile(f, backend=backend)(torch.ones(2), C())",
+     "an attribute store on a class statement's instance (of C) in traced code is not modeled", 7},
     {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    return x * c.w\n"
-     "out = torch.compile(f, backend=backend)(torch.ones(2), C())",
-     "a class statement's instance (of C) in traced code is not modeled", 7},
+     "c = C()\nout = torch.compile(f, backend=backend)(torch.ones(2), c)\nC.k = 1",
+     "a store into class C after Dynamo traced an instance of it is not modeled", 10},
+    {"class C:\n    def __init__(self):\n        self.w = 2\nclass D:\n    def __init__(self):\n"
+     "        self.c = C()\ndef f(x, d):\n    return x * d.c.w\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), D())",
+     "a class statement's instance (of C) in traced code is not modeled", 10},
     {"class C:\n    def g(self, x):\n        return x + 1\ndef f(x):\n    return C().g(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a class statement's class (C) in traced code is not modeled", 7},
@@ -191,10 +204,17 @@ constexpr Probe kProbes[] = {
     {"class M:\n    def __enter__(self):\n        return 1\n    def __exit__(self, *args):\n"
      "        return False\ndef f(x, m):\n    with m:\n        return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), M())",
-     "a class statement's instance (of M) in traced code is not modeled", 9},
+     "a class statement's instance (of M) as a context manager in traced code is not modeled", 9},
     {"def g(s):\n    return 1\nout = property(g, g, g)",
      "property() with other than a getter and a setter is not modeled", 5},
     {"out = staticmethod()", "staticmethod() with other than one argument is not modeled"},
+    {"class C:\n    @property\n    def w(self):\n        return 2\ndef f(x, c):\n"
+     "    return x * c.w\nout = torch.compile(f, backend=backend)(torch.ones(2), C())",
+     "a 'property' object in traced code is not modeled", 8},
+    {"class B:\n    def g(self, x):\n        return x\nclass C(B):\n    def g(self, x):\n"
+     "        return super().g(x) + 1\ndef f(x, c):\n    return c.g(x)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), C())",
+     "a 'super' object in traced code is not modeled", 8},
     {"class C:\n    pass\nout = id(C())",
      "id() of a class statement's instance (of C) is not modeled (SEMANTICS", 5},
     {"def g():\n    pass\ng.a = 1\ng.a += 1",

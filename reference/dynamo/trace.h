@@ -60,6 +60,15 @@ struct ResumeLevel {
   bool grad_enabled_at_start = true;  // its frame's (Frame::grad_enabled_at_start)
 };
 // One frame being traced (or, on a cache hit, run again without recording).
+// Where a frame's graph ended: its line, at a return or a graph break, holding an op or not.
+struct GraphEnding {
+  int64_t line = 0;
+  bool at_return = false;
+  bool empty = false;
+  bool operator==(const GraphEnding&) const = default;
+  std::string Describe() const;  // "line 23, return", "line 23, graph break, empty"
+};
+
 struct Trace {
   uint64_t serial = 0;    // tells a trace from the one a nested break replaced it with
   size_t root_depth = 0;  // its frame's index in Interpreter::frames()
@@ -107,6 +116,8 @@ struct Trace {
   // On a cache hit whose compile sent a graph to the backend: that compile's invocation
   // (an installed GraphBackend runs its compiled graph again; cleared once it has).
   std::optional<size_t> cached_invocation;
+  // On a cache hit: its entry's ending (CacheEntry::ending), checked where the trace ends.
+  std::optional<GraphEnding> cached_ending;
   std::string compile_id;
   bool recompile = false;
   std::vector<GuardedValue> guards;

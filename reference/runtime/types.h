@@ -26,6 +26,9 @@ class PyType final : public Object {
   Ref<PyType> base;                         // the direct base (bool's is int); null for object
   Ref<PyDict> dict;                         // class attributes; functions in it are methods
   bool user_defined = false;                // made by a class statement of the program
+  // Dynamo traced an instance of it (or of a subclass): a store into its dict afterwards is
+  // refused, as the cached code's guards do not cover the class.
+  bool traced = false;
   // Calling the class; null: TypeError "cannot create 'name' instances".
   BuiltinCode construct;
 

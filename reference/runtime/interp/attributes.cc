@@ -209,6 +209,7 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
     return m->SetAttr(name, std::move(value));
   }
   if (IsOfUserClass(object) && !Is<PyMethod>(object)) {
+    StoreAttribute(object);
     SetClassStatementAttribute(*this, object, name, &value);
     return;
   }
@@ -220,6 +221,7 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
 void DelAttr(Interpreter& in, const Value& object, std::string_view name) {
   bool removed = false;
   if (IsOfUserClass(object) && !Is<PyMethod>(object)) {
+    in.StoreAttribute(object);
     removed = SetClassStatementAttribute(in, object, name, nullptr);
   } else if (auto* f = DynCast<PyFunction>(object))
     removed = f->attrs && f->attrs->EraseStr(name);

@@ -84,7 +84,6 @@ void InstallBuiltins(Interpreter& in) {
     module.SetAttr(types.ForKind(kind)->name, types.ForKind(kind));
   }
   module.SetAttr("object", types.object());
-  InstallSuper(in);
 
   def("print", [&in](CallArgs& args) {
     // Printed text is not part of an outcome (SCHEMA §5); it goes to stderr for humans.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "reference/runtime/interp/attributes.h"
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_binding.h"
 #include "reference/runtime/interp/py_ops.h"
@@ -183,6 +184,7 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
     return v;
   }
   if (Value v = process_.builtins()->GetAttr(name)) return v;
+  if (Value v = ClassBuiltin(*this, name)) return v;
   if (TorchModuleHas("builtins", name)) {
     RefuseNotModeled(fmt::format("the builtin {} is not modeled", name));
   }

@@ -215,11 +215,17 @@ Value DescriptorPart(const Value& descriptor, std::string_view part) {
 
 }  // namespace
 
+bool IsClassMachinery(const Value& v) {
+  return IsDescriptor(v, "staticmethod") || IsDescriptor(v, "classmethod") ||
+         IsDescriptor(v, "property") || IsDescriptor(v, "super");
+}
+
 std::optional<Value> ClassStatementAttribute(Interpreter& in, const Value& object,
                                              std::string_view name) {
   const auto* instance = DynCast<PyInstance>(object);
   const PyType& type = instance != nullptr ? *instance->type : *DynCast<PyType>(object);
   Value found = FindOnClass(type, name);
+  if (IsClassMachinery(found)) in.Use(found);  // the frame hook sees the descriptor used
   if (instance != nullptr) {
     if (IsDescriptor(found, "property")) {  // a data descriptor comes before the instance
       Value getter = DescriptorPart(found, "fget");
@@ -232,6 +238,7 @@ std::optional<Value> ClassStatementAttribute(Interpreter& in, const Value& objec
     if (Value v = instance->attrs->GetStr(name)) return v;
   }
   if (!found) return std::nullopt;
+  if (instance != nullptr) in.ClassAttributeRead(object, name);
   Value owner = instance != nullptr ? Value(instance->type) : object;
   if (Is<PyFunction>(found)) {
     return instance != nullptr ? Value(in.heap().NewMethod(found, object)) : found;
@@ -246,6 +253,12 @@ std::optional<Value> ClassStatementAttribute(Interpreter& in, const Value& objec
 bool SetClassStatementAttribute(Interpreter& in, const Value& object, std::string_view name,
                                 const Value* value) {
   if (auto* type = DynCast<PyType>(object); type != nullptr && type->user_defined) {
+    if (type->traced) {
+      RefuseNotModeled(fmt::format(
+          "a store into class {} after Dynamo traced an instance of it is not modeled (torch "
+          "guards the class attributes its trace read)",
+          type->name));
+    }
     if (value == nullptr) return type->dict->EraseStr(name);
     if (IsSpecialName(name) || !ModeledClassAttribute(*value)) {
       RefuseNotModeled(fmt::format("setting {}.{} to a '{}' is not modeled", type->name, name,
@@ -412,10 +425,7 @@ void InstallDescriptors(Interpreter& in) {
       }));
 }
 
-}  // namespace
-
 void InstallSuper(Interpreter& in) {
-  InstallDescriptors(in);
   Ref<PyType> super_type = LibraryClass(in, "super", "builtins");
   AddMethod(in, super_type, "__getattr__", [&in](CallArgs& args) -> Value {
     return SuperAttribute(in, args.positional.at(0), Str(args.positional.at(1)));
@@ -448,6 +458,20 @@ void InstallSuper(Interpreter& in) {
         proxy->attrs->SetStr("__self__", self);
         return proxy;
       }));
+}
+
+}  // namespace
+
+Value ClassBuiltin(Interpreter& in, std::string_view name) {
+  if (name != "super" && name != "staticmethod" && name != "classmethod" && name != "property") {
+    return nullptr;
+  }
+  PyModule& builtins = *in.process().builtins();
+  if (!builtins.GetAttr("super")) {
+    InstallDescriptors(in);
+    InstallSuper(in);
+  }
+  return builtins.GetAttr(name);
 }
 
 }  // namespace tdc::runtime

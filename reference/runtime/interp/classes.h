@@ -19,11 +19,15 @@ bool IsOfUserClass(const Value& v);
 std::string DescribeUserClassValue(const Value& v);
 
 bool IsUserInstance(const Value& v);
+// The builtins' staticmethod, classmethod, property and super objects.
+bool IsClassMachinery(const Value& v);
 
 class Interpreter;
-// The builtins super (two arguments, or none in a method of a class statement's class),
-// staticmethod, classmethod and property.
-void InstallSuper(Interpreter& in);
+// The builtin `name` when it is one of super (two arguments, or none in a method of a class
+// statement's class), staticmethod, classmethod and property, installing the four on the
+// first such look-up (most programs make no class: the fixed cost of a run stays theirs);
+// null for any other name.
+Value ClassBuiltin(Interpreter& in, std::string_view name);
 
 // getattr of a class statement's class or instance as CPython's object / type getattro
 // does it: a property before the instance's own attributes, then the class chain (functions

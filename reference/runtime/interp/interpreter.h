@@ -137,6 +137,14 @@ class FrameHook {
     (void)frame;
     (void)manager;
   }
+  // The program is about to set or delete an attribute of `object` (Dynamo replays such a
+  // store on an object the frame did not make as a side effect after its graph).
+  virtual void OnStoreAttribute(const Value& object) { (void)object; }
+  // Attribute `name` of a class statement's instance was found on its class.
+  virtual void OnClassAttributeRead(const Value& instance, std::string_view name) {
+    (void)instance;
+    (void)name;
+  }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
     (void)globals;
@@ -180,6 +188,14 @@ class Interpreter {
   // Tells the frame hook the program used `v` (FrameHook::OnUse).
   void Use(const Value& v) {
     if (hook_ != nullptr && v) hook_->OnUse(v);
+  }
+  // Tells the frame hook the program stores into `v`'s attributes (FrameHook::OnStoreAttribute).
+  void StoreAttribute(const Value& v) {
+    if (hook_ != nullptr && v) hook_->OnStoreAttribute(v);
+  }
+  // Tells the frame hook (FrameHook::OnClassAttributeRead).
+  void ClassAttributeRead(const Value& instance, std::string_view name) {
+    if (hook_ != nullptr) hook_->OnClassAttributeRead(instance, name);
   }
   // Tells the frame hook the program reads tensor `v`'s data (FrameHook::OnTensorData).
   void ReadTensorData(const Value& v, TensorDataRead read, const lang::Expr* test = nullptr) {
