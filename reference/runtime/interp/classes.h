@@ -19,6 +19,13 @@ bool IsOfUserClass(const Value& v);
 std::string DescribeUserClassValue(const Value& v);
 
 bool IsUserInstance(const Value& v);
+// Refuses binding `name` to `value` in a class statement's class the runtime would not read
+// as CPython does (a special name it does not call, a value it would not bind).
+void CheckClassAttribute(const std::string& class_name, std::string_view name, const Value& value);
+// An object of the builtins' class `type_name` (staticmethod, classmethod, property, super).
+bool IsDescriptor(const Value& v, std::string_view type_name);
+// Its part `part` (`__func__`; `fget`, `fset`; `__thisclass__`, `__self__`).
+Value DescriptorPart(const Value& descriptor, std::string_view part);
 // The builtins' staticmethod, classmethod, property and super objects.
 bool IsClassMachinery(const Value& v);
 
