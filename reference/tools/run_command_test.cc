@@ -117,6 +117,27 @@ TEST_F(VerifyTest, CountsPassedAndFailed) {
   EXPECT_EQ(err_, "");
 }
 
+// `--expect-unsupported` (fixtures that await more of the model): a refusal passes, so does
+// agreement with the golden; any other answer fails.
+TEST_F(VerifyTest, ExpectUnsupportedPassesARefusalOrAgreementNeverAnotherAnswer) {
+  ASSERT_FALSE(program_.empty());
+  VerifyOptions awaiting;
+  awaiting.expect_unsupported = true;
+  std::string refused =
+      WriteCase("refused", "import torch\nout = torch.library.Library\n", golden_);
+  EXPECT_EQ(Verify({refused}, awaiting), 0);
+  EXPECT_TRUE(out_.ends_with("1 refused as expected, 0 predicted, 0 failed\n")) << out_;
+  EXPECT_EQ(Verify({Matching()}, awaiting), 0);
+  EXPECT_TRUE(
+      out_.ends_with("matching.py: predicted, although its header says it awaits more "
+                     "of the model\n0 refused as expected, 1 predicted, 0 failed\n"))
+      << out_;
+  EXPECT_EQ(Verify({refused, Differing()}, awaiting), 1);
+  EXPECT_NE(out_.find("differing.py: answered differently from its golden"), std::string::npos)
+      << out_;
+  EXPECT_TRUE(out_.ends_with("1 refused as expected, 0 predicted, 1 failed\n")) << out_;
+}
+
 TEST_F(VerifyTest, AnErrorFailsTheRun) {
   ASSERT_FALSE(program_.empty());
   std::string broken = WriteCase("broken", "out = (\n", golden_);
