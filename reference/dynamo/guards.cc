@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/types.h"
 
 namespace tdc::dynamo {
@@ -150,8 +151,7 @@ void AddAttributes(const Value& v, GuardedValue instance, std::vector<GuardedVal
   for (const PyType* t = i->type.get(); t != nullptr; t = t->base.get()) {
     for (const auto& [key, value] : t->dict->Items()) {
       const std::string& name = DynCast<PyStr>(key)->value();
-      const bool special = name.starts_with("__") && name.ends_with("__");
-      if (!special && !i->attrs->GetStr(name)) out.push_back(attribute(Value(), name));
+      if (!IsSpecialName(name) && !i->attrs->GetStr(name)) out.push_back(attribute(Value(), name));
     }
   }
 }

@@ -26,10 +26,6 @@ namespace {
 constexpr std::array<std::string_view, 7> kModeledSpecialNames = {
     "__module__", "__qualname__", "__doc__", "__init__", "__call__", "__enter__", "__exit__"};
 
-bool IsSpecialName(std::string_view name) {
-  return name.size() > 4 && name.starts_with("__") && name.ends_with("__");
-}
-
 // A class body's value that the runtime reads through an instance as CPython does: a
 // function binds the instance, a descriptor of the builtins acts as one, a plain value is
 // itself.
@@ -75,6 +71,10 @@ void CheckClassAttribute(const std::string& class_name, std::string_view name, c
     RefuseNotModeled(fmt::format("class {}'s attribute {} is a '{}', which is not modeled",
                                  class_name, name, TypeName(value)));
   }
+}
+
+bool IsSpecialName(std::string_view name) {
+  return name.size() > 4 && name.starts_with("__") && name.ends_with("__");
 }
 
 bool IsDescriptor(const Value& v, std::string_view type_name) {

@@ -19,6 +19,8 @@ bool IsOfUserClass(const Value& v);
 std::string DescribeUserClassValue(const Value& v);
 
 bool IsUserInstance(const Value& v);
+// `__name__`: a special name (CPython's dunder), which the runtime models case by case.
+bool IsSpecialName(std::string_view name);
 // Refuses binding `name` to `value` in a class statement's class the runtime would not read
 // as CPython does (a special name it does not call, a value it would not bind).
 void CheckClassAttribute(const std::string& class_name, std::string_view name, const Value& value);
