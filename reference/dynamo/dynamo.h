@@ -85,6 +85,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void CheckClassValueUse(const Trace& t, const Value& v);
   void OnStoreAttribute(const Value& object) override;
   void OnClassAttributeRead(const Value& instance, std::string_view name) override;
+  void OnMissingAttribute(const Value& object, std::string_view name) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no

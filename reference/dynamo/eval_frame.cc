@@ -205,6 +205,15 @@ void Dynamo::OnClassAttributeRead(const Value& instance, std::string_view name) 
   if (Trace* t = Tracing()) t->reads.ReadClassAttribute(instance->id(), std::string(name));
 }
 
+void Dynamo::OnMissingAttribute(const Value& object, std::string_view name) {
+  if (Tracing() != nullptr) {
+    RefuseNotModeled(fmt::format(
+        "reading the absent attribute '{}' of {} in traced code is not modeled (torch guards "
+        "its absence)",
+        name, runtime::DescribeUserClassValue(object)));
+  }
+}
+
 void Dynamo::OnStoreAttribute(const Value& object) {
   if (Tracing() != nullptr && runtime::IsOfUserClass(object)) {
     RefuseNotModeled(fmt::format(

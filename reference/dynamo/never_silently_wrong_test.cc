@@ -176,6 +176,18 @@ constexpr Probe kProbes[] = {
      "        self.c = C()\ndef f(x, d):\n    return x * d.c.w\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), D())",
      "a class statement's instance (of C) in traced code is not modeled", 10},
+    {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n"
+     "    return x * getattr(c, 'k', 3)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), C())",
+     "reading the absent attribute 'k' of a class statement's instance (of C) in traced code is "
+     "not modeled",
+     7},
+    {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    try:\n"
+     "        return x * c.k\n    except AttributeError:\n        return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), C())",
+     "reading the absent attribute 'k' of a class statement's instance (of C) in traced code is "
+     "not modeled",
+     8},
     {"class C:\n    def g(self, x):\n        return x + 1\ndef f(x):\n    return C().g(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a class statement's class (C) in traced code is not modeled", 7},

@@ -85,8 +85,10 @@ inline std::string TypeRepr(Interpreter& in, const Value& v) {
   return fmt::format("<class '{}'>", in.process().types().Of(v)->QualifiedName());
 }
 
-// getattr(v, name, None) as a null Value when absent.
+// getattr(v, name, None) as a null Value when absent, read by the reference itself (a
+// marker, a wrapper's name): not a read of the program (Interpreter::InternalLookup).
 inline Value GetAttrOrNull(Interpreter& in, const Value& v, std::string_view name) {
+  Interpreter::InternalLookup internal(in);
   try {
     return in.GetAttr(v, name);
   } catch (const PyError& e) {

@@ -137,6 +137,7 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
     case ObjectKind::kInstance:
       if (IsUserInstance(object)) {
         if (auto v = ClassStatementAttribute(*this, object, name)) return *v;
+        MissingAttribute(object, name);
         NoAttribute(*this, object, name);
       }
       if (Value v = DynCast<PyInstance>(object)->attrs->GetStr(name)) return v;
@@ -147,6 +148,7 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
       if (name == "__module__") return heap().Str(t->module);
       if (t->user_defined) {
         if (auto v = ClassStatementAttribute(*this, object, name)) return *v;
+        MissingAttribute(object, name);
         NoAttribute(*this, object, name);
       }
       for (const PyType* c = t; c != nullptr; c = c->base.get()) {

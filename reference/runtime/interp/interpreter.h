@@ -145,6 +145,12 @@ class FrameHook {
     (void)instance;
     (void)name;
   }
+  // The program read attribute `name` of a class statement's class or instance, which has
+  // none (torch guards the absence when it traces such a read).
+  virtual void OnMissingAttribute(const Value& object, std::string_view name) {
+    (void)object;
+    (void)name;
+  }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
     (void)globals;
@@ -195,8 +201,27 @@ class Interpreter {
   }
   // Tells the frame hook (FrameHook::OnClassAttributeRead).
   void ClassAttributeRead(const Value& instance, std::string_view name) {
-    if (hook_ != nullptr) hook_->OnClassAttributeRead(instance, name);
+    if (hook_ != nullptr && !internal_lookup_) hook_->OnClassAttributeRead(instance, name);
   }
+  // Tells the frame hook (FrameHook::OnMissingAttribute).
+  void MissingAttribute(const Value& object, std::string_view name) {
+    if (hook_ != nullptr && !internal_lookup_) hook_->OnMissingAttribute(object, name);
+  }
+  // While one lives, attribute reads are the reference's own (a marker torch checks on the
+  // real object, not a read of the program): the frame hook is not told of them.
+  class InternalLookup {
+   public:
+    explicit InternalLookup(Interpreter& in) : in_(in), was_(in.internal_lookup_) {
+      in.internal_lookup_ = true;
+    }
+    ~InternalLookup() { in_.internal_lookup_ = was_; }
+    InternalLookup(const InternalLookup&) = delete;
+    InternalLookup& operator=(const InternalLookup&) = delete;
+
+   private:
+    Interpreter& in_;
+    bool was_;
+  };
   // Tells the frame hook the program reads tensor `v`'s data (FrameHook::OnTensorData).
   void ReadTensorData(const Value& v, TensorDataRead read, const lang::Expr* test = nullptr) {
     if (hook_ != nullptr && v) hook_->OnTensorData(v, read, test);
@@ -258,6 +283,7 @@ class Interpreter {
 
   Process& process_;
   FrameHook* hook_ = nullptr;
+  bool internal_lookup_ = false;  // InternalLookup
   std::vector<Frame*> frames_;
   // The exceptions being handled (innermost last): a bare `raise` re-raises the last.
   std::vector<Value> handling_;
