@@ -86,6 +86,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnStoreAttribute(const Value& object) override;
   void OnClassAttributeRead(const Value& instance, std::string_view name) override;
   void OnMissingAttribute(const Value& object, std::string_view name) override;
+  void OnMutate(const Value& object) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no
@@ -268,6 +269,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Refuses the graph when traced code stored a tensor it computes, other than the graph's
   // outputs `live`, in a global or inside one of the frame's values.
   static void RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& live);
+  // Refuses running `call` again (a break abandoned or skipped what it traced) when its
+  // first run changed in place something that outlives it: torch runs it once.
+  void RefuseChangedTwice(const Trace::InlinedCall& call) const;
 
   // ---- graph_break.cc
   // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume
@@ -555,6 +559,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // The running compiled frames, innermost last; null marks a region run eagerly inside
   // one (a break's callee, an allowed function's body).
   std::vector<std::unique_ptr<Trace>> contexts_;
+  // The objects the program changed in place while any trace was open, in order (identity
+  // only: an entry keeps nothing alive; Trace::InlinedCall::changes_begin indexes it).
+  std::vector<const runtime::Object*> changes_;
   std::vector<PendingResume> pending_resumes_;
   // Frames (first and last depth) a nested graph break folded into the compiled code that
   // runs its eager call: while that runs they are no Python frames, and user stacks leave

@@ -214,8 +214,18 @@ void Dynamo::OnMissingAttribute(const Value& object, std::string_view name) {
   }
 }
 
+void Dynamo::OnMutate(const Value& object) {
+  if (contexts_.empty()) {
+    changes_.clear();  // no trace is open: no call can be run again
+    return;
+  }
+  changes_.push_back(object.get());
+}
+
 void Dynamo::OnStoreAttribute(const Value& object) {
-  if (Tracing() != nullptr && runtime::IsOfUserClass(object)) {
+  // A store on an instance the frame received runs now, as torch's replay after the graph
+  // leaves it (a graph-computed tensor stored there is refused: RefuseUnreplayedStores).
+  if (Tracing() != nullptr && Is<runtime::PyType>(object) && runtime::IsOfUserClass(object)) {
     RefuseNotModeled(fmt::format(
         "an attribute store on {} in traced code is not modeled (Dynamo replays it after the "
         "graph)",
@@ -329,6 +339,7 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
   auto t = std::make_unique<Trace>();
   t->callback = std::move(callback);
   t->serial = next_trace_serial_++;
+  t->changes_begin = changes_.size();
   t->key = key;
   t->code_name = std::move(code_name);
   t->resume = resume;

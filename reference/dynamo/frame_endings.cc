@@ -181,6 +181,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   }
   contexts_[slot] = nullptr;
   EagerRegion eager(*this, false);
+  for (const auto& call : calls) RefuseChangedTwice(call);
   for (auto& call : calls) in_.Call(call.function, std::move(call.args));
   return callee ? in_.Call(callee, std::move(args)) : in_.heap().None();
 }
@@ -210,11 +211,15 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
 // offered), which the reference does by running the call that began the trace again: a
 // skipped root frame is then eager from its first statement (is_compiling() False there),
 // a skipped resume function's frame hits its cache entry up to the break that calls it.
-// What the abandoned run did to the heap is not undone: an effect other than a tensor op
-// before a frame-skipping break happens twice (not modeled; no fixture shows one).
+// What the abandoned run did to the heap is not undone: a change in place of what outlives
+// the call before a frame-skipping break would happen twice, and is refused.
 void Dynamo::SkipRootFrame() {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
+  Trace::InlinedCall root_call{
+      t.root_depth - 1, in_.frames()[t.root_depth]->function, {}, 0, t.changes_begin};
+  for (const auto& [value, source] : t.inputs) root_call.args.positional.push_back(value);
+  RefuseChangedTwice(root_call);
   code_cache_.Of(t.key).skip = CodeState::Skip::kSkipFrame;
   Explain(
       "the frame is skipped: the partial graph is discarded; its call runs again, the code eagerly "

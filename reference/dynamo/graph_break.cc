@@ -232,6 +232,9 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     // A nested resume function calls its inner frames' resume function first, a frame of
     // its own (fuzz case 962 of issue 13; golden variants/version__empty_graph_backend_call__wrap).
     ReplayInnerResume(t, t.chain, t.chain_returns, t.graph);
+    for (const auto& call : calls) {
+      if (call.depth == t.root_depth) RefuseChangedTwice(call);
+    }
     EagerRegion eager(*this, false);
     for (auto& call : calls) {
       if (call.depth == t.root_depth) in_.Call(call.function, std::move(call.args));

@@ -173,6 +173,7 @@ std::vector<Trace::InlinedCall> Dynamo::CallsAt(const Trace& t, size_t depth) {
 
 Value Dynamo::RunAgainEagerly(std::vector<Trace::InlinedCall> calls, const Value& callee,
                               CallArgs args) {
+  for (const Trace::InlinedCall& call : calls) RefuseChangedTwice(call);
   EagerRegion eager(*this, false);
   for (Trace::InlinedCall& call : calls) {
     shown_lines_.emplace_back(call.depth, call.line);  // torch runs it again from there

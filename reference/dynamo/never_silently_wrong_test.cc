@@ -166,9 +166,10 @@ constexpr Probe kProbes[] = {
      "c.w\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a class statement's instance (of C) in traced code is not modeled", 8},
-    {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    c.w = 3\n"
-     "    return x * c.w\nout = torch.compile(f, backend=backend)(torch.ones(2), C())",
-     "an attribute store on a class statement's instance (of C) in traced code is not modeled", 7},
+    {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    c.w = x + 1\n"
+     "    return x * 2\nout = torch.compile(f, backend=backend)(torch.ones(2), C())",
+     "a tensor the graph computes stored in L['c'], where it outlives the frame, is not modeled",
+     9},
     {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    return x * c.w\n"
      "c = C()\nout = torch.compile(f, backend=backend)(torch.ones(2), c)\nC.k = 1",
      "a store into class C after Dynamo traced an instance of it is not modeled", 10},
@@ -245,6 +246,13 @@ constexpr Probe kProbes[] = {
     {"def f(x, lst):\n    lst.append(x + 1)\n    return x * 2\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), [])",
      "a tensor the graph computes stored in L['lst'], where it outlives the frame", 6},
+    // A skipped frame runs again from its start: what its first run changed in place would
+    // change twice (Dynamo::RefuseChangedTwice).
+    {"def f(x, lst):\n    lst.append(1)\n    y = torch.sin(x)\n    torch._dynamo.skip_frame()\n"
+     "    return y\nout = torch.compile(f, backend=backend)(torch.ones(2), [])",
+     "the reference runs a call of f again (a graph break or a skipped frame), and its first run "
+     "changed in place what outlives it",
+     6},
     {"g = None\ndef f(x):\n    global g\n    g = x + 1\n    return x * 2\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a tensor the graph computes stored in the global 'g', where it outlives the frame", 8},

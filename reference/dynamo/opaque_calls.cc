@@ -113,6 +113,7 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   }
   CallArgs as_called = args;
   Value returned;
+  const size_t changes_begin = changes_.size();
   {
     // The function runs inside the graph: no frame of it is offered, its breaks vanish.
     EagerRegion eager(*this, true);
@@ -127,7 +128,8 @@ Value Dynamo::NonstrictCall(const Value& wrapper, CallArgs& args) {
   }
   Trace& t = *Tracing();
   t.inlined_calls.push_back({in_.frames().size() - 1, wrapper, as_called,
-                             LineOf(*in_.frames().back())});  // run eagerly, it is a frame
+                             LineOf(*in_.frames().back()), changes_begin,
+                             changes_.size()});  // run eagerly, it is a frame
   std::vector<graph::Arg> leading = {t.graph.AddGetAttr(name + "_callable"),
                                      t.graph.AddGetAttr(name + "_input_spec")};
   t.graph.AddCall(graph::NodeOp::kCallFunction, kFlatApply, flat,

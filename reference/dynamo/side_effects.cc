@@ -1,8 +1,8 @@
 // D13 for side effects: traced code that stores a tensor the graph computes where it
 // outlives the frame (a global, an item of a list or dict the frame was given) makes torch
 // replay that store after the graph and output the tensor from it (torch 2.13.0, probed:
-// `d["a"] = x + 1`, `lst.append(x + 3)`, `global g; g = x + 1` each add the stored tensor
-// to the output tuple; golden upstream/decorators/test_nonstrict_trace_pre_existing_dict_
+// `d["a"] = x + 1`, `lst.append(x + 3)`, `global g; g = x + 1`, `obj.t = x + 1` each add the stored
+// tensor to the output tuple; golden upstream/decorators/test_nonstrict_trace_pre_existing_dict_
 // with_side_effects). The reference does not model that replay, so such a graph is refused
 // instead of being emitted without the output.
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/classes.h"
 
 namespace tdc::dynamo {
 
@@ -22,8 +23,8 @@ using Seen = std::unordered_set<const Object*>;
 template <typename Found>
 void VisitTensors(const Value& v, Seen& seen, const Found& found);
 
-// Calls `found(tensor)` for each tensor the items of `v` hold through lists, tuples and
-// dicts, each container once (a list may hold itself).
+// Calls `found(tensor)` for each tensor the items of `v` hold through lists, tuples, dicts
+// and class statements' instances, each container once (a list may hold itself).
 template <typename Found>
 void VisitItems(const Value& v, Seen& seen, const Found& found) {
   if (const auto* tuple = DynCast<PyTuple>(v)) {
@@ -32,6 +33,10 @@ void VisitItems(const Value& v, Seen& seen, const Found& found) {
     for (const Value& item : list->items()) VisitTensors(item, seen, found);
   } else if (const auto* dict = DynCast<PyDict>(v)) {
     for (const auto& [key, value] : dict->Items()) VisitTensors(value, seen, found);
+  } else if (IsUserInstance(v)) {
+    for (const auto& [name, value] : DynCast<PyInstance>(v)->attrs->Items()) {
+      VisitTensors(value, seen, found);
+    }
   }
 }
 
@@ -42,7 +47,67 @@ void VisitTensors(const Value& v, Seen& seen, const Found& found) {
   VisitItems(v, seen, found);
 }
 
+// Whether any of `targets` is reachable from `roots` through items, attributes, cells,
+// closures and bound methods.
+bool ReachesAny(std::vector<const Object*> pending,
+                const std::unordered_set<const Object*>& targets) {
+  Seen seen;
+  while (!pending.empty()) {
+    const Object* o = pending.back();
+    pending.pop_back();
+    if (o == nullptr || !seen.insert(o).second) continue;
+    if (targets.contains(o)) return true;
+    auto push = [&](const Value& v) { pending.push_back(v.get()); };
+    if (const auto* tuple = dynamic_cast<const PyTuple*>(o)) {
+      for (const Value& item : tuple->items()) push(item);
+    } else if (const auto* list = dynamic_cast<const PyList*>(o)) {
+      for (const Value& item : list->items()) push(item);
+    } else if (const auto* dict = dynamic_cast<const PyDict*>(o)) {
+      for (const auto& [key, value] : dict->Items()) {
+        push(key);
+        push(value);
+      }
+    } else if (const auto* instance = dynamic_cast<const PyInstance*>(o)) {
+      push(instance->attrs);
+    } else if (const auto* cell = dynamic_cast<const PyCell*>(o)) {
+      push(cell->contents);
+    } else if (const auto* function = dynamic_cast<const PyFunction*>(o)) {
+      push(function->closure);
+      push(function->globals);
+    } else if (const auto* method = dynamic_cast<const PyMethod*>(o)) {
+      push(method->self);
+      push(method->function);
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+void Dynamo::RefuseChangedTwice(const Trace::InlinedCall& call) const {
+  const size_t end = std::min(call.changes_end, changes_.size());
+  if (call.changes_begin >= end) return;
+  std::unordered_set<const Object*> changed(changes_.begin() + call.changes_begin,
+                                            changes_.begin() + end);
+  // What outlives the call: its arguments and what the frames calling it hold.
+  std::vector<const Object*> roots;
+  for (const Value& v : call.args.positional) roots.push_back(v.get());
+  for (const auto& [name, v] : call.args.keywords) roots.push_back(v.get());
+  for (size_t depth = 0; depth <= call.depth && depth < in_.frames().size(); ++depth) {
+    const Frame& f = *in_.frames()[depth];
+    for (const Value& v : f.fast) roots.push_back(v.get());
+    for (const auto& cell : f.cells) roots.push_back(cell.get());
+    roots.push_back(f.globals.get());
+    roots.push_back(f.class_namespace.get());
+  }
+  if (!ReachesAny(std::move(roots), changed)) return;
+  const auto* function = DynCast<PyFunction>(call.function);
+  RefuseNotModeled(fmt::format(
+      "the reference runs a call of {} again (a graph break or a skipped frame), and its first "
+      "run changed in place what outlives it (a list, dict, attribute, global or cell), which "
+      "torch changes once: not modeled",
+      function != nullptr ? function->name_text() : std::string_view("a callable")));
+}
 
 void Dynamo::RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& live) {
   std::vector<const PyTensor*> outputs;

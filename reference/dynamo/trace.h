@@ -70,8 +70,9 @@ struct GraphEnding {
 };
 
 struct Trace {
-  uint64_t serial = 0;    // tells a trace from the one a nested break replaced it with
-  size_t root_depth = 0;  // its frame's index in Interpreter::frames()
+  uint64_t serial = 0;       // tells a trace from the one a nested break replaced it with
+  size_t changes_begin = 0;  // Dynamo::changes_ when it began (a skipped frame runs again)
+  size_t root_depth = 0;     // its frame's index in Interpreter::frames()
   // Frames above the root that user stacks show otherwise while it runs: a nested graph
   // break's resume function runs from compiled code whose inlined frames are no Python
   // frames (`folded`, first and last depth), and whose call of it after a step graph
@@ -146,6 +147,12 @@ struct Trace {
     Value function;
     CallArgs args;
     int64_t line = 0;  // the calling frame's line then
+    // What it changed in place as it ran (Dynamo::changes_, from `changes_begin` to
+    // `changes_end`, or to now while it runs): running it again must not change twice what
+    // outlives it (Dynamo::RefuseChangedTwice).
+    size_t changes_begin = 0;
+    size_t changes_end = kRunning;
+    static constexpr size_t kRunning = static_cast<size_t>(-1);
   };
   std::vector<InlinedCall> inlined_calls;
   // Where an inlined frame's parameters came from among the root frame's values, where its

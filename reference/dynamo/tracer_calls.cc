@@ -275,14 +275,22 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   if (t.checkpoints.size() > depth + 1 - t.root_depth)
     t.checkpoints.resize(depth + 1 - t.root_depth);
   const size_t call_index = t.inlined_calls.size();
-  t.inlined_calls.push_back({depth, function, args, LineOf(*in_.frames()[depth])});
+  const size_t changes_begin = changes_.size();
+  t.inlined_calls.push_back({depth, function, args, LineOf(*in_.frames()[depth]), changes_begin});
+  // What the call changed ends where it returns (the trace may be another's by then).
+  auto returned = [&](Value result) {
+    if (Tracing() == &t && t.inlined_calls.size() > call_index)
+      t.inlined_calls[call_index].changes_end = changes_.size();
+    return result;
+  };
   // A method's self or a wrapper's own parameters are not the call's arguments.
   if (callee == function && !through_compile_wrapper)
     NoteBoundFrom(t, depth, *RefCast<PyFunction>(function));
   // A break in the callee can end the graph at this call: the root frame's (classic), or
   // under nested graph breaks any inlined frame's (R-nested-graph-break), whatever the
   // config says when the call begins (disable_nested_graph_breaks turns it off within).
-  if (!rules_.on(Rule::kClassicReattribute)) return in_.CallDirect(function, std::move(args));
+  if (!rules_.on(Rule::kClassicReattribute))
+    return returned(in_.CallDirect(function, std::move(args)));
   GraphBuilder::Mark mark = t.graph.mark();
   const Reads::Mark reads = t.reads.mark();
   const size_t global_guards = t.global_guards.size();
@@ -293,13 +301,15 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
   // and error_on_graph_break are what they were), and the call's arguments are realized as
   // any break's are.
   auto abandon = [&] {
+    // The break runs the call again.
+    RefuseChangedTwice({depth, function, saved, 0, changes_begin});
     t.graph.Rollback(mark);
     t.reads.Rollback(reads);
     t.global_guards.resize(global_guards);
     RealizeArguments(t, saved);
   };
   try {
-    return in_.CallDirect(function, std::move(args));
+    return returned(in_.CallDirect(function, std::move(args)));
   } catch (const Restart& restart) {
     if (restart.depth != depth) throw;
     // A nested break replaced this call's trace by a resume function's, in which this
@@ -341,14 +351,18 @@ Value Dynamo::TensorExtreme(const Value& callee, CallArgs& args, const char* tar
 
 Value Dynamo::AllowedCall(const Value& callee, CallArgs& args) {
   CallArgs as_called = args;
-  Tracing()->inlined_calls.push_back(
-      {in_.frames().size() - 1, callee, args, LineOf(*in_.frames().back())});
+  Trace& t = *Tracing();
+  const size_t call_index = t.inlined_calls.size();
+  t.inlined_calls.push_back(
+      {in_.frames().size() - 1, callee, args, LineOf(*in_.frames().back()), changes_.size()});
   Value result;
   {
     // The body runs inside the graph: no frame of it is offered to Dynamo.
     EagerRegion eager(*this, true);
     result = in_.CallDirect(callee, std::move(args));
   }
+  if (t.inlined_calls.size() > call_index)
+    t.inlined_calls[call_index].changes_end = changes_.size();
   Tracing()->graph.AddCall(graph::NodeOp::kCallFunction,
                            std::string(DynCast<PyFunction>(callee)->qualname_text()), as_called,
                            result, AotTrace(callee, as_called, ForeignTensor::kRefuse), false, {},

@@ -191,6 +191,7 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
 }
 
 void Interpreter::SetAttr(const Value& object, std::string_view name, Value value) {
+  Mutate(object);
   if (auto* f = DynCast<PyFunction>(object)) {
     if (name == "__name__")
       f->name = std::move(value);
@@ -221,6 +222,7 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
 }
 
 void DelAttr(Interpreter& in, const Value& object, std::string_view name) {
+  in.Mutate(object);
   bool removed = false;
   if (IsOfUserClass(object) && !Is<PyMethod>(object)) {
     in.StoreAttribute(object);

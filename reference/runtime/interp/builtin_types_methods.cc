@@ -71,21 +71,32 @@ void SetMethod(Interpreter& in, ObjectKind kind, std::string_view type_name, std
 
 PyList& SelfList(const CallArgs& args) { return *DynCast<PyList>(args.positional[0]); }
 PyDict& SelfDict(const CallArgs& args) { return *DynCast<PyDict>(args.positional[0]); }
+// The list or dict a mutating method changes, the frame hook told (FrameHook::OnMutate).
+PyList& ChangedList(Interpreter& in, const CallArgs& args) {
+  in.Mutate(args.positional[0]);
+  return SelfList(args);
+}
+PyDict& ChangedDict(Interpreter& in, const CallArgs& args) {
+  in.Mutate(args.positional[0]);
+  return SelfDict(args);
+}
 
 void InstallListMethods(Interpreter& in) {
   auto def = [&](std::string_view name, BuiltinCode code) {
     SetMethod(in, ObjectKind::kList, "list", name, std::move(code));
   };
   def("append", [&in](CallArgs& a) {
-    SelfList(a).items().push_back(a.positional.at(1));
+    ChangedList(in, a).items().push_back(a.positional.at(1));
     return in.heap().None();
   });
   def("extend", [&in](CallArgs& a) {
-    for (Value& v : in.Iterate(a.positional.at(1))) SelfList(a).items().push_back(std::move(v));
+    std::vector<Value> added = in.Iterate(a.positional.at(1));
+    auto& items = ChangedList(in, a).items();
+    for (Value& v : added) items.push_back(std::move(v));
     return in.heap().None();
   });
   def("insert", [&in](CallArgs& a) {
-    auto& items = SelfList(a).items();
+    auto& items = ChangedList(in, a).items();
     int64_t n = static_cast<int64_t>(items.size());
     int64_t i = IntArg(in, a.positional.at(1));
     i = i < 0 ? std::max<int64_t>(0, i + n) : std::min(i, n);
@@ -93,7 +104,7 @@ void InstallListMethods(Interpreter& in) {
     return in.heap().None();
   });
   def("pop", [&in](CallArgs& a) {
-    auto& items = SelfList(a).items();
+    auto& items = ChangedList(in, a).items();
     if (items.empty()) Raise(in.heap(), ExcType::kIndexError, "pop from empty list");
     int64_t n = static_cast<int64_t>(items.size());
     int64_t i = a.positional.size() > 1 ? IntArg(in, a.positional[1]) : -1;
@@ -104,7 +115,7 @@ void InstallListMethods(Interpreter& in) {
     return v;
   });
   def("clear", [&in](CallArgs& a) {
-    SelfList(a).Clear();
+    ChangedList(in, a).Clear();
     return in.heap().None();
   });
   def("copy", [&in](CallArgs& a) { return Value(in.heap().NewList(SelfList(a).items())); });
@@ -145,7 +156,7 @@ void InstallDictMethods(Interpreter& in) {
     return Value(in.heap().NewList(std::move(out)));
   });
   def("pop", [&in](CallArgs& a) {
-    Value v = SelfDict(a).Get(a.positional.at(1));
+    Value v = ChangedDict(in, a).Get(a.positional.at(1));
     if (!v) {
       if (a.positional.size() > 2) return a.positional[2];
       throw PyError(
@@ -155,17 +166,18 @@ void InstallDictMethods(Interpreter& in) {
     return v;
   });
   def("setdefault", [&in](CallArgs& a) {
-    Value v = SelfDict(a).Get(a.positional.at(1));
+    Value v = ChangedDict(in, a).Get(a.positional.at(1));
     if (v) return v;
     Value d = a.positional.size() > 2 ? a.positional[2] : in.heap().None();
     SelfDict(a).Set(a.positional[1], d);
     return d;
   });
   def("update", [&in](CallArgs& a) {
+    PyDict& self = ChangedDict(in, a);
     if (a.positional.size() > 1) {
-      for (auto& [k, v] : DynCast<PyDict>(a.positional[1])->Items()) SelfDict(a).Set(k, v);
+      for (auto& [k, v] : DynCast<PyDict>(a.positional[1])->Items()) self.Set(k, v);
     }
-    for (auto& [k, v] : a.keywords) SelfDict(a).SetStr(k, v);
+    for (auto& [k, v] : a.keywords) self.SetStr(k, v);
     return in.heap().None();
   });
 }

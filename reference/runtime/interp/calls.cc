@@ -198,9 +198,11 @@ void Interpreter::StoreName(Frame& f, const std::string& name, Value value) {
       return;
     case NameKind::kCell:
     case NameKind::kFree:
+      Mutate(f.cells.at(f.scope->cell_slot.at(name)));
       f.cells.at(f.scope->cell_slot.at(name))->contents = std::move(value);
       return;
     case NameKind::kGlobal:
+      Mutate(f.globals);
       f.globals->SetStr(name, std::move(value));
       return;
     case NameKind::kNamespace:
@@ -224,9 +226,11 @@ void Interpreter::DeleteName(Frame& f, const std::string& name) {
     }
     case NameKind::kCell:
     case NameKind::kFree:
+      Mutate(f.cells.at(f.scope->cell_slot.at(name)));
       f.cells.at(f.scope->cell_slot.at(name))->contents.Reset();
       return;
     case NameKind::kGlobal:
+      Mutate(f.globals);
       if (!f.globals->EraseStr(name)) {
         Raise(heap(), ExcType::kNameError, fmt::format("name '{}' is not defined", name));
       }

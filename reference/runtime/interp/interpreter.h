@@ -140,6 +140,10 @@ class FrameHook {
   // The program is about to set or delete an attribute of `object` (Dynamo replays such a
   // store on an object the frame did not make as a side effect after its graph).
   virtual void OnStoreAttribute(const Value& object) { (void)object; }
+  // The program is about to change `object` in place: an item of a list or dict, an
+  // attribute, a global of a module's dict, a cell's contents (Dynamo runs some calls
+  // again, which must not change what outlives them twice).
+  virtual void OnMutate(const Value& object) { (void)object; }
   // Attribute `name` of a class statement's instance was found on its class.
   virtual void OnClassAttributeRead(const Value& instance, std::string_view name) {
     (void)instance;
@@ -198,6 +202,10 @@ class Interpreter {
   // Tells the frame hook the program stores into `v`'s attributes (FrameHook::OnStoreAttribute).
   void StoreAttribute(const Value& v) {
     if (hook_ != nullptr && v) hook_->OnStoreAttribute(v);
+  }
+  // Tells the frame hook (FrameHook::OnMutate).
+  void Mutate(const Value& object) {
+    if (hook_ != nullptr) hook_->OnMutate(object);
   }
   // Tells the frame hook (FrameHook::OnClassAttributeRead).
   void ClassAttributeRead(const Value& instance, std::string_view name) {

@@ -117,6 +117,7 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
 
 void SetItem(Interpreter& in, const Value& container, const Value& key, Value value) {
   in.Use(container);
+  in.Mutate(container);
   if (auto* l = DynCast<PyList>(container)) {
     l->items()[Index(in, key, l->items().size(), "list assignment")] = std::move(value);
     return;
@@ -134,6 +135,7 @@ void SetItem(Interpreter& in, const Value& container, const Value& key, Value va
 }
 
 void DelItem(Interpreter& in, const Value& container, const Value& key) {
+  in.Mutate(container);
   if (auto* l = DynCast<PyList>(container)) {
     int64_t i = Index(in, key, l->items().size(), "list assignment");
     Value removed = std::move(l->items()[static_cast<size_t>(i)]);
