@@ -270,15 +270,16 @@ TEST(SafeTextTest, BackendTextIsValidUtf8AndLegalXml) {
   EXPECT_EQ(BackendText(nullptr, 10), "");
 }
 
-// DESIGN D13: a program the reference refuses (Dynamo tracing a class statement's class; a
-// module it does not model, reached at run time) is NOT_SUPPORTED for every backend at both levels,
+// DESIGN D13: a program the reference refuses (a method bound to an object the traced code
+// made, live at a graph break; a module it does not model, reached at run time) is NOT_SUPPORTED for every backend at both levels,
 // never PASS.
 TEST(ExecutorTest, ProgramsTheReferenceRefusesAreNotSupported) {
   auto backend = LoadBundled("reference");
   ASSERT_TRUE(backend);
   const std::pair<const char*, const char*> refused[] = {
       {"fixtures:upstream%2Ferror_messages:test_reconstruction_failure_gb",
-       ":16:9: a class statement's class (Foo) in traced code is not modeled"},
+       ":17:5: a method bound to an instance the traced code made, live at a graph break, is not "
+       "modeled"},
       {"fixtures:upstream%2Fdecorators:test_patch_dynamo_config_errors",
        ":17:10: torch._dynamo.patch_dynamo_config is not modeled"},
   };

@@ -87,6 +87,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnClassAttributeRead(const Value& instance, std::string_view name) override;
   void OnMissingAttribute(const Value& object, std::string_view name) override;
   void OnMutate(const Value& object) override;
+  void OnNewInstance(const Value& instance) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no
@@ -272,6 +273,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Refuses running `call` again (a break abandoned or skipped what it traced) when its
   // first run changed in place something that outlives it: torch runs it once.
   void RefuseChangedTwice(const Trace::InlinedCall& call) const;
+
+  // ---- made_instances.cc
+  // Refuses a graph break inside the __init__ of an instance the traced code makes, or with
+  // a method bound to one live in a traced frame.
+  void RefuseBreakAroundMadeInstances(const Trace& t) const;
 
   // ---- graph_break.cc
   // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume

@@ -158,18 +158,20 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
 
 namespace {
 
-// A class statement's instance the trace may read: one of the frame's own arguments
-// (L['name']), and a method of its class bound to one. Anything else of theirs (a class, an
-// instance from a global, a cell, another object's attribute or made by the frame) is not
-// modeled yet: Dynamo's UserDefinedClassVariable and object creation, their guards.
+// A class statement's value the trace may use: a class (guarded by identity wherever it was
+// read, as torch's ID_MATCH), an instance among the frame's own arguments (L['name']) or
+// made by its traced code, and a method of its class bound to one. An instance from a
+// global, a cell or another object's attribute is not modeled yet (their guards).
 bool TracedUserValue(const Trace& t, const Value& v) {
+  if (Is<PyType>(v)) return true;
   if (const auto* m = DynCast<PyMethod>(v)) {
     const auto* f = DynCast<PyFunction>(m->function);
     return f != nullptr && !f->is_native() && TracedUserValue(t, m->self);
   }
-  return Is<PyInstance>(v) && std::any_of(t.inputs.begin(), t.inputs.end(), [&](const auto& in) {
-           return in.first == v && in.second.starts_with("L['");
-         });
+  if (!Is<PyInstance>(v)) return false;
+  if (t.made.contains(v.get())) return true;
+  return std::any_of(t.inputs.begin(), t.inputs.end(),
+                     [&](const auto& in) { return in.first == v && in.second.starts_with("L['"); });
 }
 
 }  // namespace
@@ -195,9 +197,10 @@ void Dynamo::CheckClassValueUse(const Trace& t, const Value& v) {
       RefuseNotModeled(
           fmt::format("{} in traced code is not modeled", runtime::DescribeUserClassValue(v)));
     }
-    if (const auto* instance = DynCast<PyInstance>(v)) {
-      for (PyType* c = instance->type.get(); c != nullptr; c = c->base.get()) c->traced = true;
-    }
+    // Its class's attributes are guarded no further: a store into the class is refused.
+    PyType* type = Is<PyType>(v) ? RefCast<PyType>(v).get() : nullptr;
+    if (const auto* instance = DynCast<PyInstance>(v)) type = instance->type.get();
+    for (PyType* c = type; c != nullptr; c = c->base.get()) c->traced = true;
   }
 }
 

@@ -189,9 +189,11 @@ constexpr Probe kProbes[] = {
      "reading the absent attribute 'k' of a class statement's instance (of C) in traced code is "
      "not modeled",
      8},
-    {"class C:\n    def g(self, x):\n        return x + 1\ndef f(x):\n    return C().g(x)\n"
+    {"class C:\n    def __init__(self, x):\n        self.t = x + 1\ndef f(x):\n    return C(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
-     "a class statement's class (C) in traced code is not modeled", 7},
+     "a tensor the graph computes stored in an instance the graph hands on, where it outlives the "
+     "frame, is not modeled",
+     8},
     {"class C:\n    def g(self, x):\n        return x + 1\nm = C().g\ndef f(x):\n    return m(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a bound method of a class statement's instance (of C) in traced code is not modeled", 8},

@@ -132,6 +132,11 @@ void Dynamo::RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& li
   for (const auto& [name, value] : DynCast<PyDict>(t.globals)->Items()) {
     VisitTensors(value, seen, refuse_if_stored(fmt::format("the global {}", Repr(name))));
   }
+  // What the graph hands on (returned, or live at a break): an instance among it is rebuilt
+  // by torch after the graph, its tensors output from it.
+  for (const Value& value : live) {
+    VisitItems(value, seen, refuse_if_stored("an instance the graph hands on"));
+  }
 }
 
 }  // namespace tdc::dynamo

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -125,6 +126,9 @@ struct Trace {
   // The frame's values as the trace began, with their sources (L['d']): what its side
   // effects can reach besides the globals.
   std::vector<std::pair<runtime::Value, std::string>> inputs;
+  // The class statements' instances its traced code made (identity only: an entry keeps
+  // nothing alive); Dynamo traces them as it does the frame's own (SEMANTICS §7.4).
+  std::unordered_set<const runtime::Object*> made;
   runtime::Value globals;  // its function's module globals (a PyDict)
   // What the trace read: only those values are guarded (Dynamo builds guards as it reads
   // values; R-lazy-guards, R-closure-guard).

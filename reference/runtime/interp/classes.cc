@@ -172,6 +172,7 @@ Value Interpreter::Instantiate(PyType& type, CallArgs& args) {
   Ref<PyInstance> instance = heap().NewInstance(Ref<PyType>(&type));
   // object.__repr__ prints the address, which the reference does not model.
   instance->repr_not_modeled = true;
+  if (hook_ != nullptr) hook_->OnNewInstance(instance);
   std::optional<Value> init = LookupMethod(*this, instance, "__init__");
   if (!init) {
     if (!args.positional.empty() || !args.keywords.empty()) {

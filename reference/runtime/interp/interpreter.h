@@ -144,6 +144,8 @@ class FrameHook {
   // attribute, a global of a module's dict, a cell's contents (Dynamo runs some calls
   // again, which must not change what outlives them twice).
   virtual void OnMutate(const Value& object) { (void)object; }
+  // A class statement's class made `instance` (before its __init__ runs).
+  virtual void OnNewInstance(const Value& instance) { (void)instance; }
   // Attribute `name` of a class statement's instance was found on its class.
   virtual void OnClassAttributeRead(const Value& instance, std::string_view name) {
     (void)instance;
