@@ -271,8 +271,8 @@ TEST(SafeTextTest, BackendTextIsValidUtf8AndLegalXml) {
 }
 
 // DESIGN D13: a program the reference refuses (a method bound to an object the traced code
-// made, live at a graph break; a module it does not model, reached at run time) is NOT_SUPPORTED for every backend at both levels,
-// never PASS.
+// made, live at a graph break; a module it does not model, reached at run time) is NOT_SUPPORTED
+// for every backend at both levels, never PASS.
 TEST(ExecutorTest, ProgramsTheReferenceRefusesAreNotSupported) {
   auto backend = LoadBundled("reference");
   ASSERT_TRUE(backend);

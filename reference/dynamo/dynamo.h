@@ -82,7 +82,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                   const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
   // Refuses a class statement's value the trace cannot use yet; marks a traced class.
-  void CheckClassValueUse(const Trace& t, const Value& v);
+  void CheckClassValueUse(Trace& t, const Value& v);
   void OnStoreAttribute(const Value& object) override;
   void OnClassAttributeRead(const Value& instance, std::string_view name) override;
   void OnMissingAttribute(const Value& object, std::string_view name) override;
@@ -276,7 +276,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
 
   // ---- made_instances.cc
   // Refuses a graph break inside the __init__ of an instance the traced code makes, or with
-  // a method bound to one live in a traced frame.
+  // a method bound to one, or a super / descriptor object, live in a traced frame.
   void RefuseBreakAroundMadeInstances(const Trace& t) const;
 
   // ---- graph_break.cc

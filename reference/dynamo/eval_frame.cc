@@ -187,11 +187,8 @@ void Dynamo::OnUse(const Value& v) {
   t->reads.Use(v->id());
 }
 
-void Dynamo::CheckClassValueUse(const Trace& t, const Value& v) {
-  if (runtime::IsClassMachinery(v)) {
-    RefuseNotModeled(
-        fmt::format("a '{}' object in traced code is not modeled", runtime::TypeName(v)));
-  }
+void Dynamo::CheckClassValueUse(Trace& t, const Value& v) {
+  if (runtime::IsClassMachinery(v)) t.used_class_machinery = true;
   if (runtime::IsOfUserClass(v)) {
     if (!TracedUserValue(t, v)) {
       RefuseNotModeled(

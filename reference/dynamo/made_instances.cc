@@ -1,9 +1,11 @@
 // Instances of a class statement's class that traced code makes (Trace::made): Dynamo
 // traces them as it traces the frame's own arguments (SEMANTICS §7.4), except where torch
-// would have to rebuild one it cannot, or resume inside one half made.
+// would have to rebuild what it cannot for a resume function (a method bound to one, a
+// descriptor or super object), or resume inside one half made.
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/classes.h"
 
 namespace tdc::dynamo {
 
@@ -11,16 +13,19 @@ using namespace runtime;  // NOLINT
 
 namespace {
 
-// Whether `v`, or an item of a tuple or list it is, is a method bound to an instance
-// `made` holds.
-bool HoldsMethodOfMade(const Value& v, const std::unordered_set<const Object*>& made) {
-  if (const auto* m = DynCast<PyMethod>(v)) return made.contains(m->self.get());
-  const std::vector<Value>* items = ItemsOf(v);
-  if (items == nullptr) return false;
-  for (const Value& item : *items) {
-    if (HoldsMethodOfMade(item, made)) return true;
+// What torch could not rebuild for a resume function in `v` or an item of a tuple or list
+// it is (null when nothing): a method bound to an instance `made` holds, a super,
+// property, staticmethod or classmethod object.
+const char* Unrebuildable(const Value& v, const std::unordered_set<const Object*>& made) {
+  if (const auto* m = DynCast<PyMethod>(v); m != nullptr && made.contains(m->self.get())) {
+    return "a method bound to an instance the traced code made";
   }
-  return false;
+  if (IsClassMachinery(v)) return "a super, property, staticmethod or classmethod object";
+  const std::vector<Value>* items = ItemsOf(v);
+  for (size_t i = 0; items != nullptr && i < items->size(); ++i) {
+    if (const char* what = Unrebuildable((*items)[i], made)) return what;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -30,7 +35,7 @@ void Dynamo::OnNewInstance(const Value& instance) {
 }
 
 void Dynamo::RefuseBreakAroundMadeInstances(const Trace& t) const {
-  if (t.made.empty()) return;
+  if (t.made.empty() && !t.used_class_machinery) return;  // breaks are common, these are not
   const auto& frames = in_.frames();
   for (size_t depth = t.root_depth; depth < frames.size(); ++depth) {
     const Frame& f = *frames[depth];
@@ -44,15 +49,16 @@ void Dynamo::RefuseBreakAroundMadeInstances(const Trace& t) const {
     }
     // Nor does it rebuild a bound method of one for the resume function (upstream
     // error_messages/test_reconstruction_failure_gb: "Reconstruction failure").
-    auto refuse_if_method = [&](const Value& v) {
-      if (HoldsMethodOfMade(v, t.made)) {
+    auto refuse_if_unrebuildable = [&](const Value& v) {
+      if (const char* what = Unrebuildable(v, t.made)) {
         RefuseNotModeled(
-            "a method bound to an instance the traced code made, live at a graph break, is not "
-            "modeled (torch cannot rebuild it)");
+            fmt::format("{}, live at a graph break, is not modeled (torch cannot "
+                        "rebuild it for the resume function)",
+                        what));
       }
     };
-    for (const Value& v : f.fast) refuse_if_method(v);
-    for (const Value& v : f.stack) refuse_if_method(v);
+    for (const Value& v : f.fast) refuse_if_unrebuildable(v);
+    for (const Value& v : f.stack) refuse_if_unrebuildable(v);
   }
 }
 
