@@ -128,6 +128,20 @@ void Dynamo::ForgetReturnedContextManager(Trace& t,
   t.made_contexts.erase(made);
 }
 
+void Dynamo::CheckUserContextExit(const Value& callee, const CallArgs& args) const {
+  const auto* exit = DynCast<PyMethod>(callee);
+  if (exit == nullptr || !IsUserInstance(exit->self) || args.positional.empty() ||
+      Is<PyNone>(args.positional[0])) {
+    return;
+  }
+  const auto* function = DynCast<PyFunction>(exit->function);
+  if (function != nullptr && function->name_text() == "__exit__") {
+    RefuseNotModeled(
+        fmt::format("an exception leaving the with block of {} in traced code is not modeled",
+                    DescribeUserClassValue(exit->self)));
+  }
+}
+
 bool Dynamo::CameFromOutsideTrace(const Trace& t, const Frame& frame, const Value& v) const {
   for (const Value& globals : {t.globals, frame.function ? frame.function->globals : Value()}) {
     const auto* dict = DynCast<PyDict>(globals);
@@ -155,12 +169,7 @@ bool Dynamo::CameFromOutsideTrace(const Trace& t, const Frame& frame, const Valu
 void Dynamo::OnEnterContext(const Frame& frame, const Value& manager) {
   Trace* t = Tracing();
   if (t == nullptr) return;
-  // Dynamo's GenericContextWrappingVariable (its __enter__ / __exit__ inlined, the break
-  // inside it) is not modeled yet.
-  if (runtime::IsOfUserClass(manager)) {
-    RefuseNotModeled(fmt::format("{} as a context manager in traced code is not modeled",
-                                 runtime::DescribeUserClassValue(manager)));
-  }
+  if (runtime::IsUserInstance(manager)) return EnterUserContext(*t, manager);
   std::optional<std::string> type = KnownContextType(TypeOf(in_, manager));
   if (!type) return;
   const size_t depth = in_.frames().size() - 1;
@@ -200,14 +209,35 @@ void Dynamo::OnEnterContext(const Frame& frame, const Value& manager) {
         "entering a {} context manager the trace did not make and the reference cannot place",
         *type));
   }
-  if (t->callback->fullgraph || in_.process().compiler.error_on_graph_break) {
+  BreakAtUnsupportedContext(*t, *type);
+}
+
+void Dynamo::EnterUserContext(const Trace& t, const Value& manager) {
+  // One the traced code made is Dynamo's GenericContextWrappingVariable: __enter__ and
+  // __exit__ inlined like any method (a graph break inside the block:
+  // RefuseBreakAroundClassValues; an exception leaving it: CheckUserContextExit).
+  if (t.made.contains(manager.get())) return;
+  // One the frame received is a user object to Dynamo, as a grad-mode one from outside
+  // (golden classes/traced_user_context_managers).
+  const bool received = std::any_of(t.inputs.begin(), t.inputs.end(), [&](const auto& input) {
+    return input.first == manager && input.second.starts_with("L['");
+  });
+  if (!received) {
+    RefuseNotModeled(fmt::format("{} as a context manager in traced code is not modeled",
+                                 DescribeUserClassValue(manager)));
+  }
+  BreakAtUnsupportedContext(t, DynCast<PyInstance>(manager)->type->name);
+}
+
+void Dynamo::BreakAtUnsupportedContext(const Trace& t, const std::string& type) {
+  if (t.callback->fullgraph || in_.process().compiler.error_on_graph_break) {
     RefuseNotModeled(
         fmt::format("entering a {} context manager made outside the traced code under fullgraph or "
                     "error_on_graph_break (not probed on torch 2.13.0)",
-                    *type));
+                    type));
   }
   CallArgs none;
-  Break(UnsupportedContextManagerText(*type), Value(), none);
+  Break(UnsupportedContextManagerText(type), Value(), none);
 }
 
 }  // namespace tdc::dynamo

@@ -362,7 +362,7 @@ void Dynamo::NotOnTensor(Trace& t, const lang::Expr& not_expr) {
 
 void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch,
                            const JumpSite& jump, const BreakText& reached) {
-  RefuseBreakAroundMadeInstances(t);
+  RefuseBreakAroundClassValues(t);
   const size_t slot = contexts_.size() - 1;
   const auto& frames = in_.frames();
   const size_t innermost = frames.size() - 1;

@@ -98,6 +98,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                     const lang::Expr* test) override;
   // A context manager Dynamo cannot enter: a graph break or refused (context_entry.cc).
   void OnEnterContext(const Frame& frame, const Value& manager) override;
+  // A class statement's context manager: inlined when the traced code made it, else as
+  // one from outside (context_entry.cc).
+  void EnterUserContext(const Trace& t, const Value& manager);
+  // gb0142 "Unsupported context manager" at a with statement (a kStepBack break).
+  void BreakAtUnsupportedContext(const Trace& t, const std::string& type);
+  // Refuses a call of a class statement's __exit__ with an exception (context_entry.cc).
+  void CheckUserContextExit(const Value& callee, const CallArgs& args) const;
   void OnLoadGlobal(const runtime::PyDict& globals, const std::string& name,
                     const Value& value) override;
   void OnTensorOp(const runtime::OpCallSite& site, const CallArgs& as_called,
@@ -275,9 +282,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void RefuseChangedTwice(const Trace::InlinedCall& call) const;
 
   // ---- made_instances.cc
-  // Refuses a graph break inside the __init__ of an instance the traced code makes, or with
-  // a method bound to one, or a super / descriptor object, live in a traced frame.
-  void RefuseBreakAroundMadeInstances(const Trace& t) const;
+  // Refuses a graph break inside the __init__ of an instance the traced code makes, with a
+  // method bound to one or a super / descriptor object live in a traced frame, or inside the
+  // with block of a class statement's context manager.
+  void RefuseBreakAroundClassValues(const Trace& t) const;
 
   // ---- graph_break.cc
   // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume

@@ -188,8 +188,9 @@ void Dynamo::OnUse(const Value& v) {
 }
 
 void Dynamo::CheckClassValueUse(Trace& t, const Value& v) {
-  if (runtime::IsClassMachinery(v)) t.used_class_machinery = true;
+  if (runtime::IsClassMachinery(v)) t.used_class_values = true;
   if (runtime::IsOfUserClass(v)) {
+    t.used_class_values = true;
     if (!TracedUserValue(t, v)) {
       RefuseNotModeled(
           fmt::format("{} in traced code is not modeled", runtime::DescribeUserClassValue(v)));

@@ -148,7 +148,7 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
     RaiseWithUserCode(ExcType::kUnsupported,
                       FormatBreak(step ? StepUnsupportedErrorText() : reached), reached.after_call);
   }
-  RefuseBreakAroundMadeInstances(t);
+  RefuseBreakAroundClassValues(t);
   BreakText text = reached;
   const size_t innermost = in_.frames().size() - 1;
   const Ending ending = innermost == t.root_depth ? RootEnding(t, text) : InlinedEnding(t, text);

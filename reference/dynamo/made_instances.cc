@@ -1,7 +1,9 @@
 // Instances of a class statement's class that traced code makes (Trace::made): Dynamo
-// traces them as it traces the frame's own arguments (SEMANTICS §7.4), except where torch
-// would have to rebuild what it cannot for a resume function (a method bound to one, a
-// descriptor or super object), or resume inside one half made.
+// traces them as it traces the frame's own arguments (SEMANTICS §7.4). A graph break around
+// the values of class statements is refused where torch would have to rebuild what it
+// cannot for a resume function (a method bound to a made instance, a descriptor or super
+// object), resume inside an instance half made, or break under a class statement's context
+// manager (GenericContextWrappingVariable).
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
@@ -34,8 +36,8 @@ void Dynamo::OnNewInstance(const Value& instance) {
   if (Trace* t = Tracing()) t->made.insert(instance.get());
 }
 
-void Dynamo::RefuseBreakAroundMadeInstances(const Trace& t) const {
-  if (t.made.empty() && !t.used_class_machinery) return;  // breaks are common, these are not
+void Dynamo::RefuseBreakAroundClassValues(const Trace& t) const {
+  if (!t.used_class_values) return;  // breaks are common, these are not
   const auto& frames = in_.frames();
   for (size_t depth = t.root_depth; depth < frames.size(); ++depth) {
     const Frame& f = *frames[depth];
@@ -59,6 +61,18 @@ void Dynamo::RefuseBreakAroundMadeInstances(const Trace& t) const {
     };
     for (const Value& v : f.fast) refuse_if_unrebuildable(v);
     for (const Value& v : f.stack) refuse_if_unrebuildable(v);
+    // The __exit__ a with block keeps on the stack: torch 2.13.0 skips the frame with
+    // "Graph break under GenericContextWrappingVariable" (upstream error_messages/
+    // test_generic_ctx_mgr_graph_break_fullgraph_false), text not modeled.
+    for (const Value& v : f.stack) {
+      const auto* exit = DynCast<PyMethod>(v);
+      if (exit != nullptr && IsUserInstance(exit->self)) {
+        RefuseNotModeled(fmt::format(
+            "a graph break inside the with block of {} is not modeled (torch: graph break under "
+            "GenericContextWrappingVariable)",
+            DescribeUserClassValue(exit->self)));
+      }
+    }
   }
 }
 

@@ -217,19 +217,23 @@ constexpr Probe kProbes[] = {
     {"class C:\n    def f(self):\n        return super().__eq__(self)\nout = C().f()",
      "super().__eq__ reaching object is not modeled", 5},
     {"class M:\n    def __enter__(self):\n        return 1\n    def __exit__(self, *args):\n"
-     "        return False\ndef f(x, m):\n    with m:\n        return x + 1\n"
-     "out = torch.compile(f, backend=backend)(torch.ones(2), M())",
-     "a class statement's instance (of M) as a context manager in traced code is not modeled", 9},
+     "        return False\ndef f(x):\n    with M():\n        return x + [][0]\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "an exception leaving the with block of a class statement's instance (of M) in traced code "
+     "is not modeled",
+     9},
     {"def g(s):\n    return 1\nout = property(g, g, g)",
      "property() with other than a getter and a setter is not modeled", 5},
     {"out = staticmethod()", "staticmethod() with other than one argument is not modeled"},
-    // A super object handed to a resume function: what it binds to is not a value the
-    // resume function received.
+    // A super object live at a graph break: torch would have to rebuild it for the resume
+    // function.
     {"class B:\n    def g(self, x):\n        return x + 1\nclass C(B):\n    def g(self, x):\n"
      "        s = super()\n        torch._dynamo.graph_break()\n        return s.g(x) * 2\n"
      "def f(x, c):\n    return c.g(torch.sin(x))\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), C())",
-     "a bound method of a class statement's instance (of C) in traced code is not modeled", 10},
+     "a super, property, staticmethod or classmethod object, live at a graph break, is not "
+     "modeled",
+     9},
     {"class C:\n    pass\nout = id(C())",
      "id() of a class statement's instance (of C) is not modeled (SEMANTICS", 5},
     {"def g():\n    pass\ng.a = 1\ng.a += 1",

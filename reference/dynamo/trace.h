@@ -129,9 +129,9 @@ struct Trace {
   // The class statements' instances its traced code made (identity only: an entry keeps
   // nothing alive); Dynamo traces them as it does the frame's own (SEMANTICS §7.4).
   std::unordered_set<const runtime::Object*> made;
-  // Whether it used a super, property, staticmethod or classmethod object (which a break
-  // may find live: RefuseBreakAroundMadeInstances).
-  bool used_class_machinery = false;
+  // Whether it used a class statement's value or a super, property, staticmethod or
+  // classmethod object (a break then checks for them: RefuseBreakAroundClassValues).
+  bool used_class_values = false;
   runtime::Value globals;  // its function's module globals (a PyDict)
   // What the trace read: only those values are guarded (Dynamo builds guards as it reads
   // values; R-lazy-guards, R-closure-guard).
