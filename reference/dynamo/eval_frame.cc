@@ -170,8 +170,14 @@ bool TracedUserValue(const Trace& t, const Value& v) {
   }
   if (!Is<PyInstance>(v)) return false;
   if (t.made.contains(v.get())) return true;
-  return std::any_of(t.inputs.begin(), t.inputs.end(),
-                     [&](const auto& in) { return in.first == v && in.second.starts_with("L['"); });
+  if (std::any_of(t.inputs.begin(), t.inputs.end(),
+                  [&](const auto& in) { return in.first == v && in.second.starts_with("L['"); })) {
+    return true;
+  }
+  // A module global of the frame's (G['name'], guarded as a frame value is).
+  const auto& globals = DynCast<PyDict>(t.globals)->Items();
+  return std::any_of(globals.begin(), globals.end(),
+                     [&](const auto& item) { return item.second == v; });
 }
 
 }  // namespace
