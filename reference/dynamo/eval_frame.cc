@@ -159,9 +159,10 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
 namespace {
 
 // A class statement's value the trace may use: a class (guarded by identity wherever it was
-// read, as torch's ID_MATCH), an instance among the frame's own arguments (L['name']) or
-// made by its traced code, and a method of its class bound to one. An instance from a
-// global, a cell or another object's attribute is not modeled yet (their guards).
+// read, as torch's ID_MATCH), an instance among the frame's own arguments (L['name']), its
+// module globals or their attributes at any depth, or made by its traced code, and a
+// method of its class bound to one. An instance from elsewhere (an inlined function's
+// cell, an item of a list) is not modeled yet (their guards).
 bool TracedUserValue(const Trace& t, const Value& v) {
   if (Is<PyType>(v)) return true;
   if (const auto* m = DynCast<PyMethod>(v)) {
@@ -176,8 +177,20 @@ bool TracedUserValue(const Trace& t, const Value& v) {
   }
   // A module global of the frame's (G['name'], guarded as a frame value is).
   const auto& globals = DynCast<PyDict>(t.globals)->Items();
-  return std::any_of(globals.begin(), globals.end(),
-                     [&](const auto& item) { return item.second == v; });
+  if (std::any_of(globals.begin(), globals.end(),
+                  [&](const auto& item) { return item.second == v; })) {
+    return true;
+  }
+  // An attribute of one of those, at any depth (L['model'].encoder): guarded with them.
+  auto attribute_of_traced = [&](const std::vector<GuardedValue>& guards) {
+    return std::any_of(guards.begin(), guards.end(), [&](const GuardedValue& g) {
+      return !g.attrs.empty() && g.object == v->id();
+    });
+  };
+  if (attribute_of_traced(t.guards)) return true;
+  const auto& global_guards = t.global_guards.items();
+  return std::any_of(global_guards.begin(), global_guards.end(),
+                     [&](const GlobalGuard& g) { return attribute_of_traced(g.guards); });
 }
 
 }  // namespace

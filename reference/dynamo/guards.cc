@@ -125,7 +125,7 @@ void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out
     GuardedValue item = GuardOne((*items)[i], fmt::format("{}[{}]", g.name, i), g.index);
     item.cell = g.cell;
     item.cell_id = g.cell_id;
-    item.attr = g.attr;
+    item.attrs = g.attrs;
     item.owner = g.owner;
     item.items = g.items;
     item.items.push_back(i);
@@ -133,20 +133,27 @@ void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out
   }
 }
 
-// A class statement's instance's attributes, each with its items, then "absent" for each
+// A class statement's instance's attributes, each with its items (and, an instance, its own
+// attributes: `chain` holds the instances above, so a cycle stops), then "absent" for each
 // name of its class chain that no attribute of the instance shadows (a method, a class
 // constant: torch guards those the trace read through the instance).
-void AddAttributes(const Value& v, GuardedValue instance, std::vector<GuardedValue>& out) {
+void AddAttributes(const Value& v, const GuardedValue& instance, std::vector<GuardedValue>& out,
+                   std::vector<const Object*>& chain) {
   const auto* i = DynCast<PyInstance>(v);
   if (i == nullptr || !i->type->user_defined || instance.cell) return;
+  if (std::find(chain.begin(), chain.end(), i) != chain.end()) return;
+  chain.push_back(i);
   auto attribute = [&](const Value& value, const std::string& name) {
     GuardedValue g = GuardOne(value, fmt::format("{}.{}", instance.name, name), instance.index);
-    g.attr = name;
+    g.attrs = instance.attrs;
+    g.attrs.push_back(name);
     g.owner = i->id();
     return g;
   };
   for (const auto& [key, value] : i->attrs->Items()) {
-    AddWithItems(value, attribute(value, DynCast<PyStr>(key)->value()), out);
+    GuardedValue g = attribute(value, DynCast<PyStr>(key)->value());
+    AddWithItems(value, g, out);
+    AddAttributes(value, g, out, chain);
   }
   for (const PyType* t = i->type.get(); t != nullptr; t = t->base.get()) {
     for (const auto& [key, value] : t->dict->Items()) {
@@ -154,6 +161,7 @@ void AddAttributes(const Value& v, GuardedValue instance, std::vector<GuardedVal
       if (!IsSpecialName(name) && !i->attrs->GetStr(name)) out.push_back(attribute(Value(), name));
     }
   }
+  chain.pop_back();
 }
 
 }  // namespace
@@ -167,7 +175,8 @@ const std::vector<Value>* ItemsOf(const Value& v) {
 std::vector<GuardedValue> Guards(const Value& v, const std::string& source, size_t index) {
   std::vector<GuardedValue> out;
   AddWithItems(v, GuardOne(v, LocalName(source), index), out);
-  AddAttributes(v, out[0], out);
+  std::vector<const Object*> chain;
+  AddAttributes(v, GuardedValue(out[0]), out, chain);
   const PyFunction* f = UserFunction(v);
   const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
   for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
@@ -187,9 +196,9 @@ Value GuardedInput(const GuardedValue& g, const Value& frame_value) {
     const PyCell* cell = CellOf(frame_value, *g.cell);
     v = cell != nullptr ? cell->contents : Value();
   }
-  if (!g.attr.empty()) {
+  for (const std::string& attr : g.attrs) {
     const auto* instance = DynCast<PyInstance>(v);
-    v = instance != nullptr ? instance->attrs->GetStr(g.attr) : Value();
+    v = instance != nullptr ? instance->attrs->GetStr(attr) : Value();
   }
   for (size_t i : g.items) {
     const std::vector<Value>* items = v ? ItemsOf(v) : nullptr;
@@ -282,7 +291,9 @@ bool Reads::Read(const GuardedValue& g) const {
   if (local.starts_with("___stack") || local == "__nested_frame_values") return true;
   if (!locals_.contains(local) || !ReadCell(g)) return false;
   // A name of the instance's class the trace read through it stays unshadowed.
-  if (!g.attr.empty() && g.object == 0) return class_attributes_.contains({g.owner, g.attr});
+  if (!g.attrs.empty() && g.object == 0) {
+    return class_attributes_.contains({g.owner, g.attrs.back()});
+  }
   // A cell's contents count as used once the cell is read; anything else once used.
   if ((g.cell && g.items.empty()) || used_.contains(g.object)) return true;
   return std::any_of(used_at_.begin(), used_at_.end(),
@@ -290,7 +301,7 @@ bool Reads::Read(const GuardedValue& g) const {
 }
 
 bool ValuePath::Holds(const GuardedValue& g) const {
-  return !g.cell && g.attr.empty() && g.index == index && g.items.size() >= items.size() &&
+  return !g.cell && g.attrs.empty() && g.index == index && g.items.size() >= items.size() &&
          std::equal(items.begin(), items.end(), g.items.begin());
 }
 

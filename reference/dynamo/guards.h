@@ -32,10 +32,11 @@ struct GuardedValue {
   // torch guards a cell only when the trace read it (R-closure-guard).
   std::optional<size_t> cell;
   runtime::ObjectId cell_id = 0;  // the cell the cached call read
-  // Then the attribute of a class statement's instance (c.w): its value's guard, or for a
-  // name of its class, "absent" (torch's DICT_CONTAINS: no instance attribute shadows it).
-  // `owner` is the instance the cached call had.
-  std::string attr;
+  // Then the attribute path through class statements' instances (c.w, m.encoder.proj.w):
+  // the last attribute's value guard, or for a name of the last instance's class, "absent"
+  // (torch's DICT_CONTAINS: no instance attribute shadows it). `owner` is that last
+  // instance as the cached call had it.
+  std::vector<std::string> attrs;
   runtime::ObjectId owner = 0;
   // Then the item path inside a tuple or list (args[0]): a container is guarded by type
   // and length, each item by its own guard, kept only when the trace used that item.
