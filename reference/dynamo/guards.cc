@@ -175,8 +175,10 @@ const std::vector<Value>* ItemsOf(const Value& v) {
 std::vector<GuardedValue> Guards(const Value& v, const std::string& source, size_t index) {
   std::vector<GuardedValue> out;
   AddWithItems(v, GuardOne(v, LocalName(source), index), out);
-  std::vector<const Object*> chain;
-  AddAttributes(v, GuardedValue(out[0]), out, chain);
+  if (Is<PyInstance>(v)) {
+    std::vector<const Object*> chain;
+    AddAttributes(v, GuardedValue(out[0]), out, chain);  // a copy: `out` grows
+  }
   const PyFunction* f = UserFunction(v);
   const auto* closure = f != nullptr ? DynCast<PyTuple>(f->closure) : nullptr;
   for (size_t i = 0; closure != nullptr && i < closure->items().size(); ++i) {
@@ -191,6 +193,8 @@ std::vector<GuardedValue> Guards(const Value& v, const std::string& source, size
 }
 
 Value GuardedInput(const GuardedValue& g, const Value& frame_value) {
+  // Hot (every guard of every warm call): most guard a frame value itself.
+  if (!g.cell && g.attrs.empty() && g.items.empty()) return frame_value;
   Value v = frame_value;
   if (g.cell) {
     const PyCell* cell = CellOf(frame_value, *g.cell);
