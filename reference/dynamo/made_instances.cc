@@ -49,8 +49,22 @@ void Dynamo::RefuseBreakAroundClassValues(const Trace& t) const {
           "a graph break inside the __init__ of an instance the traced code makes is not "
           "modeled");
     }
-    // Nor does it rebuild a bound method of one for the resume function (upstream
-    // error_messages/test_reconstruction_failure_gb: "Reconstruction failure").
+    // The __exit__ a with block keeps on the stack: torch 2.13.0 skips the frame with
+    // "Graph break under GenericContextWrappingVariable" (upstream error_messages/
+    // test_generic_ctx_mgr_graph_break_fullgraph_false), text not modeled.
+    for (const Value& v : f.stack) {
+      const auto* exit = DynCast<PyMethod>(v);
+      const auto* function = exit != nullptr ? DynCast<PyFunction>(exit->function) : nullptr;
+      if (function != nullptr && function->name_text() == "__exit__" &&
+          IsUserInstance(exit->self)) {
+        RefuseNotModeled(fmt::format(
+            "a graph break inside the with block of {} is not modeled (torch: graph break under "
+            "GenericContextWrappingVariable)",
+            DescribeUserClassValue(exit->self)));
+      }
+    }
+    // Nor does torch rebuild a method bound to a made instance for the resume function
+    // (upstream error_messages/test_reconstruction_failure_gb: "Reconstruction failure").
     auto refuse_if_unrebuildable = [&](const Value& v) {
       if (const char* what = Unrebuildable(v, t.made)) {
         RefuseNotModeled(
@@ -61,18 +75,6 @@ void Dynamo::RefuseBreakAroundClassValues(const Trace& t) const {
     };
     for (const Value& v : f.fast) refuse_if_unrebuildable(v);
     for (const Value& v : f.stack) refuse_if_unrebuildable(v);
-    // The __exit__ a with block keeps on the stack: torch 2.13.0 skips the frame with
-    // "Graph break under GenericContextWrappingVariable" (upstream error_messages/
-    // test_generic_ctx_mgr_graph_break_fullgraph_false), text not modeled.
-    for (const Value& v : f.stack) {
-      const auto* exit = DynCast<PyMethod>(v);
-      if (exit != nullptr && IsUserInstance(exit->self)) {
-        RefuseNotModeled(fmt::format(
-            "a graph break inside the with block of {} is not modeled (torch: graph break under "
-            "GenericContextWrappingVariable)",
-            DescribeUserClassValue(exit->self)));
-      }
-    }
   }
 }
 
