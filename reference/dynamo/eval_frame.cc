@@ -226,7 +226,8 @@ void Dynamo::OnClassAttributeRead(const Value& instance, std::string_view name) 
 }
 
 void Dynamo::OnMissingAttribute(const Value& object, std::string_view name) {
-  if (Tracing() != nullptr) {
+  // An instance the trace made has what the trace gave it: nothing to guard.
+  if (const Trace* t = Tracing(); t != nullptr && !t->made.contains(object.get())) {
     RefuseNotModeled(fmt::format(
         "reading the absent attribute '{}' of {} in traced code is not modeled (torch guards "
         "its absence)",
