@@ -137,8 +137,8 @@ class FrameHook {
     (void)frame;
     (void)manager;
   }
-  // The program is about to set or delete an attribute of `object` (Dynamo replays such a
-  // store on an object the frame did not make as a side effect after its graph).
+  // The program is about to set or delete an attribute of a class statement's class or
+  // instance `object` (Dynamo refuses a store into a class in traced code).
   virtual void OnStoreAttribute(const Value& object) { (void)object; }
   // The program is about to change `object` in place: an item of a list or dict, an
   // attribute, a global of a module's dict, a cell's contents (Dynamo runs some calls
