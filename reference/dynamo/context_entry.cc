@@ -219,10 +219,7 @@ void Dynamo::EnterUserContext(const Trace& t, const Value& manager) {
   if (t.made.contains(manager.get())) return;
   // One the frame received is a user object to Dynamo, as a grad-mode one from outside
   // (golden classes/traced_user_context_managers).
-  const bool received = std::any_of(t.inputs.begin(), t.inputs.end(), [&](const auto& input) {
-    return input.first == manager && input.second.starts_with("L['");
-  });
-  if (!received) {
+  if (!t.Received(manager)) {
     RefuseNotModeled(fmt::format("{} as a context manager in traced code is not modeled",
                                  DescribeUserClassValue(manager)));
   }

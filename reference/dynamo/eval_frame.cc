@@ -170,27 +170,19 @@ bool TracedUserValue(const Trace& t, const Value& v) {
     return f != nullptr && !f->is_native() && TracedUserValue(t, m->self);
   }
   if (!Is<PyInstance>(v)) return false;
-  if (t.made.contains(v.get())) return true;
-  if (std::any_of(t.inputs.begin(), t.inputs.end(),
-                  [&](const auto& in) { return in.first == v && in.second.starts_with("L['"); })) {
-    return true;
-  }
-  // A module global of the frame's (G['name'], guarded as a frame value is).
-  const auto& globals = DynCast<PyDict>(t.globals)->Items();
-  if (std::any_of(globals.begin(), globals.end(),
-                  [&](const auto& item) { return item.second == v; })) {
-    return true;
-  }
-  // An attribute of one of those, at any depth (L['model'].encoder): guarded with them.
-  auto attribute_of_traced = [&](const std::vector<GuardedValue>& guards) {
+  if (t.made.contains(v.get()) || t.Received(v)) return true;
+  // A module global the trace read (G['config']), or an attribute of a frame value or of such
+  // a global at any depth (L['model'].encoder): guarded with them, attributes included. Not
+  // one in a list item or a closure cell, whose attributes no guard covers.
+  auto guarded = [&](const std::vector<GuardedValue>& guards, bool roots) {
     return std::any_of(guards.begin(), guards.end(), [&](const GuardedValue& g) {
-      return !g.attrs.empty() && g.object == v->id();
+      return (roots || !g.attrs.empty()) && g.items.empty() && !g.cell && g.object == v->id();
     });
   };
-  if (attribute_of_traced(t.guards)) return true;
+  if (guarded(t.guards, false)) return true;
   const auto& global_guards = t.global_guards.items();
   return std::any_of(global_guards.begin(), global_guards.end(),
-                     [&](const GlobalGuard& g) { return attribute_of_traced(g.guards); });
+                     [&](const GlobalGuard& g) { return guarded(g.guards, true); });
 }
 
 }  // namespace

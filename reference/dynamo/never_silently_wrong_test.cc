@@ -170,6 +170,10 @@ constexpr Probe kProbes[] = {
     {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, c):\n    return x * c.w\n"
      "c = C()\nout = torch.compile(f, backend=backend)(torch.ones(2), c)\nC.k = 1",
      "a store into class C after Dynamo traced an instance of it is not modeled", 10},
+    {"class C:\n    def __init__(self):\n        self.w = 2\nclass M:\n    def __init__(self):\n"
+     "        self.layers = [C()]\ndef f(x, m):\n    return x * m.layers[0].w\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), M())",
+     "a class statement's instance (of C) in traced code is not modeled", 10},
     {"class C:\n    def __init__(self):\n        self.w = 2\ndef f(x, cs):\n"
      "    return x * cs[0].w\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), [C()])",

@@ -4,6 +4,7 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_TRACE_H_
 #define TDCONFORM_REFERENCE_DYNAMO_TRACE_H_
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <map>
@@ -126,6 +127,12 @@ struct Trace {
   // The frame's values as the trace began, with their sources (L['d']): what its side
   // effects can reach besides the globals.
   std::vector<std::pair<runtime::Value, std::string>> inputs;
+  // Whether `v` is one of the frame's own values (an argument or free variable, L['name']).
+  bool Received(const runtime::Value& v) const {
+    return std::any_of(inputs.begin(), inputs.end(), [&](const auto& input) {
+      return input.first == v && input.second.starts_with("L['");
+    });
+  }
   // The class statements' instances its traced code made (identity only: an entry keeps
   // nothing alive); Dynamo traces them as it does the frame's own (SEMANTICS §7.4).
   std::unordered_set<const runtime::Object*> made;
