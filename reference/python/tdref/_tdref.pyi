@@ -1,0 +1,9 @@
+# Stubs of the extension module built from reference/python/tdref_module.cc.
+DEFAULT_MAX_STEPS: int
+
+def run(file: str, mode: str, profile: str, disabled_rules: list[str],
+        max_steps: int) -> tuple[int, str, str]: ...
+def explain(file: str, profile: str, disabled_rules: list[str],
+            max_steps: int) -> tuple[int, str, str]: ...
+def verify(files: list[str], mode: str, profile: str, masks: list[str],
+           max_steps: int) -> tuple[int, str, str]: ...
