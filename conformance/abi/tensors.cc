@@ -42,6 +42,13 @@ const runtime::Tensor& WireTensors::Allocate(int32_t dtype, int32_t ndim, const 
   return t;
 }
 
+const runtime::Tensor* WireTensors::FindAllocated(const void* data) const {
+  for (const runtime::Tensor& t : owned_) {
+    if (t.storage && !t.storage->bytes.empty() && t.storage->bytes.data() == data) return &t;
+  }
+  return nullptr;
+}
+
 std::optional<std::string> CheckShape(int32_t dtype, int32_t ndim, const int64_t* shape) {
   if (ndim < 0 || (ndim > 0 && shape == nullptr)) return std::string("a tensor without its shape");
   int64_t bytes = runtime::ElementSize(static_cast<runtime::DType>(dtype));

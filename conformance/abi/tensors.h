@@ -26,6 +26,9 @@ class WireTensors {
   // A contiguous tensor of that dtype and shape, owned here, seen as `out`.
   const runtime::Tensor& Allocate(int32_t dtype, int32_t ndim, const int64_t* shape,
                                   tdc_tensor& out);
+  // The tensor Allocate made whose data `data` is, or null: memory the host owns, which
+  // stays valid as long as this does.
+  const runtime::Tensor* FindAllocated(const void* data) const;
 
  private:
   std::deque<runtime::Tensor> owned_;

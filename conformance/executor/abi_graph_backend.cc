@@ -172,7 +172,7 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
   current_ = &graphs;
   progress_(CasePhase::kBackendRun,
             fmt::format("{}, whose opaque nodes are: {}", what, OpaqueTargets(*g)));
-  std::optional<RunAnswer> ran = calls_.Run(graphs.compile, graphs.inputs, expected.size());
+  std::optional<RunAnswer> ran = calls_.Run(graphs.compile, graphs.inputs, expected.size(), arena_);
   current_ = nullptr;
   const int index = graphs_run_++;
   if (!ran) {
@@ -183,6 +183,11 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
     failure_ = Verdict::Of(CaseStatus::kFail, CasePhase::kAbi, "input_written",
                            fmt::format("{} run: input {} was written (inputs are read-only)", what,
                                        *ran->input_written));
+    return std::nullopt;
+  }
+  if (ran->aliased) {
+    failure_ = Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "output_aliased",
+                           fmt::format("{} run: {}", what, *ran->aliased));
     return std::nullopt;
   }
   if (ran->call.status != TDC_STATUS_OK) {

@@ -121,8 +121,31 @@ std::optional<CallAnswer> LiveCalls::Compile(const tdc_graph& graph, size_t key)
   return answer;
 }
 
+std::optional<std::string> LiveCalls::CheckAndHold(size_t key,
+                                                   const std::vector<tdc_tensor>& outputs,
+                                                   const WireTensors& host_memory) {
+  std::vector<HeldOutput>& held = held_[key];
+  std::optional<std::string> changed;
+  for (const HeldOutput& h : held) {
+    if (h.tensor->storage->bytes != h.bytes) {
+      changed = fmt::format(
+          "output {} of run {} changed when the graph ran again (run {}): the "
+          "backend handed out memory it writes later",
+          h.output, h.run, runs_[key]);
+      break;
+    }
+  }
+  // Only memory the host owns is read again: a pointer of the backend's may be gone by then.
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (const runtime::Tensor* t = host_memory.FindAllocated(outputs[i].data)) {
+      held.push_back({runs_[key], i, t, t->storage->bytes});
+    }
+  }
+  return changed;
+}
+
 std::optional<RunAnswer> LiveCalls::Run(size_t key, const std::vector<runtime::Tensor>& inputs,
-                                        size_t num_outputs) {
+                                        size_t num_outputs, const WireTensors& host_memory) {
   RunAnswer answer;
   auto compiled = compiled_.find(key);
   if (compiled == compiled_.end()) {
@@ -156,6 +179,8 @@ std::optional<RunAnswer> LiveCalls::Run(size_t key, const std::vector<runtime::T
         }
         answer.outputs.push_back(CopyFromWire(output));
       }
+      ++runs_[key];
+      answer.aliased = CheckAndHold(key, outputs, host_memory);
     }
   }
   nlohmann::json outputs = nlohmann::json::array();
@@ -165,7 +190,8 @@ std::optional<RunAnswer> LiveCalls::Run(size_t key, const std::vector<runtime::T
          {"message", answer.call.message},
          {"input_written",
           answer.input_written ? nlohmann::json(*answer.input_written) : nlohmann::json()},
-         {"outputs", std::move(outputs)}});
+         {"outputs", std::move(outputs)},
+         {"aliased", answer.aliased ? nlohmann::json(*answer.aliased) : nlohmann::json()}});
   return answer;
 }
 
@@ -212,18 +238,21 @@ std::optional<CallAnswer> ReplayedCalls::Compile(const tdc_graph&, size_t) {
 }
 
 std::optional<RunAnswer> ReplayedCalls::Run(size_t, const std::vector<runtime::Tensor>&,
-                                            size_t num_outputs) {
+                                            size_t num_outputs, const WireTensors&) {
   std::optional<nlohmann::json> j = Next("run");
   if (!j) return std::nullopt;
   RunAnswer answer;
   const nlohmann::json& written = (*j)["input_written"];
   const nlohmann::json& outputs = (*j)["outputs"];
+  const nlohmann::json& aliased = (*j)["aliased"];
   bool ok = (*j)["status"].is_number_integer() && (*j)["message"].is_string() &&
-            (written.is_null() || written.is_number_unsigned()) && outputs.is_array();
+            (written.is_null() || written.is_number_unsigned()) && outputs.is_array() &&
+            (aliased.is_null() || aliased.is_string());
   if (ok) {
     answer.call = {static_cast<tdc_status>((*j)["status"].get<int32_t>()),
                    SafeText((*j)["message"].get<std::string>())};
     if (written.is_number_unsigned()) answer.input_written = written.get<size_t>();
+    if (aliased.is_string()) answer.aliased = SafeText(aliased.get<std::string>());
     // An OK run has every output; any other has none.
     ok = outputs.size() == (answer.call.status == TDC_STATUS_OK ? num_outputs : 0);
     for (size_t i = 0; ok && i < outputs.size(); ++i) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "conformance/abi/tdconform_backend.h"
+#include "conformance/abi/tensors.h"
 #include "conformance/loader/loader.h"
 #include "reference/runtime/tensor.h"
 
@@ -35,6 +36,9 @@ struct RunAnswer {
   CallAnswer call;
   std::vector<Output> outputs;          // as many as asked for
   std::optional<size_t> input_written;  // the first input the backend wrote into
+  // An earlier output of the same compiled graph that this run changed ("output 0 of run 1"):
+  // the program still holds it, and torch's caller would see it change (issue 29).
+  std::optional<std::string> aliased;
 };
 
 // Each returns nothing when there is no answer: the case's process ended before it (replay).
@@ -46,8 +50,9 @@ class BackendCalls {
   virtual std::optional<CallAnswer> CanCompile(const tdc_graph& graph) = 0;
   // Compiles `graph` as the handle named `key` (OK without a handle is an ERROR).
   virtual std::optional<CallAnswer> Compile(const tdc_graph& graph, size_t key) = 0;
+  // `host_memory`: what the host allocated for the backend (a run's outputs among it).
   virtual std::optional<RunAnswer> Run(size_t key, const std::vector<runtime::Tensor>& inputs,
-                                       size_t num_outputs) = 0;
+                                       size_t num_outputs, const WireTensors& host_memory) = 0;
   // Releases every handle, then gives live_handles and destroys the instance.
   virtual std::optional<size_t> Finish() = 0;
 };
@@ -61,16 +66,29 @@ class LiveCalls final : public BackendCalls {
   std::optional<CallAnswer> CanCompile(const tdc_graph& graph) override;
   std::optional<CallAnswer> Compile(const tdc_graph& graph, size_t key) override;
   std::optional<RunAnswer> Run(size_t key, const std::vector<runtime::Tensor>& inputs,
-                               size_t num_outputs) override;
+                               size_t num_outputs, const WireTensors& host_memory) override;
   std::optional<size_t> Finish() override;
 
  private:
   CallAnswer Sent(tdc_status status, const char* message, size_t size);
+  // An output a run returned in memory the host owns, and its bytes then.
+  struct HeldOutput {
+    size_t run = 0;
+    size_t output = 0;
+    const runtime::Tensor* tensor = nullptr;
+    std::vector<unsigned char> bytes;
+  };
+  // The first held output of compiled graph `key` whose bytes changed since its run, as
+  // "output I of run R"; then holds this run's `outputs` too.
+  std::optional<std::string> CheckAndHold(size_t key, const std::vector<tdc_tensor>& outputs,
+                                          const WireTensors& host_memory);
 
   const LoadedBackend& backend_;
   std::function<void(const nlohmann::json&)> send_;
   tdc_backend* instance_ = nullptr;
   std::map<size_t, tdc_compiled*> compiled_;
+  std::map<size_t, std::vector<HeldOutput>> held_;  // by compiled graph
+  std::map<size_t, size_t> runs_;                   // runs of each compiled graph
 };
 
 // The answers `sent` (LiveCalls' JSON, as the case's process sent it: untrusted, checked), in
@@ -82,7 +100,7 @@ class ReplayedCalls final : public BackendCalls {
   std::optional<CallAnswer> CanCompile(const tdc_graph& graph) override;
   std::optional<CallAnswer> Compile(const tdc_graph& graph, size_t key) override;
   std::optional<RunAnswer> Run(size_t key, const std::vector<runtime::Tensor>& inputs,
-                               size_t num_outputs) override;
+                               size_t num_outputs, const WireTensors& host_memory) override;
   std::optional<size_t> Finish() override;
   bool exhausted() const { return exhausted_; }
 

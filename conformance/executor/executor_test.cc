@@ -87,6 +87,10 @@ constexpr const char* kTwoOutputs =
 constexpr const char* kCustomOp = "fixtures:names:custom_op:profile=torch-2.13:level=dynamo";
 constexpr const char* kSin =
     "fixtures:compile_switches:s14_compile_disable_false_cache_hit:profile=torch-2.13:level=dynamo";
+// A compiled graph run again on other values (a resume function's graph after a global the
+// breaking callee reads changed).
+constexpr const char* kRerunOnOtherValues =
+    "fixtures:guards:global_read_by_a_breaking_callee:profile=torch-2.13:level=dynamo";
 constexpr const char* kCosOnly =
     "fixtures:disable:disable_nested_compile_still_compiles:profile=torch-2.13:level=dynamo";
 
@@ -112,7 +116,7 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
   // The template itself passes each of these cases: the breakage alone changes the verdict.
   auto template_backend = LoadBundled("template");
   ASSERT_TRUE(template_backend);
-  for (const char* id : {kAdd, kTwoOutputs, kCustomOp, kSin, kCosOnly}) {
+  for (const char* id : {kAdd, kTwoOutputs, kCustomOp, kSin, kCosOnly, kRerunOnOtherValues}) {
     ExpectVerdict(RunId(*template_backend, id), CaseStatus::kPass, std::nullopt, "");
   }
   ExpectVerdict(run("wrong_numerics", kAdd), CaseStatus::kFail, CasePhase::kCompare,
@@ -140,6 +144,11 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
   ExpectVerdict(run("wrong_on_rerun", kSin), CaseStatus::kFail, CasePhase::kCompare,
                 "value_mismatch");
   ExpectVerdict(run("wrong_on_rerun", kTwoOutputs), CaseStatus::kPass, std::nullopt, "");
+  // Outputs handed out again by a later run: the values the program kept from the first run
+  // change when the second computes others; when it computes the same, nothing shows.
+  ExpectVerdict(run("reuses_outputs", kRerunOnOtherValues), CaseStatus::kFail, CasePhase::kCompare,
+                "output_aliased");
+  ExpectVerdict(run("reuses_outputs", kSin), CaseStatus::kPass, std::nullopt, "");
   auto mismatch = LoadBackend(BundledLibrary("broken_abi_major"));
   ASSERT_TRUE(std::holds_alternative<LoadFailure>(mismatch));
   ExpectVerdict(LoadVerdict(std::get<LoadFailure>(mismatch)), CaseStatus::kBackendError,

@@ -8,7 +8,10 @@ lowers the graph itself), boxed_nop (ATen level: aot_eager's forward compiler). 
 ones, at both levels, each carry one fault, and ctest asserts their verdicts:
 - wrong_sin: computes cos where the graph says sin (FAIL compare/value_mismatch);
 - raises_on_relu: raises while compiling a graph that holds relu (BACKEND_ERROR
-  backend_compile/error, with the traceback).
+  backend_compile/error, with the traceback);
+- reuses_outputs: returns the same output tensors from every call of a compiled graph, written
+  again each time, as a backend handing out its inference buffer does (FAIL
+  compare/output_aliased where a later call computes other values).
 """
 
 import torch
@@ -62,3 +65,18 @@ def raises_on_relu(gm, example_inputs):
 
 wrong_sin.tdconform_graph_levels = BOTH_LEVELS
 raises_on_relu.tdconform_graph_levels = BOTH_LEVELS
+
+
+def reuses_outputs(gm, example_inputs):
+    kept = []
+
+    def run(*args):
+        results = gm.forward(*args)
+        if not kept:
+            kept.extend(r.clone() for r in results)
+        return tuple(k.copy_(r) for k, r in zip(kept, results))
+
+    return run
+
+
+reuses_outputs.tdconform_graph_levels = ("dynamo",)

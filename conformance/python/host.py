@@ -11,6 +11,10 @@ inputs are zeros, contiguous.
 run(): the compiled callable on the graph's inputs as torch calls it: Dynamo with the inputs as
 arguments; AOTAutograd with one list of them when the callable has `_boxed_call`
 (call_func_at_runtime_with_args); its results as tensors.
+hold(): the tensors a compiled callable returned stay what the program holds: after each later
+run they are copied again into the host's tensors they were first copied into, so an output
+the backend changes afterwards (a buffer it hands out again) changes there too, where the host
+sees it (FAIL compare/output_aliased).
 """
 
 import importlib
@@ -42,6 +46,7 @@ def load(module_name, attr):
 class Compiled:
     def __init__(self, fn, num_outputs, boxed):
         self.fn, self.num_outputs, self.boxed = fn, num_outputs, boxed
+        self.held = []  # (the host's buffer, the tensor the backend returned), earlier runs
 
 
 def compile(backend, graph_text, level, constants, run_on_host):
@@ -80,6 +85,14 @@ def run(compiled, inputs):
             raise TypeError(f"output {i} is a {r.dtype} tensor on {r.device}")
         out.append((DTYPES.index(r.dtype), list(r.shape), r))
     return out
+
+
+def hold(compiled, buffers, tensors):
+    """After a run: the earlier runs' outputs copied again into their host buffers (the
+    program's view of them now), then this run's kept too."""
+    for buffer, tensor in compiled.held:
+        to_host(buffer, tensor)
+    compiled.held.extend(zip(buffers, tensors))
 
 
 def from_host(buffer, dtype, shape, strides):

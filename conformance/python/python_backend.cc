@@ -260,6 +260,8 @@ tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* i
       current = nullptr;
       return TDC_STATUS_ERROR;
     }
+    py::list buffers;
+    py::list tensors;
     for (size_t i = 0; i < num_outputs; ++i) {
       py::tuple r = results[i];
       const auto dtype = r[0].cast<int32_t>();
@@ -277,7 +279,10 @@ tdc_status Run(tdc_backend* backend, tdc_compiled* compiled, const tdc_tensor* i
       py::memoryview buffer = py::memoryview::from_memory(
           outputs[i].data, static_cast<ssize_t>(elements * kElementSize[dtype]), false);
       configured->host.attr("to_host")(buffer, r[2]);
+      buffers.append(buffer);
+      tensors.append(r[2]);
     }
+    configured->host.attr("hold")(compiled->compiled, buffers, tensors);
     current = nullptr;
     return TDC_STATUS_OK;
   } catch (py::error_already_set& error) {
