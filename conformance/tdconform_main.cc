@@ -50,7 +50,13 @@ int main(int argc, char** argv) {
   CLI::App app{"tdconform: conformance of a compiler backend loaded through the tdconform C ABI"};
   app.add_option("--backend", o.library, "the backend's shared library");
   app.add_option("--case", o.case_id,
-                 "run this case alone: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>");
+                 "run this case alone: fixtures:<group>:<name>:profile=<p>:level=<dynamo|aten>, "
+                 "or torch:<group>:<name>:profile=<p>");
+  app.add_option("--engine", o.engine,
+                 "what runs the suite's programs: reference (default; the backend gets the "
+                 "reference's graphs at each level it declares), or torch (real torch.compile "
+                 "with a py:MODULE:ATTR backend; cases torch:<group>:<name>:profile=<p>)")
+      ->check(CLI::IsMember({"reference", "torch"}));
   app.add_option("--filter", o.filters, "run the cases matching this glob (* and ?; repeatable)");
   app.add_option("--exclude", o.excludes, "leave out the cases matching this glob (repeatable)");
   app.add_option("--caselist", o.caselist, "run only the ids this file lists, one a line");
@@ -119,6 +125,16 @@ int main(int argc, char** argv) {
   }
   if (o.library.empty() && !o.list) {
     fmt::print(stderr, "tdconform: error: --backend is required (except with --list)\n");
+    return static_cast<int>(tdc::conformance::SuiteStatus::kError);
+  }
+  if (o.engine == "torch" && !o.library.starts_with("py:") && !o.list) {
+    fmt::print(stderr,
+               "tdconform: error: --engine torch runs a torch.compile backend callable: "
+               "--backend py:MODULE:ATTR\n");
+    return static_cast<int>(tdc::conformance::SuiteStatus::kError);
+  }
+  if (o.engine == "torch" && o.fuzz > 0) {
+    fmt::print(stderr, "tdconform: error: --fuzz runs on the reference engine only\n");
     return static_cast<int>(tdc::conformance::SuiteStatus::kError);
   }
   if (!data.empty()) WorkFrom(data, o);

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include "conformance/executor/aten_expectation.h"
 #include "conformance/executor/backend_calls.h"
 #include "conformance/executor/signal_name.h"
+#include "conformance/executor/torch_engine.h"
 #include "reference/aot/aot_lowering.h"
 #include "reference/base/case_id.h"
 #include "reference/base/read_file.h"
@@ -71,6 +73,29 @@ graph::Golden ExpectedOutcome(const graph::Golden& golden, const CaseSpec& spec,
   return expected;
 }
 
+// Why the case's golden cannot be used: it does not read, or it was recorded from another
+// program than the fixture (a generated one's golden records zeros). A fixture changed since
+// (by hand, or by a backend in an earlier case) is never the backend's fault.
+std::optional<Verdict> CheckGolden(const RunningCase& c, const graph::GoldenReadResult& golden) {
+  const std::string& golden_file = c.files->golden_file;
+  if (!golden.golden)
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
+  const std::string& recorded = golden.golden->meta.fixture_sha256;
+  if (recorded != std::string(64, '0') && recorded != Sha256Hex(c.files->source)) {
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified",
+                       fmt::format("{} is not the program {} was recorded from (SHA-256 {})",
+                                   c.spec.fixture, golden_file, recorded));
+  }
+  return std::nullopt;
+}
+
+// A torch: case's verdict in the judge, from the one answer its process sent.
+Verdict JudgeUnderTorch(const RunningCase& c, const Verdict& ended, const Record& record) {
+  if (std::optional<Verdict> unusable = CheckGolden(c, graph::ReadGolden(c.files->golden_text)))
+    return *unusable;
+  return JudgeTorchRun(c.calls, c.files->golden_text, c.spec.profile, ended, record);
+}
+
 // The case run once, with the backend called through `calls` (in the case's process live, in
 // the judge's replayed: backend_calls.h); `ended` is the verdict where a call has no answer.
 Verdict RunProgram(const LoadedBackend& backend, const RunningCase& c, BackendCalls& calls,
@@ -79,19 +104,8 @@ Verdict RunProgram(const LoadedBackend& backend, const RunningCase& c, BackendCa
   const ExecutorOptions& options = c.options;
   progress(CasePhase::kParse, spec.fixture);
   const std::string* source = &c.files->source;
-  const std::string& golden_file = c.files->golden_file;
   graph::GoldenReadResult golden = graph::ReadGolden(c.files->golden_text);
-  if (!golden.golden)
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "bad_golden", golden_file);
-  // The program the golden was recorded from (a generated one's golden records zeros): a
-  // fixture changed since (by hand, or by a backend in an earlier case) is never the
-  // backend's fault.
-  const std::string& recorded = golden.golden->meta.fixture_sha256;
-  if (recorded != std::string(64, '0') && recorded != Sha256Hex(*source)) {
-    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified",
-                       fmt::format("{} is not the program {} was recorded from (SHA-256 {})",
-                                   spec.fixture, golden_file, recorded));
-  }
+  if (std::optional<Verdict> unusable = CheckGolden(c, golden)) return *unusable;
   dynamo::CompileRunOptions run;
   run.profile = spec.profile;
   run.aten = &aot::AotLowering();
@@ -176,8 +190,9 @@ std::variant<CaseSpec, std::string> ResolveCase(std::string_view text,
   const CaseId& id = *parsed.id;
   CaseSpec spec;
   spec.id = std::string(text);
-  if (id.suite == "fixtures") {
+  if (id.suite == "fixtures" || id.suite == "torch") {
     spec.fixture = fmt::format("fixtures/{}/{}.py", id.group, id.name);
+    spec.torch_engine = id.suite == "torch";
   } else if (id.suite == "fuzz") {
     static const std::regex kSeed("seed_[0-9]+");
     if (id.group != "reference" && id.group != "torch") {
@@ -189,7 +204,7 @@ std::variant<CaseSpec, std::string> ResolveCase(std::string_view text,
     spec.fixture =
         fmt::format("{}/{}/{}.py", generated_dir.empty() ? "." : generated_dir, id.group, id.name);
   } else {
-    return fmt::format("unknown suite '{}' (fixtures, fuzz)", id.suite);
+    return fmt::format("unknown suite '{}' (fixtures, torch, fuzz)", id.suite);
   }
   std::string level;
   for (const CaseParam& p : id.params) {
@@ -202,10 +217,31 @@ std::variant<CaseSpec, std::string> ResolveCase(std::string_view text,
   }
   if (!dynamo::IsKnownProfile(spec.profile))
     return fmt::format("unknown profile '{}'", spec.profile);
+  if (spec.torch_engine) {
+    if (!level.empty())
+      return "a torch: case has no level (torch.compile hands its backend Dynamo's graphs)";
+    return spec;
+  }
   if (level != "dynamo" && level != "aten")
     return fmt::format("level '{}' is neither dynamo nor aten", level);
   spec.level = level == "aten" ? TDC_GRAPH_LEVEL_ATEN : TDC_GRAPH_LEVEL_DYNAMO;
   return spec;
+}
+
+std::vector<std::string> TorchCaseIds(const std::vector<std::string>& ids) {
+  std::vector<std::string> torch;
+  for (const std::string& text : ids) {
+    CaseIdParse parsed = ParseCaseId(text);
+    if (!parsed.id || parsed.id->suite != "fixtures") continue;
+    CaseId id = *parsed.id;
+    auto level =
+        std::ranges::find_if(id.params, [](const CaseParam& p) { return p.key == "level"; });
+    if (level == id.params.end() || level->value != "dynamo") continue;
+    id.params.erase(level);
+    id.suite = "torch";
+    torch.push_back(FormatCaseId(id));
+  }
+  return torch;
 }
 
 Verdict LoadVerdict(const LoadFailure& failure) {
@@ -281,9 +317,14 @@ Verdict Judge(RunningCase& c, const std::optional<Verdict>& end) {
                                     "{}: {}",
                                     PhaseName(c.phase), c.detail));
   auto forked = Fork([&](int out) {
+    Record record = [out](const CaseRecord& r) { WriteAll(out, Line("record " + r.kind, r.body)); };
+    if (c.spec.torch_engine) {
+      Verdict v = end ? ended : JudgeUnderTorch(c, ended, record);
+      WriteAll(out, Line("verdict", ToJson(v)));
+      return;
+    }
     ReplayedCalls replay(std::move(c.calls));
     Progress progress = [](CasePhase, const std::string&) {};
-    Record record = [out](const CaseRecord& r) { WriteAll(out, Line("record " + r.kind, r.body)); };
     Verdict v = RunProgram(*c.backend, c, replay, ended, progress, record);
     // The answers ran out (the case's process ended there, or sent too few): how it ended is
     // the verdict, as it is when it ended otherwise than it should after its last answer.
@@ -342,6 +383,12 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
     Progress progress = [out](CasePhase phase, const std::string& detail) {
       WriteAll(out, fmt::format("progress {} {}\n", PhaseName(phase), detail));
     };
+    if (spec.torch_engine) {
+      progress(CasePhase::kTrace, spec.fixture + " under torch.compile");
+      WriteAll(out, Line("call", RunUnderTorch(backend, spec.fixture, spec.profile)));
+      WriteAll(out, "done\n");
+      return;
+    }
     LiveCalls live(backend,
                    [out](const nlohmann::json& answer) { WriteAll(out, Line("call", answer)); });
     RunProgram(backend, running, live, Verdict::Pass(), progress, Record{});

@@ -32,16 +32,22 @@ struct CaseSpec {
   std::string fixture;  // fixtures/<group>/<name>.py, relative to the repository root
   std::string profile;
   tdc_graph_level level = TDC_GRAPH_LEVEL_DYNAMO;
+  // `torch:...`: run under real torch.compile with a Python backend (torch_engine.h), not on
+  // the reference.
+  bool torch_engine = false;
 };
 
 // The case an id names, or why it names none. A fixture case's program is
-// fixtures/<group>/<name>.py; a generated one's (`fuzz:<expected>:seed_<n>:...`,
-// conformance/runner/generated.h) is <generated_dir>/<expected>/seed_<n>.py. Either's
-// expected outcome is the .golden.json beside it.
+// fixtures/<group>/<name>.py (a `torch:<group>:<name>:profile=<p>` case's too, which has no
+// level: torch.compile hands its backend Dynamo's graphs); a generated one's
+// (`fuzz:<expected>:seed_<n>:...`, conformance/runner/generated.h) is
+// <generated_dir>/<expected>/seed_<n>.py. Either's expected outcome is the .golden.json beside it.
 std::variant<CaseSpec, std::string> ResolveCase(std::string_view id,
                                                 const std::string& generated_dir = "");
 // The id of `fixture` (fixtures/<group>/<name>.py) at `profile` and `level`.
 std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level);
+// The suite's torch: cases (`--engine torch`): one for each Dynamo-level fixture case of `ids`.
+std::vector<std::string> TorchCaseIds(const std::vector<std::string>& ids);
 
 struct ExecutorOptions {
   double timeout_seconds = 60;

@@ -332,6 +332,24 @@ TEST(ExecutorTest, CaseIdsNameAFixtureAProfileAndALevel) {
             "fixtures:seed:example5_graph_break:profile=torch-2.13:level=dynamo");
 }
 
+TEST(ExecutorTest, TorchCasesNameAFixtureAndAProfileOnly) {
+  auto spec = ResolveCase("torch:seed:example5_graph_break:profile=torch-2.13-ngb");
+  ASSERT_TRUE(std::holds_alternative<CaseSpec>(spec));
+  EXPECT_TRUE(std::get<CaseSpec>(spec).torch_engine);
+  EXPECT_EQ(std::get<CaseSpec>(spec).fixture, "fixtures/seed/example5_graph_break.py");
+  EXPECT_EQ(std::get<CaseSpec>(spec).profile, "torch-2.13-ngb");
+  EXPECT_FALSE(std::get<CaseSpec>(ResolveCase(kAdd)).torch_engine);
+  EXPECT_EQ(std::get<std::string>(ResolveCase("torch:seed:x:profile=torch-2.13:level=dynamo")),
+            "a torch: case has no level (torch.compile hands its backend Dynamo's graphs)");
+  // One torch: case per Dynamo-level fixture case; ATen-level and generated ones have none.
+  EXPECT_EQ(TorchCaseIds({"fixtures:seed:a:profile=torch-2.13:level=dynamo",
+                          "fixtures:seed:a:profile=torch-2.13:level=aten",
+                          "fixtures:guards:b:profile=torch-2.13-ngb:level=dynamo",
+                          "fuzz:reference:seed_1:profile=torch-2.13:level=dynamo"}),
+            (std::vector<std::string>{"torch:seed:a:profile=torch-2.13",
+                                      "torch:guards:b:profile=torch-2.13-ngb"}));
+}
+
 TEST(ExecutorTest, VerdictsSurviveTheirJsonForm) {
   Verdict v = Verdict::Of(CaseStatus::kCrash, CasePhase::kBackendRun, "signal",
                           "SIGSEGV in backend_run: graph 0/0");

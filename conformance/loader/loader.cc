@@ -160,6 +160,8 @@ LoadedBackend::LoadedBackend(void* handle, const tdc_backend_api* api, std::stri
 
 LoadedBackend::~LoadedBackend() { dlclose(handle_); }
 
+void* LoadedBackend::Symbol(const char* name) const { return dlsym(handle_, name); }
+
 std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadBackend(const std::string& path,
                                                                       double timeout_seconds) {
   if (std::optional<LoadFailure> failed = TryInChild(path, timeout_seconds)) return *failed;

@@ -28,6 +28,8 @@ class LoadedBackend {
   const tdc_backend_info& info() const { return info_; }
   const tdc_capabilities& capabilities() const { return capabilities_; }
   const std::string& path() const { return path_; }
+  // An extra entry point the library exports (dlsym), or null.
+  void* Symbol(const char* name) const;
   bool HasLevel(tdc_graph_level level) const {
     return (capabilities_.graph_levels & (1u << level)) != 0;
   }

@@ -1,7 +1,7 @@
 """A pytest plugin: tdconform's conformance cases as pytest tests (issue 29 item 4).
 
     pytest -p pytest_tdconform --tdconform-backend=MODULE:ATTR
-           [--tdconform-engine reference] [--tdconform-expectations FILE]
+           [--tdconform-engine reference|torch] [--tdconform-expectations FILE]
            [--tdconform-filter GLOB ...] [--tdconform-exclude GLOB ...] [--tdconform-jobs N]
            [--tdconform-strict] [--tdconform-out DIR] [--tdconform-bin PATH]
            [--tdconform-root DIR]
@@ -20,8 +20,9 @@ each test its verdict:
   SKIPPED         skipped (tdconform's --max-timeouts stopped running cases)
   anything else   fails with tdconform's verdict line, message and repro command
 
-Only the reference engine exists yet; `--tdconform-engine torch` is refused at start. The
-plugin is active only when --tdconform-backend is given.
+`--tdconform-engine torch` runs the cases under real torch.compile (tdconform --engine torch:
+ids torch:<group>:<name>:profile=<p>). The plugin is active only when --tdconform-backend is
+given.
 """
 
 import json
@@ -84,7 +85,7 @@ def _root(config):
 
 
 def _selection(config):
-    args = []
+    args = ["--engine", config.getoption("tdconform_engine")]
     for glob in config.getoption("tdconform_filter"):
         args += ["--filter", glob]
     for glob in config.getoption("tdconform_exclude"):
@@ -105,9 +106,6 @@ def _tdconform(config, args):
 def pytest_configure(config):
     if not config.getoption("tdconform_backend"):
         return
-    if config.getoption("tdconform_engine") == "torch":
-        raise pytest.UsageError(
-            "--tdconform-engine torch: the torch engine is not built yet (issue 29 item 2)")
     if config.getoption("tdconform_jobs") < 1:
         raise pytest.UsageError("--tdconform-jobs: at least 1")
     config.pluginmanager.register(TdconformSession(config), "tdconform-session")
@@ -217,6 +215,7 @@ class TdconformSession:
         report = scratch / "report.json"
         config = self.config
         args = ["--backend", "py:" + config.getoption("tdconform_backend"),
+                "--engine", config.getoption("tdconform_engine"),
                 "--caselist", str(caselist), "--json", str(report),
                 "--jobs", str(config.getoption("tdconform_jobs")),
                 "--out", str(self._out())]

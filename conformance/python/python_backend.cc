@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -145,6 +146,11 @@ void PromoteLibPython() {
 std::optional<std::string> StartInterpreter() {
   if (Py_IsInitialized()) return std::nullopt;
   PromoteLibPython();
+  // torch imported in the oracle's environment (conformance/oracle/server.py), unless the user
+  // set these: its ATen kernels then compute as they did when the goldens were recorded.
+  setenv("ATEN_CPU_CAPABILITY", "default", 0);
+  setenv("OMP_NUM_THREADS", "1", 0);
+  setenv("MKL_NUM_THREADS", "1", 0);
   const char* env = std::getenv("TDC_PYTHON");
   const std::string program = env != nullptr && *env != '\0' ? env : TDC_PYTHON_EXECUTABLE;
   PyConfig config;
@@ -319,17 +325,22 @@ const tdc_backend_api kApi = {
     &LiveHandles,
 };
 
-tdc_status Create(const tdc_host_api* host, tdc_backend** out, char* message, size_t message_size) {
-  if (configured == nullptr) {
-    Say(message, message_size, "the Python backend was not configured with a callable");
-    return TDC_STATUS_ERROR;
-  }
-  // The case's process was forked from the one that started the interpreter.
+// The case's process was forked from the one that started the interpreter: CPython is told so
+// once, before it runs anything there.
+void EnterCaseProcess() {
   static bool after_fork = false;
   if (!after_fork && getpid() != configured->started_in) {
     PyOS_AfterFork_Child();
     after_fork = true;
   }
+}
+
+tdc_status Create(const tdc_host_api* host, tdc_backend** out, char* message, size_t message_size) {
+  if (configured == nullptr) {
+    Say(message, message_size, "the Python backend was not configured with a callable");
+    return TDC_STATUS_ERROR;
+  }
+  EnterCaseProcess();
   *out = new tdc_backend{host};
   return TDC_STATUS_OK;
 }
@@ -379,6 +390,25 @@ TDC_BACKEND_EXPORT int tdc_python_backend_configure(const char* module, const ch
   c->levels = LevelsOf(c->backend);
   c->started_in = getpid();
   return 0;
+}
+
+TDC_BACKEND_EXPORT char* tdc_python_engine_run(const char* fixture, const char* profile,
+                                               char* message, size_t message_size) {
+  using namespace tdc::conformance;
+  if (configured == nullptr) {
+    Say(message, message_size, "the Python backend was not configured with a callable");
+    return nullptr;
+  }
+  EnterCaseProcess();
+  try {
+    std::string result = py::module_::import("conformance.python.engine_torch")
+                             .attr("run_case")(configured->backend, fixture, profile)
+                             .cast<std::string>();
+    return strdup(result.c_str());
+  } catch (py::error_already_set& error) {
+    Say(message, message_size, Describe(error, message_size).second);
+    return nullptr;
+  }
 }
 
 }  // extern "C"

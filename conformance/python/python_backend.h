@@ -20,6 +20,14 @@ typedef int (*tdc_python_backend_configure_fn)(const char* module, const char* a
                                                size_t message_size);
 #define TDC_PYTHON_BACKEND_CONFIGURE "tdc_python_backend_configure"
 
+// `--engine torch` (conformance/python/engine_torch.py), in a case's process: runs the fixture
+// under real torch.compile at `profile` with the configured callable as its backend. Returns
+// malloc'd JSON text ({"ok", "outcome" | "error", "faults"}) the caller frees, or null with
+// the Python error in `message` (tdconform's failure, not the backend's).
+typedef char* (*tdc_python_engine_run_fn)(const char* fixture, const char* profile, char* message,
+                                          size_t message_size);
+#define TDC_PYTHON_ENGINE_RUN "tdc_python_engine_run"
+
 #ifdef __cplusplus
 }
 #endif

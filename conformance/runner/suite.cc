@@ -69,6 +69,7 @@ OrError<Selected> SelectIds(const SuiteOptions& o) {
   if (auto* error = std::get_if<std::string>(&read)) return *error;
   Selected out;
   out.suite = std::get<std::vector<std::string>>(std::move(read));
+  if (o.engine == "torch") out.suite = TorchCaseIds(out.suite);
   const std::vector<std::string> generated = GeneratedCaseIds({o.fuzz, o.seed, o.vs_torch});
   out.suite.insert(out.suite.end(), generated.begin(), generated.end());
   auto from_environment = ShardFromEnvironment();

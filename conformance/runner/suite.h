@@ -17,7 +17,9 @@ namespace tdc::conformance {
 
 // Paths are relative to the working directory, where the cases' fixtures are.
 struct SuiteOptions {
-  std::string library;                                // the backend's shared library
+  std::string library;  // the backend's shared library
+  // "reference", or "torch": the suite's cases are its torch: cases (TorchCaseIds).
+  std::string engine = "reference";
   std::string case_id;                                // non-empty: run this case alone
   std::string cases;                                  // the suite's case ids, one a line
   std::string core_set = "conformance/core-set.txt";  // the must-pass ids (missing: none)

@@ -19,6 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 PLUGIN_DIR = ROOT / "conformance" / "python"
 RELU = "fixtures:seed:example5_graph_break:profile={}:level=dynamo"
 ALLOWED = "fixtures:seed:example4_allow_in_graph:profile=torch-2.13:level=dynamo"
+TORCH_RELU = "torch:seed:example5_graph_break:profile={}"
 
 BACKENDS = textwrap.dedent("""\
     import torch
@@ -115,11 +116,20 @@ class PytestPluginTest(unittest.TestCase):
         self.assertEqual(list(outcomes), [RELU.format("torch-2.13-ngb")])
         self.assertIn("2 deselected", out)
 
-    def test_the_torch_engine_is_refused_at_start(self):
+    def test_the_torch_engine_runs_the_cases_under_torch_compile(self):
         status, outcomes, out = self.pytest("--tdconform-backend=vendor_backend:good",
-                                            "--tdconform-engine", "torch")
-        self.assertEqual(status, 4, out)  # pytest's usage error
-        self.assertIn("the torch engine is not built yet", out)
+                                            "--tdconform-engine", "torch",
+                                            "--tdconform-filter", TORCH_RELU.format("*"))
+        self.assertEqual(status, 0, out)
+        self.assertEqual(outcomes, {TORCH_RELU.format(p): ("Passed", "")
+                                    for p in ("torch-2.13", "torch-2.13-ngb")}
+                         | {"test_vendor_unit": ("Passed", "")})
+        status, outcomes, out = self.pytest("--tdconform-backend=vendor_backend:wrong_relu",
+                                            "--tdconform-engine", "torch",
+                                            "--tdconform-filter", TORCH_RELU.format("torch-2.13"))
+        self.assertEqual(status, 1, out)
+        self.assertEqual(outcomes[TORCH_RELU.format("torch-2.13")][0], "Failure")
+        self.assertIn("FAIL compare/value_mismatch", out)
 
     def test_without_the_backend_option_the_plugin_adds_nothing(self):
         status, outcomes, out = self.pytest()
