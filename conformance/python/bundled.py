@@ -2,9 +2,10 @@
 
 A callable gets Dynamo's graphs unless it declares `tdconform_graph_levels` (an ATen-level
 backend is a forward compiler: AOTAutograd's graph, fake example inputs, called boxed when it
-says `_boxed_call`). eager, aot_eager and boxed_nop are torch 2.13.0's own, the known-good
-references: eager (both levels: it runs the graph it is given), aot_eager (Dynamo level: it
-lowers the graph itself), boxed_nop (ATen level: aot_eager's forward compiler). The broken
+says `_boxed_call`). eager, aot_eager, inductor and boxed_nop are torch 2.13.0's own, the
+known-good references: eager (both levels: it runs the graph it is given), aot_eager and
+inductor (Dynamo level: they lower the graph themselves; inductor compiles C++ with the
+machine's compiler), boxed_nop (ATen level: aot_eager's forward compiler). The broken
 ones, at both levels, each carry one fault, and ctest asserts their verdicts:
 - wrong_sin: computes cos where the graph says sin (FAIL compare/value_mismatch);
 - raises_on_relu: raises while compiling a graph that holds relu (BACKEND_ERROR
@@ -27,6 +28,10 @@ def eager(gm, example_inputs):
 
 def aot_eager(gm, example_inputs):
     return lookup_backend("aot_eager")(gm, example_inputs)
+
+
+def inductor(gm, example_inputs):
+    return lookup_backend("inductor")(gm, example_inputs)
 
 
 def boxed_nop(gm, example_inputs):

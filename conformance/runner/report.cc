@@ -76,6 +76,8 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
   for (const CaseResult& r : results) {
     nlohmann::ordered_json c;
     c["id"] = SafeText(r.id);
+    // What ran the program: torch: cases real torch.compile, every other the reference.
+    c["engine"] = r.id.starts_with("torch:") ? "torch" : "reference";
     c["status"] = StatusName(r.verdict.status);
     c["phase"] = r.verdict.phase ? nlohmann::ordered_json(PhaseName(*r.verdict.phase))
                                  : nlohmann::ordered_json();

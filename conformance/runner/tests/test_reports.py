@@ -60,6 +60,18 @@ class ReportsTest(unittest.TestCase):
     def test_the_json_report_follows_its_schema(self):
         jsonschema.validate(self.report, json.loads(SCHEMA.read_text()))
         self.assertEqual(self.report["backend"]["name"], "template")
+        self.assertEqual({c["engine"] for c in self.report["cases"]}, {"reference"})
+
+    def test_a_torch_engine_report_names_its_engine(self):
+        json_path = Path(self.dir.name) / "torch.json"
+        done = run("--engine", "torch", "--backend", "py:conformance.python.bundled:eager",
+                   "--filter", "torch:seed:example5_graph_break:*", "--json", str(json_path))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        report = json.loads(json_path.read_text())
+        jsonschema.validate(report, json.loads(SCHEMA.read_text()))
+        self.assertEqual([(c["id"], c["engine"], c["status"]) for c in report["cases"]],
+                         [(f"torch:seed:example5_graph_break:profile={p}", "torch", "PASS")
+                          for p in ("torch-2.13", "torch-2.13-ngb")])
 
     def test_the_junit_report_reads_back_with_the_same_counts(self):
         xml = junitparser.JUnitXml.fromfile(str(self.junit_path))
