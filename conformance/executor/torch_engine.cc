@@ -34,8 +34,10 @@ std::optional<Verdict> FaultVerdict(const nlohmann::json& fault) {
                      *phase, reason, message == summary ? summary : summary + "\n" + message);
 }
 
-Verdict Harness(const std::string& reason, const std::string& message) {
-  return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kTrace, reason, message);
+// tdconform's failure, never the backend's: the engine's (phase trace) or the golden's (parse).
+Verdict Harness(const std::string& reason, const std::string& message,
+                CasePhase phase = CasePhase::kTrace) {
+  return Verdict::Of(CaseStatus::kHarnessError, phase, reason, message);
 }
 
 }  // namespace
@@ -89,11 +91,12 @@ Verdict JudgeTorchRun(const std::deque<nlohmann::json>& calls, const std::string
   nlohmann::json document = nlohmann::json::parse(golden_text, nullptr, false);
   if (!document.is_object() || !document["compiled"].is_object() ||
       !document["compiled"].contains(profile))
-    return Harness("bad_golden", fmt::format("the golden records no outcome at {}", profile));
+    return Harness("bad_golden", fmt::format("the golden records no outcome at {}", profile),
+                   CasePhase::kParse);
   graph::GoldenReadResult expected = graph::ReadGolden(golden_text);
   document["compiled"][profile] = answer["outcome"];
   graph::GoldenReadResult actual = graph::ReadGolden(document.dump());
-  if (!expected.golden) return Harness("bad_golden", "the golden does not read");
+  if (!expected.golden) return Harness("bad_golden", "the golden does not read", CasePhase::kParse);
   if (!actual.golden)
     return Harness("torch_engine_error", "the outcome does not read: " +
                                              graph::FormatJsonError("outcome", *actual.error));
