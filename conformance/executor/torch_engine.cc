@@ -21,7 +21,9 @@ tdc_python_engine_run_fn EngineOf(const LoadedBackend& backend) {
 
 // What the backend did wrong, as the engine kept it: an exception compiling or running
 // (BACKEND_ERROR) or an output handed out twice (FAIL compare/output_aliased).
-std::optional<Verdict> FaultVerdict(const nlohmann::json& fault) {
+// (By value, as the answer below: operator[] on a const json with a key the case's process left
+// out is undefined, on a copy it is null.)
+std::optional<Verdict> FaultVerdict(nlohmann::json fault) {
   if (!fault.is_object() || !fault["phase"].is_string() || !fault["reason"].is_string() ||
       !fault["summary"].is_string() || !fault["message"].is_string())
     return std::nullopt;
@@ -41,8 +43,6 @@ Verdict Harness(const std::string& reason, const std::string& message,
 }
 
 }  // namespace
-
-bool RunsUnderTorch(const LoadedBackend& backend) { return EngineOf(backend) != nullptr; }
 
 nlohmann::json RunUnderTorch(const LoadedBackend& backend, const std::string& fixture,
                              const std::string& profile) {
@@ -73,10 +73,9 @@ nlohmann::json RunUnderTorch(const LoadedBackend& backend, const std::string& fi
 
 Verdict JudgeTorchRun(const std::deque<nlohmann::json>& calls, const std::string& golden_text,
                       const std::string& profile, const Verdict& ended, const Record& record) {
-  if (calls.size() != 1 || !calls.front().is_object() ||
-      calls.front().value("call", "") != "torch_run" || !calls.front()["ok"].is_boolean())
-    return ended;
-  const nlohmann::json& answer = calls.front();
+  if (calls.size() != 1 || !calls.front().is_object()) return ended;
+  nlohmann::json answer = calls.front();  // untrusted: what the case's process sent
+  if (answer["call"] != "torch_run" || !answer["ok"].is_boolean()) return ended;
   if (!answer["ok"].get<bool>()) {
     const nlohmann::json& error = answer["error"];
     return Harness("torch_engine_error",
@@ -116,8 +115,8 @@ Verdict JudgeTorchRun(const std::deque<nlohmann::json>& calls, const std::string
     return Verdict::Of(CaseStatus::kFail, CasePhase::kCompare, "value_mismatch",
                        compare::FormatDifference(result.differences.front()));
   }
-  const nlohmann::json& counters = answer["outcome"]["counters"];
-  if (counters.is_object() && counters.value("frame_count", 0) == 0)
+  nlohmann::json& counters = answer["outcome"]["counters"];
+  if (counters.is_object() && counters["frame_count"] == 0)
     return Verdict{CaseStatus::kPass, std::nullopt, "", "no graph reached the backend"};
   return Verdict::Pass();
 }

@@ -19,9 +19,6 @@
 
 namespace tdc::conformance {
 
-// Whether `backend` can run torch: cases (a py:MODULE:ATTR backend).
-bool RunsUnderTorch(const LoadedBackend& backend);
-
 // In the case's process: the fixture run under torch.compile with `backend`, as the answer
 // the case sends: {"call": "torch_run", "ok", "outcome" | "error", "faults"}.
 nlohmann::json RunUnderTorch(const LoadedBackend& backend, const std::string& fixture,
