@@ -1,6 +1,7 @@
 #include "fuzz/reference_run.h"
 
 #include "reference/aot/aot_lowering.h"
+#include "reference/backends/aot_eager_run.h"
 #include "reference/dynamo/run_compiled.h"
 #include "reference/runtime/interp/run_program.h"
 
@@ -57,6 +58,11 @@ ReferenceRun RunOnReference(const Program& program, const std::string& display_n
     return run;
   }
   run.compiled = std::get<graph::CompiledOutcome>(std::move(compiled));
+  // What torch records beside it, held to the oracle like the rest (vs_oracle, generated).
+  if (auto diagnostic = backends::AddAotEager(parsed, display_name, options, run.compiled)) {
+    run.error = *diagnostic;
+    return run;
+  }
   run.partition = PartitionOf(run.compiled);
   return run;
 }

@@ -155,3 +155,22 @@ class RecordingBackend:
         self.invocations.append(invocation)
         if self.capture:
             invocation["aten_graph"], invocation["aten_error"] = capture_aten(gm, example_inputs)
+
+
+class AotEagerBackend(RecordingBackend):
+    """torch's ``aot_eager`` behind the recorder's counts (SCHEMA.md §5, ``aot_eager``).
+
+    Counts each call as the recorder does (fixtures read ``frame_count`` and ``op_count``)
+    and returns what ``aot_eager`` compiles, so the program goes on with the ATen forward
+    graphs' values: an AOT-based backend's expected outcome. Records no graphs.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(capture=False)
+
+    def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:
+        from torch._dynamo.backends.debugging import aot_eager
+
+        self.frame_count += 1
+        self.op_count += graphs.op_count(gm)
+        return aot_eager(gm, example_inputs)

@@ -12,7 +12,9 @@ Modes:
   eager     the eager Outcome (SCHEMA.md §5);
   mutation  an eager run under the in-place detector (mutation.py), recording nothing
             but the violations, kept apart so the detector cannot change the outcome;
-  compile   the CompiledOutcome of one profile.
+  compile   the CompiledOutcome of one profile;
+  aot_eager the same program and profile with torch's aot_eager behind the recorder's
+            counts: the outcome when the ATen forward graphs run (its ``aot_eager`` field).
 """
 
 import dataclasses
@@ -114,7 +116,17 @@ def _compile(job: Job) -> dict:
     }}
 
 
-_MODES = {"eager": _eager, "mutation": _mutation, "compile": _compile}
+def _aot_eager(job: Job) -> dict:
+    profiles.apply(job.profile)
+    module_globals, exc = _execute(job.fixture, backend_lib.AotEagerBackend())
+    return {"ok": True, "outcome": {
+        "outs": _outs(module_globals),
+        "exception": backend_lib.exception_record(exc) if exc else None,
+        "unsupported": None,
+    }}
+
+
+_MODES = {"eager": _eager, "mutation": _mutation, "compile": _compile, "aot_eager": _aot_eager}
 
 
 def run(job: Job) -> dict:

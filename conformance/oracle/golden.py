@@ -58,8 +58,9 @@ def _check_small_floats(document: dict, header: Header) -> None:
     tolerance for its dtype."""
     tolerant = set(header.tolerance)
     problems = []
-    outcomes = [("eager", document["eager"])] + [
-        (f'compiled["{p}"]', o) for p, o in document["compiled"].items()]
+    outcomes = [("eager", document["eager"])]
+    for p, o in document["compiled"].items():
+        outcomes += [(f'compiled["{p}"]', o), (f'compiled["{p}"].aot_eager', o["aot_eager"])]
     for where, outcome in outcomes:
         for name, value in outcome["outs"].items():
             for path in values.small_floats(value, tolerant):

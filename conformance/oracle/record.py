@@ -26,7 +26,8 @@ class Recorded:
 def _jobs(fixture: pathlib.Path, profile_names: list[str], capture_aten: bool) -> list[Job]:
     path = str(fixture)
     return ([Job(path, "eager"), Job(path, "mutation")]
-            + [Job(path, "compile", p, capture_aten) for p in profile_names])
+            + [Job(path, "compile", p, capture_aten) for p in profile_names]
+            + [Job(path, "aot_eager", p) for p in profile_names])
 
 
 def record(fixtures: list[pathlib.Path], parallel: int = 2, timeout: float = 300.0,
@@ -75,6 +76,9 @@ def record(fixtures: list[pathlib.Path], parallel: int = 2, timeout: float = 300
             continue
         eager = next(r["outcome"] for j, r in runs.items() if j.mode == "eager")
         compiled = {j.profile: r["outcome"] for j, r in runs.items() if j.mode == "compile"}
+        for j, r in runs.items():
+            if j.mode == "aot_eager":
+                compiled[j.profile]["aot_eager"] = r["outcome"]
         meta = golden.meta(item.fixture, header, facts["environment"], facts["torch_version"],
                            oracle_sha)
         try:

@@ -13,6 +13,8 @@ ones, at both levels, each carry one fault, and ctest asserts their verdicts:
 - reuses_outputs: returns the same output tensors from every call of a compiled graph, written
   again each time, as a backend handing out its inference buffer does (FAIL
   compare/output_aliased where a later call computes other values).
+- claims_aot: declares `tdconform_lowers_through_aot` but runs the Dynamo graph (FAIL
+  compare/value_mismatch under --engine torch where the golden's aot_eager outcome differs).
 """
 
 import torch
@@ -40,6 +42,9 @@ def boxed_nop(gm, example_inputs):
 
 eager.tdconform_graph_levels = BOTH_LEVELS
 boxed_nop.tdconform_graph_levels = ("aten",)
+# Under --engine torch their outcome is the golden's aot_eager one (engine_torch.py).
+aot_eager.tdconform_lowers_through_aot = True
+inductor.tdconform_lowers_through_aot = True
 
 
 _COS_FOR_SIN = {torch.sin: torch.cos, torch.ops.aten.sin.default: torch.ops.aten.cos.default}
@@ -85,3 +90,12 @@ def reuses_outputs(gm, example_inputs):
 
 
 reuses_outputs.tdconform_graph_levels = ("dynamo",)
+
+
+def claims_aot(gm, example_inputs):
+    return gm.forward
+
+
+# Says it lowers through AOTAutograd but runs the Dynamo graph as it is: where the ATen graphs
+# compute otherwise (an allowed body reading is_compiling()), --engine torch fails it.
+claims_aot.tdconform_lowers_through_aot = True

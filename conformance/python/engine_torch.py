@@ -5,7 +5,9 @@ interpreter and imported torch under the oracle's environment) runs the fixture 
 the oracle records a golden's compiled outcome (conformance/oracle/child.py, the profile's
 config, a fresh Dynamo), with one difference: the recorder hands each Dynamo graph to the
 vendor's backend callable and runs what it returns, instead of running the graph itself. The
-judge then compares the outcome with the golden (Dynamo's partition, outputs, exception).
+judge then compares the outcome with the golden (Dynamo's partition, outputs, exception):
+with the golden's aot_eager outputs and exception when the callable declares
+`tdconform_lowers_through_aot = True`.
 
 What the backend did wrong is kept as a fault beside the outcome, so the verdict names it
 rather than the program's consequences: an exception from the backend (compiling) or from what
@@ -108,4 +110,14 @@ def run_case(vendor, fixture, profile):
     finally:
         backend_lib.RecordingBackend = recorder_class
     result["faults"] = faults
+    if result["ok"]:
+        result["outcome"]["aot_eager"] = None  # one run, judged at the level it computes
+        result["computes"] = "aten" if lowers_through_aot(vendor) else "dynamo"
     return json.dumps(result)
+
+
+def lowers_through_aot(vendor):
+    """Whether the callable declares that it lowers each graph through AOTAutograd (as
+    aot_eager, inductor and OpenVINO do): it then computes what the ATen forward graphs
+    compute, and its outcome is held to the golden's aot_eager one."""
+    return getattr(vendor, "tdconform_lowers_through_aot", False) is True

@@ -14,3 +14,10 @@ def openvino(gm, example_inputs):
     import openvino.torch  # noqa: F401  (registers the "openvino" backend)
 
     return lookup_backend("openvino")(gm, example_inputs)
+
+
+# It retraces each graph to ATen itself (openvino/frontend/pytorch/torchdynamo/backend.py:
+# fx_openvino's make_fx with its decompositions; aot_autograd when options ask for it), with
+# is_compiling() True as under AOTAutograd, so it computes what the ATen graphs compute
+# (measured: it gives the golden's aot_eager values on allow_in_graph's level-dependent fixture).
+openvino.tdconform_lowers_through_aot = True

@@ -201,14 +201,15 @@ TEST(CompareTest, NodesWithDifferentOpsDifferOnlyInOp) {
                                "expected \"call_function\", got \"call_method\""});
 }
 
-TEST(CompareTest, MaskAtenHidesAtenGraphsAndErrorsOnly) {
+TEST(CompareTest, MaskAtenHidesTheAtenLevelOnly) {
   Json actual = Edited([](Json& j) {
     j[kTorch213 / "invocations" / 0 / "aten_graph" / "nodes" / 1 / "target"] = "aten.abs.default";
     j[kTorch213 / "invocations" / 1 / "aten_error" / "message"] = "other";
     j[kTorch213 / "invocations" / 2 / "aten_graph"] = nullptr;
     j[kTorch213 / "invocations" / 2 / "trigger" / "line"] = 11;
+    j[kTorch213 / "aot_eager"] = nullptr;
   });
-  EXPECT_EQ(Lines(actual).size(), 4u);
+  EXPECT_EQ(Lines(actual).size(), 5u);
   CompareOptions options;
   options.masked = MaskFields("aten").value();
   EXPECT_EQ(Lines(SampleJson(), actual, options),
@@ -218,7 +219,8 @@ TEST(CompareTest, MaskAtenHidesAtenGraphsAndErrorsOnly) {
 
 TEST(CompareTest, MaskNamesAreSchemaFields) {
   EXPECT_EQ(MaskFields("aten"),
-            (std::vector<graph::Field>{graph::Field::kAtenGraph, graph::Field::kAtenError}));
+            (std::vector<graph::Field>{graph::Field::kAtenGraph, graph::Field::kAtenError,
+                                       graph::Field::kAotEager}));
   EXPECT_EQ(MaskFields("user_stack"), std::vector<graph::Field>{graph::Field::kUserStack});
   EXPECT_FALSE(MaskFields("tensor"));  // A value kind, not a field.
   EXPECT_FALSE(MaskFields("Aten"));

@@ -33,7 +33,7 @@ std::string RenderFileLine(const FileLine& at) {
 std::string RenderStack(const std::vector<StackFrame>& stack) {
   return fmt::format("{} frames", stack.size());
 }
-std::string RenderOutcome(const CompiledOutcome&) { return "an outcome"; }
+std::string RenderOutcome(const Outcome&) { return "an outcome"; }
 
 void CompareExceptions(Differ& d, const JsonPath& at, const Exception& expected,
                        const Exception& actual) {
@@ -147,6 +147,10 @@ void CompareCompiledOutcomes(Differ& d, const JsonPath& at, const CompiledOutcom
           [](Differ& d2, const JsonPath& in, const auto& e, const auto& a) {
             CompareLists(d2, in, e, a, CompareGraphBreaks);
           });
+  InField(d, at, kAotEager, expected.aot_eager, actual.aot_eager,
+          [](Differ& d2, const JsonPath& in, const auto& e, const auto& a) {
+            CompareNullables(d2, in, e, a, CompareOutcomes, RenderOutcome);
+          });
 }
 
 // `compiled`, or only its entry for `profile`.
@@ -176,7 +180,7 @@ std::optional<Mode> ParseMode(std::string_view name) {
 }
 
 std::optional<std::vector<Field>> MaskFields(std::string_view name) {
-  if (name == "aten") return std::vector<Field>{kAtenGraph, kAtenError};
+  if (name == "aten") return std::vector<Field>{kAtenGraph, kAtenError, kAotEager};
   if (std::optional<Field> field = graph::ParseField(name)) return std::vector<Field>{*field};
   return std::nullopt;
 }

@@ -89,7 +89,7 @@ class Walker {
   void Emit(const std::string& kind, const Loc& reported, std::function<void(Json&)> apply) {
     std::vector<std::string> masks = reported.fields;
     if (std::find_if(masks.begin(), masks.end(), [](const std::string& f) {
-          return f == "aten_graph" || f == "aten_error";
+          return f == "aten_graph" || f == "aten_error" || f == "aot_eager";
         }) != masks.end()) {
       masks.push_back("aten");
     }
@@ -362,6 +362,12 @@ class Walker {
                           {"explanation", "e"},   {"hints", Json::array()}, {"context", "c"},
                           {"user_stack", nullptr}};
     Length("graph_breaks.count", breaks, json["graph_breaks"], minimal_break);
+
+    Loc aot_eager = at.Field("aot_eager");
+    if (json["aot_eager"].is_object()) {
+      Outcome(json["aot_eager"], aot_eager);
+      Set("aot_eager.set_vs_null", aot_eager, nullptr);
+    }
   }
 
   std::map<std::string, Tol> tolerances_;

@@ -90,6 +90,11 @@ struct CompiledOutcome : Outcome {
   std::vector<Invocation> invocations;
   Counters counters;
   std::vector<GraphBreak> graph_breaks;
+  // The program's outcome with torch's aot_eager as the backend (its graphs' ATen forward
+  // graphs run): what an ATen-level or AOT-based backend must give. Always recorded by the
+  // oracle; null in an outcome nobody ran that way (`tdref run` without the ATen level, a
+  // backend's run in tdconform).
+  std::optional<Outcome> aot_eager;
 };
 
 struct Tolerance {

@@ -57,6 +57,11 @@ TEST(GoldenJsonTest, ReadsTheModel) {
   ASSERT_EQ(golden.compiled.size(), 2u);
   EXPECT_EQ(golden.compiled[0].first, "torch-2.13");
   EXPECT_EQ(golden.compiled[1].first, "torch-2.13-ngb");
+  // aot_eager: an Outcome where recorded, null where nobody ran the program that way.
+  ASSERT_TRUE(golden.compiled[0].second.aot_eager);
+  EXPECT_EQ(golden.compiled[0].second.aot_eager->outs.size(), 2u);
+  EXPECT_EQ(golden.compiled[0].second.aot_eager->outs[1].first, "out_int");
+  EXPECT_FALSE(golden.compiled[1].second.aot_eager);
 
   const Tensor& out = *Out(golden.eager.outs, "out").tensor;
   EXPECT_EQ(out.dtype, DType::kFloat32);

@@ -114,8 +114,9 @@ Outcome ReadOutcome(const Json& json, const JsonPath& at) {
 }
 
 CompiledOutcome ReadCompiledOutcome(const Json& json, const JsonPath& at) {
-  ObjectReader object(json, at,
-                      {kOuts, kException, kUnsupported, kInvocations, kCounters, kGraphBreaks});
+  ObjectReader object(
+      json, at,
+      {kOuts, kException, kUnsupported, kInvocations, kCounters, kGraphBreaks, kAotEager});
   CompiledOutcome outcome;
   ReadOutcomeFields(object, outcome);
   outcome.invocations =
@@ -123,6 +124,7 @@ CompiledOutcome ReadCompiledOutcome(const Json& json, const JsonPath& at) {
   outcome.counters = object.Get(kCounters, ReadCounters);
   outcome.graph_breaks =
       ReadList(object.Member(kGraphBreaks), at.Field(kGraphBreaks), ReadGraphBreak);
+  outcome.aot_eager = ReadNullable(object.Member(kAotEager), at.Field(kAotEager), ReadOutcome);
   return outcome;
 }
 

@@ -195,6 +195,11 @@ Json CompiledOutcomeJson(const CompiledOutcome& outcome) {
   Put(counters, kGraphBreak, MapOf(outcome.counters.graph_break, Identity));
   Put(object, kCounters, std::move(counters));
   Put(object, kGraphBreaks, ListOf(outcome.graph_breaks, GraphBreakJson));
+  Put(object, kAotEager, NullableOf(outcome.aot_eager, [](const Outcome& aot) {
+        Json section = Json::object();
+        PutOutcome(section, aot);
+        return section;
+      }));
   return object;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reference/aot/aot_lowering.h"
+#include "reference/backends/aot_eager_run.h"
 #include "reference/base/read_file.h"
 #include "reference/base/sha256.h"
 #include "reference/compare/comparator.h"
@@ -49,13 +50,20 @@ std::optional<std::string> RunEager(const std::string& source, const std::string
   return std::nullopt;
 }
 
-// Fills `golden->compiled[options.profile]`; the diagnostic when the program cannot run.
+// Fills `golden->compiled[options.profile]`, with its aot_eager outcome where ATen graphs
+// are lowered and the program was not refused; the diagnostic when the program cannot run.
 std::optional<std::string> RunCompile(const std::string& source, const std::string& name,
                                       const RunOptions& options, graph::Golden* golden) {
-  auto result = dynamo::RunCompiled(source, name, CompileOptionsFor(options));
+  const runtime::ParsedProgram parsed = runtime::ParseProgram(source, name);
+  const dynamo::CompileRunOptions compile_options = CompileOptionsFor(options);
+  auto result = dynamo::RunCompiled(parsed, name, compile_options);
   if (auto* diagnostic = std::get_if<std::string>(&result)) return std::move(*diagnostic);
-  golden->compiled.emplace_back(options.profile,
-                                std::get<graph::CompiledOutcome>(std::move(result)));
+  auto& compiled = std::get<graph::CompiledOutcome>(result);
+  if (options.aten) {
+    if (auto diagnostic = backends::AddAotEager(parsed, name, compile_options, compiled))
+      return diagnostic;
+  }
+  golden->compiled.emplace_back(options.profile, std::move(compiled));
   return std::nullopt;
 }
 

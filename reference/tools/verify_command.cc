@@ -84,10 +84,13 @@ std::optional<runtime::ReuseFlip> FindReuseFlip(const std::string& file,
   return std::nullopt;
 }
 
-// The refusal in `actual`'s outcome of the mode compared, if the reference refused.
+// The refusal in `actual`'s outcome of the mode compared (or of its aot_eager run), if the
+// reference refused.
 const std::optional<graph::Unsupported>& RefusalOf(const graph::Golden& actual) {
-  return actual.compiled.empty() ? actual.eager.unsupported
-                                 : actual.compiled.front().second.unsupported;
+  if (actual.compiled.empty()) return actual.eager.unsupported;
+  const graph::CompiledOutcome& compiled = actual.compiled.front().second;
+  if (!compiled.unsupported && compiled.aot_eager) return compiled.aot_eager->unsupported;
+  return compiled.unsupported;
 }
 
 // Runs `file` and compares its outcome with `expected`, printing each difference.

@@ -6,7 +6,8 @@ torch._dynamo.testing.CompileCounter counts it): two backend invocations, fn's g
 holding torch.relu and the resume function's holding torch.sigmoid, ATen graphs
 aten.relu.default and aten.sigmoid.default, one graph break. The other fixtures check
 that an exception keeps earlier results, that in-place mutation and tiny floats are
-refused, and that the ATen capture changes nothing Dynamo does.
+refused, that the ATen capture changes nothing Dynamo does, and that the aot_eager outcome
+is the ATen forward graphs' (aot_eager_level.py: an allowed body reading is_compiling()).
 
 torch must not be imported before the fork server has set the environment, so this
 module imports it only after recording.
@@ -19,11 +20,15 @@ from conformance.oracle import paths, record
 
 TESTDATA = paths.ORACLE_DIR / "testdata" / "record"
 NAMES = ["smoke_graph_break", "exception_keeps_outs", "inplace_augassign", "small_float",
-         "small_float_tolerance"]
+         "small_float_tolerance", "aot_eager_level"]
 
 
 def _targets(graph):
     return [n["target"] for n in graph["nodes"] if n["op"].startswith("call")]
+
+
+def _floats(value):
+    return [float.fromhex(v) for v in value["tensor"]["values"]]
 
 
 class RecordingTest(unittest.TestCase):
@@ -91,6 +96,16 @@ class RecordingTest(unittest.TestCase):
             invocation.pop("aten_graph")
             invocation.pop("aten_error")
         self.assertEqual(captured, plain)
+
+    def test_aot_eager_runs_the_aten_graphs(self):
+        c = self.recorded("aot_eager_level")["compiled"]["torch-2.13"]
+        self.assertEqual(_floats(c["outs"]["out"]), [2.0, 4.0])
+        aot = c["aot_eager"]
+        self.assertEqual(_floats(aot["outs"]["out"]), [3.0, 6.0])
+        self.assertEqual(aot["outs"]["out_counts"], c["outs"]["out_counts"])
+        self.assertEqual((aot["exception"], aot["unsupported"]), (None, None))
+        smoke = self.recorded("smoke_graph_break")["compiled"]["torch-2.13"]
+        self.assertEqual(smoke["aot_eager"]["outs"], smoke["outs"])
 
     def test_exception_keeps_earlier_results(self):
         eager = self.recorded("exception_keeps_outs")["eager"]

@@ -104,7 +104,7 @@ class SchemaTest(unittest.TestCase):
         self.assertEqual(list(document["eager"]), ["outs", "exception", "unsupported"])
         self.assertEqual(list(_compiled(document)),
                          ["outs", "exception", "unsupported", "invocations", "counters",
-                          "graph_breaks"])
+                          "graph_breaks", "aot_eager"])
 
 
 if __name__ == "__main__":

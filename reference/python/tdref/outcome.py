@@ -74,7 +74,9 @@ class Invocation:
 class Outcome:
     """What a program did: its ``out`` names' values and its exception; in compile mode also
     the backend invocations, ``counters`` (frame_count, op_count, graph_break by reason) and
-    ``graph_breaks`` as the document records them."""
+    ``graph_breaks`` as the document records them, and ``aot_eager``: the outcome with each
+    graph's ATen forward graph run in its place, as under torch's aot_eager (None in eager
+    mode)."""
 
     mode: str
     profile: str | None
@@ -83,6 +85,7 @@ class Outcome:
     invocations: list[Invocation]
     counters: dict[str, Any]
     graph_breaks: list[dict]
+    aot_eager: "Outcome | None"
     document: dict
 
 
@@ -116,5 +119,7 @@ def from_section(section: dict, mode: str, profile: str | None) -> Outcome:
         invocations=[_invocation(r) for r in section.get("invocations", [])],
         counters=section.get("counters", {}),
         graph_breaks=section.get("graph_breaks", []),
+        aot_eager=(None if section.get("aot_eager") is None
+                   else from_section(section["aot_eager"], "aot_eager", profile)),
         document=section,
     )

@@ -52,6 +52,18 @@ def test_run_gives_the_goldens_invocations_and_breaks(profile):
     assert outcome.exception is None
 
 
+def test_aot_eager_outcome_is_torchs():
+    fixture = "fixtures/allow_in_graph/allowed_body_values_differ_by_level.py"
+    recorded = golden(fixture)
+    outcome = tdref.run(fixture)
+    aot_values = [float.fromhex(v) for v in recorded["aot_eager"]["outs"]["out"]["tensor"]["values"]]
+    dynamo_values = [float.fromhex(v) for v in recorded["outs"]["out"]["tensor"]["values"]]
+    assert aot_values != dynamo_values  # the allowed body reads is_compiling() True under AOT
+    assert outcome.aot_eager.mode == "aot_eager"
+    assert outcome.aot_eager.outs["out"].tolist() == pytest.approx(aot_values, rel=1.3e-6, abs=1e-5)
+    assert outcome.outs["out"].tolist() == pytest.approx(dynamo_values, rel=1.3e-6, abs=1e-5)
+
+
 def test_run_outputs_are_torchs_values():
     recorded = golden(GRAPH_BREAK)["outs"]["out"]["tensor"]
     out = tdref.run(GRAPH_BREAK).outs["out"]
