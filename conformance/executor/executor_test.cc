@@ -251,6 +251,35 @@ TEST(ExecutorTest, ASuiteFileChangedByABackendIsNoFaultOfTheBackend) {
   ExpectVerdict(second, CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified");
 }
 
+// The level-dependent fixture with its golden's aot_eager outcome changed: an ATen-level case
+// is held to that outcome (what torch computes with aot_eager), a Dynamo-level one is not.
+TEST(ExecutorTest, AnAtenLevelCaseIsHeldToTheGoldensAotEagerOutcome) {
+  const std::filesystem::path source = std::filesystem::current_path();
+  const std::filesystem::path suite = std::filesystem::path(::testing::TempDir()) / "aot_suite";
+  const std::string stem = "fixtures/allow_in_graph/allowed_body_values_differ_by_level";
+  std::filesystem::remove_all(suite);
+  std::filesystem::create_directories(suite / "fixtures/allow_in_graph");
+  std::filesystem::copy_file(source / (stem + ".py"), suite / (stem + ".py"));
+  std::ifstream in(source / (stem + ".golden.json"));
+  nlohmann::json golden = nlohmann::json::parse(in);
+  nlohmann::json& aot = golden["compiled"]["torch-2.13"]["aot_eager"];
+  ASSERT_NE(aot["outs"]["out"]["tensor"]["values"][0], "0x1.9000000000000p+6");
+  aot["outs"]["out"]["tensor"]["values"][0] = "0x1.9000000000000p+6";  // 100.0
+  std::ofstream(suite / (stem + ".golden.json")) << golden.dump(1) << "\n";
+  auto backend = LoadBundled("reference");
+  ASSERT_TRUE(backend);
+  std::filesystem::current_path(suite);
+  const std::string id =
+      "fixtures:allow_in_graph:allowed_body_values_differ_by_level:profile=torch-2.13";
+  Verdict aten = RunId(*backend, id + ":level=aten");
+  Verdict dynamo = RunId(*backend, id + ":level=dynamo");
+  std::filesystem::current_path(source);
+  ExpectVerdict(aten, CaseStatus::kFail, CasePhase::kCompare, "value_mismatch");
+  EXPECT_NE(aten.message.find("expected 0x1.9000000000000p+6 (100.0)"), std::string::npos)
+      << aten.message;
+  ExpectVerdict(dynamo, CaseStatus::kPass, std::nullopt, "");
+}
+
 TEST(ExecutorTest, ShapesCrossingTheAbiAreChecked) {
   const int64_t huge[] = {int64_t{1} << 32, int64_t{1} << 32};
   const int64_t negative[] = {-1};
