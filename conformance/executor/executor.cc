@@ -58,16 +58,13 @@ void WriteAll(int fd, const std::string& text) {
 // What the program's outcome is compared with: the golden, except that at the ATen level its
 // values are the ATen graphs'. The golden's were recorded with the Dynamo graphs run; with an
 // ATen-level backend torch computes the ATen graphs' (interpreting_backend.h): the golden's
-// aot_eager outcome, or for a generated program's golden without one the reference's run
-// (aten_expectation.h).
+// aot_eager outcome, or for a golden without one the reference's run (aten_expectation.h).
 graph::Golden ExpectedOutcome(const graph::Golden& golden, const CaseSpec& spec,
                               const std::optional<AtenExpectation>& aten) {
   graph::Golden expected = golden;
   if (!aten) return expected;
   for (auto& [profile, compiled] : expected.compiled) {
     if (profile != spec.profile) continue;
-    // What torch computed with aot_eager, where the oracle recorded it; a generated
-    // program's golden without one has the reference's prediction.
     const graph::Outcome& at_aten = compiled.aot_eager
                                         ? *compiled.aot_eager
                                         : static_cast<const graph::Outcome&>(aten->outcome);

@@ -97,7 +97,8 @@ def run(program: Program, *, mode: str = "compile", profile: str = DEFAULT_PROFI
     document = json.loads(text)
     section = document["eager"] if mode == "eager" else document["compiled"][profile]
     outcome = from_section(section, mode, None if mode == "eager" else profile)
-    refusal = section["unsupported"]
+    # A refusal of the aot_eager run is one too (tdref verify counts it alike).
+    refusal = section["unsupported"] or (section.get("aot_eager") or {}).get("unsupported")
     if refusal is not None:
         raise Unsupported(refusal["reason"], refusal["where"], outcome)
     return outcome
