@@ -30,8 +30,8 @@ std::filesystem::path InstalledData() {
 // Cases name their fixtures relative to the data: the paths the user gave are made absolute
 // before tdconform works from there.
 void WorkFrom(const std::filesystem::path& data, tdc::conformance::SuiteOptions& o) {
-  for (std::string* path : {&o.library, &o.caselist, &o.json, &o.junit, &o.expectations, &o.cases,
-                            &o.core_set, &o.out, &o.python}) {
+  for (std::string* path : {&o.library, &o.caselist, &o.json, &o.junit, &o.timings, &o.expectations,
+                            &o.cases, &o.core_set, &o.out, &o.python}) {
     if (!path->empty()) *path = std::filesystem::absolute(*path).string();
   }
   std::filesystem::current_path(data);
@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
                  "after this many TIMEOUTs in a row the rest is SKIPPED (default 3; 0: never)");
   app.add_option("--json", o.json, "write the report as JSON (tdconform-report/1)");
   app.add_option("--junit", o.junit, "write the report as JUnit XML");
+  app.add_option("--timings", o.timings,
+                 "write each case's wall-clock seconds as JSON (tdconform-timings/1; the reports "
+                 "hold no times, so that one run's reports are another's byte for byte)");
   app.add_option("--expectations", o.expectations,
                  "the failures accepted for now (conformance/runner/expectations.h)");
   app.add_flag("--strict", o.strict, "an XPASS or a stale expectation fails the run");

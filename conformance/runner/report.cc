@@ -32,6 +32,11 @@ std::string_view StateName(RunState state) {
   return "running";
 }
 
+// What ran the program: torch: cases real torch.compile, every other the reference.
+const char* EngineOf(const std::string& id) {
+  return id.starts_with("torch:") ? "torch" : "reference";
+}
+
 // `text` as one word of a POSIX shell command line.
 std::string ShellQuoted(const std::string& text) {
   std::string out = "'";
@@ -76,8 +81,7 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
   for (const CaseResult& r : results) {
     nlohmann::ordered_json c;
     c["id"] = SafeText(r.id);
-    // What ran the program: torch: cases real torch.compile, every other the reference.
-    c["engine"] = r.id.starts_with("torch:") ? "torch" : "reference";
+    c["engine"] = EngineOf(r.id);
     c["status"] = StatusName(r.verdict.status);
     c["phase"] = r.verdict.phase ? nlohmann::ordered_json(PhaseName(*r.verdict.phase))
                                  : nlohmann::ordered_json();
@@ -106,6 +110,25 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
                        {"succeeded", state.state == RunState::kComplete && Succeeded(tally)}};
   report["cases"] = std::move(cases);
   return report;
+}
+
+nlohmann::ordered_json TimingsReport(const std::string& library,
+                                     const std::vector<CaseResult>& results, int jobs,
+                                     const ReportState& state) {
+  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  for (const CaseResult& r : results) {
+    cases.push_back(
+        {{"id", SafeText(r.id)},
+         {"engine", EngineOf(r.id)},
+         {"status", StatusName(r.verdict.status)},
+         {"seconds", r.seconds ? nlohmann::ordered_json(*r.seconds) : nlohmann::ordered_json()}});
+  }
+  return {{"schema", kTimingsSchema},
+          {"library", SafeText(library)},
+          {"jobs", jobs},
+          {"state", StateName(state.state)},
+          {"detail", SafeText(state.detail)},
+          {"cases", std::move(cases)}};
 }
 
 std::string JunitReport(const tdc_backend_info& info, const std::string& library,

@@ -1,7 +1,9 @@
 // The run's reports: a JSON document (schema conformance/runner/report.schema.json,
 // "tdconform-report/1") and JUnit XML, both written atomically (a temporary file renamed
 // over the target, so a reader never sees half a report and an old one survives a failed
-// write). The same results give the same bytes: no timings, no host names.
+// write). The same results give the same bytes: no timings, no host names. The case times go
+// to a document of their own (TimingsReport), the one output of a run that differs between
+// two runs of the same cases.
 #ifndef TDCONFORM_CONFORMANCE_RUNNER_REPORT_H_
 #define TDCONFORM_CONFORMANCE_RUNNER_REPORT_H_
 
@@ -16,6 +18,7 @@
 namespace tdc::conformance {
 
 inline constexpr const char* kReportSchema = "tdconform-report/1";
+inline constexpr const char* kTimingsSchema = "tdconform-timings/1";
 
 // The command that runs one case again on `library`, each argument quoted for a POSIX shell.
 std::string ReproCommand(const std::string& id, const std::string& library);
@@ -31,6 +34,14 @@ struct ReportState {
   RunState state = RunState::kComplete;
   std::string detail;
 };
+
+// Each case's wall-clock seconds (CaseResult::seconds; null where it did not run) with its id,
+// engine and status, in the report's order: schema conformance/runner/timings.schema.json,
+// written beside the reports (--timings) in the same states. `jobs`: the cases run at a time,
+// which the times depend on.
+nlohmann::ordered_json TimingsReport(const std::string& library,
+                                     const std::vector<CaseResult>& results, int jobs,
+                                     const ReportState& state = {});
 
 // `tally`: the run's counts (Count, with --strict and stale expectations as the run had them).
 // Every string is made safe (safe_text.h).

@@ -10,6 +10,14 @@
 
 namespace tdc::conformance {
 
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
                                  const RunnerOptions& options, const OnResult& on_result) {
   std::vector<CaseResult> results(ids.size());
@@ -19,7 +27,9 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
   int timeouts_in_a_row = 0;
   bool unresponsive = false;
   std::vector<std::pair<size_t, RunningCase>> running;  // case index, its process
-  auto finish = [&](size_t i, Verdict verdict, bool counted, std::vector<CaseRecord> records = {}) {
+  std::vector<std::chrono::steady_clock::time_point> started(ids.size());
+  auto finish = [&](size_t i, Verdict verdict, bool counted, std::vector<CaseRecord> records = {},
+                    std::optional<double> seconds = std::nullopt) {
     if (counted) {
       timeouts_in_a_row = verdict.status == CaseStatus::kTimeout ? timeouts_in_a_row + 1 : 0;
       if (options.max_timeouts > 0 && timeouts_in_a_row >= options.max_timeouts)
@@ -27,6 +37,7 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
     }
     results[i] = {ids[i], std::move(verdict), std::move(records)};
     results[i].outputs = JudgedOutputs(results[i].records);
+    results[i].seconds = seconds;
     finished[i] = true;
     ++done;
     if (on_result) on_result(done, ids.size(), results[i]);
@@ -53,13 +64,14 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
                true);
         continue;
       }
-      auto started = StartCase(
+      started[i] = std::chrono::steady_clock::now();
+      auto start = StartCase(
           backend, std::get<CaseSpec>(spec),
           {options.timeout_seconds, options.required.contains(ids[i]), options.tolerance});
-      if (auto* verdict = std::get_if<Verdict>(&started)) {
-        finish(i, std::move(*verdict), true);
+      if (auto* verdict = std::get_if<Verdict>(&start)) {
+        finish(i, std::move(*verdict), true, {}, SecondsSince(started[i]));
       } else {
-        running.emplace_back(i, std::move(std::get<RunningCase>(started)));
+        running.emplace_back(i, std::move(std::get<RunningCase>(start)));
       }
     }
     if (running.empty()) continue;
@@ -92,7 +104,7 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
       Verdict verdict = FinishCase(c, timed_out);
       std::vector<CaseRecord> records = std::move(c.records);
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      finish(index, std::move(verdict), true, std::move(records));
+      finish(index, std::move(verdict), true, std::move(records), SecondsSince(started[index]));
     }
   }
   if (stopped) {

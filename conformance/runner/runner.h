@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,10 @@ struct CaseResult {
   // Every output the policy judged (the `parity` records' outputs, each with its graph's
   // index and name): kept for the report.
   nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+  // Wall-clock seconds from the case's start to its verdict (its processes: the judge's and
+  // the backend's); none for a case decided without running (SKIPPED, a harness error before
+  // it started, a generated case decided beforehand).
+  std::optional<double> seconds = std::nullopt;
 };
 
 struct RunnerOptions {

@@ -173,7 +173,7 @@ std::vector<CaseResult> RunPrinting(const SuiteOptions& o, const LoadedBackend& 
   return results;
 }
 
-// The run's reports (--json, --junit), each true at every step: written `running` before
+// The run's reports (--json, --junit, --timings), each true at every step: written `running` before
 // anything else, then complete, interrupted or not run (report.h). False when one could not
 // be written (the error printed).
 bool WriteReports(const SuiteOptions& o, const tdc_backend_info& info,
@@ -191,6 +191,9 @@ bool WriteReports(const SuiteOptions& o, const tdc_backend_info& info,
                         .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
                     "\n");
   write(o.junit, JunitReport(info, o.library, results, o.strict, state, o.tolerance));
+  write(o.timings, TimingsReport(o.library, results, o.jobs, state)
+                           .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                       "\n");
   return written;
 }
 
@@ -206,7 +209,10 @@ SuiteStatus NotRun(const SuiteOptions& o, const std::string& error, SuiteStatus 
 // each other: an error, before anything is written.
 std::optional<std::string> SameFiles(const SuiteOptions& o) {
   const std::pair<const char*, const std::string*> outputs[] = {
-      {"--json", &o.json}, {"--junit", &o.junit}, {"--expectations", &o.expectations}};
+      {"--json", &o.json},
+      {"--junit", &o.junit},
+      {"--timings", &o.timings},
+      {"--expectations", &o.expectations}};
   for (size_t a = 0; a < std::size(outputs); ++a) {
     for (size_t b = a + 1; b < std::size(outputs); ++b) {
       if (outputs[a].second->empty() || outputs[b].second->empty()) continue;

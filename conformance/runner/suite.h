@@ -31,6 +31,7 @@ struct SuiteOptions {
   double timeout = 60;
   gpu::Policy tolerance;    // what graphs' outputs are held to (--tolerance)
   std::string json, junit;  // reports, when non-empty
+  std::string timings;      // each case's seconds (report.h TimingsReport), when non-empty
   std::string expectations;
   bool strict = false, update_expectations = false;
   // Generated programs: `fuzz` of them from seed `seed`, recorded with torch by `python` with

@@ -1,6 +1,7 @@
 """tdconform's reports read back by the libraries the field uses: the JUnit XML by
 junitparser, the JSON report validated against conformance/runner/report.schema.json by
-jsonschema; the same run gives the same JSON bytes whatever --jobs; --shard and GoogleTest's
+jsonschema, the case times (--timings) against conformance/runner/timings.schema.json; the
+same run gives the same JSON bytes whatever --jobs; --shard and GoogleTest's
 shard variables partition a selection; --strict fails on an XPASS or a stale expectation,
 and --update-expectations writes a file that accepts the run. HardeningTest (issue 32): runs
 interrupted or not started, hostile backends' strings, processes left behind.
@@ -27,6 +28,7 @@ TDCONFORM = ""
 BACKEND = ""
 SELECTION = ["--filter", "fixtures:seed:*", "--filter", "fixtures:probes:sum:*"]
 SCHEMA = Path("conformance/runner/report.schema.json")
+TIMINGS_SCHEMA = Path("conformance/runner/timings.schema.json")
 
 
 OUT = tempfile.TemporaryDirectory()  # failure folders, if any
@@ -41,9 +43,13 @@ class ReportsTest(unittest.TestCase):
     def setUpClass(cls):
         cls.dir = tempfile.TemporaryDirectory()
         out = Path(cls.dir.name)
-        cls.json_path, cls.junit_path = out / "report.json", out / "report.xml"
-        cls.result = run("--backend", BACKEND, *SELECTION, "--json", str(cls.json_path), "--junit", str(cls.junit_path))
+        cls.json_path, cls.junit_path, timings_path = out / "report.json", out / "report.xml", out / "timings.json"
+        start = time.monotonic()
+        cls.result = run("--backend", BACKEND, *SELECTION, "--json", str(cls.json_path), "--junit", str(cls.junit_path),
+                         "--timings", str(timings_path))
+        cls.wall_seconds = time.monotonic() - start
         cls.report = json.loads(cls.json_path.read_text())
+        cls.timings = json.loads(timings_path.read_text())
 
     @classmethod
     def tearDownClass(cls):
@@ -61,6 +67,17 @@ class ReportsTest(unittest.TestCase):
         jsonschema.validate(self.report, json.loads(SCHEMA.read_text()))
         self.assertEqual(self.report["backend"]["name"], "template")
         self.assertEqual({c["engine"] for c in self.report["cases"]}, {"reference"})
+
+    def test_the_timings_give_each_case_of_the_report_the_seconds_it_ran(self):
+        jsonschema.validate(self.timings, json.loads(TIMINGS_SCHEMA.read_text()))
+        self.assertEqual((self.timings["state"], self.timings["jobs"], self.timings["library"]), ("complete", 1, BACKEND))
+        self.assertEqual([(c["id"], c["engine"], c["status"]) for c in self.timings["cases"]],
+                         [(c["id"], c["engine"], c["status"]) for c in self.report["cases"]])
+        seconds = [c["seconds"] for c in self.timings["cases"]]
+        # Every case of this selection ran (NOT_SUPPORTED ones too: the backend said so from
+        # the case's process), one at a time: each took time, and together no more than the run.
+        self.assertTrue(all(s is not None and s > 0 for s in seconds), seconds)
+        self.assertLessEqual(sum(seconds), self.wall_seconds)
 
     def test_a_torch_engine_report_names_its_engine(self):
         json_path = Path(self.dir.name) / "torch.json"
@@ -177,12 +194,13 @@ class HardeningTest(unittest.TestCase):
 
     def interrupt(self, signal_number):
         json_path, junit_path = self.stale_reports()
+        timings_path = self.out / "t.json"
         caselist = self.out / "cases.txt"
         caselist.write_text(f"{self.NO_SIN}\n{self.SIN}\n")
         marker = str(self.out / "out")  # in every case process's command line (a fork of tdconform)
         process = subprocess.Popen([TDCONFORM, "--out", marker, "--backend", library("broken_hang_on_sin"), "--caselist",
                                     str(caselist), "--jobs", "2", "--timeout", "300", "--json", str(json_path), "--junit",
-                                    str(junit_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                    str(junit_path), "--timings", str(timings_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             # tdconform and its two case processes, then the case without sin passes (its judge
             # a fork too) and the one with sin hangs until killed: two processes left, for good.
@@ -211,6 +229,11 @@ class HardeningTest(unittest.TestCase):
         self.assertFalse(report["summary"]["succeeded"])
         suite = list(junitparser.JUnitXml.fromfile(str(junit_path)))[0]
         self.assertEqual(sorted(case.name for case in suite), sorted([self.NO_SIN, "tdconform:run"]))
+        timings = json.loads(timings_path.read_text())
+        jsonschema.validate(timings, json.loads(TIMINGS_SCHEMA.read_text()))
+        self.assertEqual((timings["state"], timings["detail"]), (report["state"], report["detail"]))
+        self.assertEqual([c["id"] for c in timings["cases"]], [self.NO_SIN])
+        self.assertGreater(timings["cases"][0]["seconds"], 0)
         time.sleep(0.5)
         self.assertEqual(alive(marker), [], "case processes outlived the run")
 
@@ -225,7 +248,9 @@ class HardeningTest(unittest.TestCase):
                            (["--backend", BACKEND, "--caselist", "/nonexistent/cases.txt"], 2),
                            (["--backend", BACKEND, "--expectations", "/nonexistent/expectations.txt"], 2)]:
             json_path, junit_path = self.stale_reports()
-            result = run(*args, "--json", str(json_path), "--junit", str(junit_path))
+            timings_path = self.out / "t.json"
+            timings_path.write_text(json.dumps({"state": "complete"}))
+            result = run(*args, "--json", str(json_path), "--junit", str(junit_path), "--timings", str(timings_path))
             self.assertEqual(result.returncode, code, result.stdout + result.stderr)
             report = json.loads(json_path.read_text())
             jsonschema.validate(report, json.loads(SCHEMA.read_text()))
@@ -233,6 +258,8 @@ class HardeningTest(unittest.TestCase):
             self.assertFalse(report["summary"]["succeeded"])
             suite = list(junitparser.JUnitXml.fromfile(str(junit_path)))[0]
             self.assertEqual([case.name for case in suite], ["tdconform:run"])
+            timings = json.loads(timings_path.read_text())
+            self.assertEqual((timings["state"], timings["cases"]), ("not_run", []), args)
 
     def test_a_case_list_naming_an_unknown_case_is_an_error(self):
         caselist = self.out / "cases.txt"
@@ -244,7 +271,8 @@ class HardeningTest(unittest.TestCase):
 
     def test_outputs_naming_one_file_are_refused(self):
         same = self.out / "same"
-        for args in (["--json", str(same), "--junit", str(same)], ["--json", str(same), "--expectations", str(same)]):
+        for args in (["--json", str(same), "--junit", str(same)], ["--json", str(same), "--expectations", str(same)],
+                     ["--timings", str(same), "--junit", str(same)]):
             result = run("--backend", BACKEND, *SELECTION, *args)
             self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
             self.assertIn("name the same file", result.stderr)
