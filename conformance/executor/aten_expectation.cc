@@ -4,6 +4,8 @@
 // again; with any other inputs the values are new ones.
 #include "conformance/executor/aten_expectation.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <cstdint>
 
@@ -61,6 +63,19 @@ std::variant<std::vector<runtime::Tensor>, std::string> ExpectedAtenOutputs(
       return *ran.outputs;
   }
   return backends::InterpretGraph(graphs, backends::GraphLevel::kAten);
+}
+
+std::optional<std::string> HoldToAotEager(graph::Golden& golden, const std::string& profile,
+                                          const graph::Outcome* fallback) {
+  for (auto& [name, compiled] : golden.compiled) {
+    if (name != profile) continue;
+    const graph::Outcome* at_aten = compiled.aot_eager ? &*compiled.aot_eager : fallback;
+    if (at_aten == nullptr)
+      return fmt::format("the golden records no aot_eager outcome at {}", profile);
+    compiled.outs = at_aten->outs;
+    compiled.exception = at_aten->exception;
+  }
+  return std::nullopt;
 }
 
 }  // namespace tdc::conformance

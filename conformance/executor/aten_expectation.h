@@ -37,6 +37,15 @@ AtenExpectation ExpectAtAten(const std::string& source, const std::string& displ
 std::variant<std::vector<runtime::Tensor>, std::string> ExpectedAtenOutputs(
     const AtenExpectation& expectation, size_t n, const runtime::GraphBackend::Graphs& graphs);
 
+// Holds a backend whose graphs run at the ATen level (given ATen graphs, or lowering Dynamo's
+// through AOTAutograd) to what torch computes that way: `golden`'s outputs and exception at
+// `profile` become its aot_eager outcome's, or `fallback`'s where it records none (a generated
+// case's expected outcome from the reference). The golden was recorded with the Dynamo graphs
+// run; values that read is_compiling() inside an allowed body differ by level. An error text
+// when there is neither.
+std::optional<std::string> HoldToAotEager(graph::Golden& golden, const std::string& profile,
+                                          const graph::Outcome* fallback = nullptr);
+
 }  // namespace tdc::conformance
 
 #endif  // TDCONFORM_CONFORMANCE_EXECUTOR_ATEN_EXPECTATION_H_

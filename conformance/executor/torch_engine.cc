@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "conformance/executor/aten_expectation.h"
 #include "conformance/executor/safe_text.h"
 #include "conformance/python/python_backend.h"
 #include "reference/compare/comparator.h"
@@ -40,19 +41,6 @@ std::optional<Verdict> FaultVerdict(nlohmann::json fault) {
 Verdict Harness(const std::string& reason, const std::string& message,
                 CasePhase phase = CasePhase::kTrace) {
   return Verdict::Of(CaseStatus::kHarnessError, phase, reason, message);
-}
-
-// Holds an AOT-based backend to what torch computed with aot_eager: `golden`'s outcome at
-// `profile` becomes its aot_eager one; why it cannot when the golden has none.
-std::optional<std::string> ExpectAotEager(graph::Golden& golden, const std::string& profile) {
-  for (auto& [name, compiled] : golden.compiled) {
-    if (name != profile) continue;
-    if (!compiled.aot_eager)
-      return fmt::format("the golden records no aot_eager outcome at {}", profile);
-    compiled.outs = compiled.aot_eager->outs;
-    compiled.exception = compiled.aot_eager->exception;
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -110,7 +98,7 @@ Verdict JudgeTorchRun(const std::deque<nlohmann::json>& calls, const std::string
   graph::GoldenReadResult actual = graph::ReadGolden(document.dump());
   if (!expected.golden) return Harness("bad_golden", "the golden does not read", CasePhase::kParse);
   if (answer["computes"] == "aten") {
-    if (std::optional<std::string> missing = ExpectAotEager(*expected.golden, profile))
+    if (std::optional<std::string> missing = HoldToAotEager(*expected.golden, profile))
       return Harness("bad_golden", *missing, CasePhase::kParse);
   }
   if (!actual.golden)
