@@ -1,4 +1,4 @@
-/* tdconform_backend.h: the backend ABI of tdconform (DESIGN.md D6), version 1.1.
+/* tdconform_backend.h: the backend ABI of tdconform (DESIGN.md D6), version 1.2.
  *
  * A backend is a shared library exporting one function, tdc_backend_get_api, which returns
  * a table of functions. tdconform loads the library, checks the table's version, asks the
@@ -58,7 +58,7 @@
 #include <stdint.h>
 
 #define TDC_ABI_VERSION_MAJOR 1
-#define TDC_ABI_VERSION_MINOR 1
+#define TDC_ABI_VERSION_MINOR 2
 
 #if defined(_WIN32)
 #define TDC_BACKEND_EXPORT __declspec(dllexport)
@@ -239,6 +239,13 @@ typedef struct tdc_graph {
   size_t num_constants;
   const char* const* constant_names;
   const tdc_tensor* constants;
+  /* 1.2: in can_compile() and compile(), the tensors the graph's first run() will get, one per
+   * placeholder in order (read-only copies, valid during the call): what Dynamo hands a
+   * torch.compile backend as its example inputs, real tensors with their values, shapes
+   * and strides, so a backend that specializes on layout (a transposed input stays
+   * transposed) compiles for what it will run. 0 and NULL from a 1.1 host. */
+  size_t num_example_inputs;
+  const tdc_tensor* example_inputs;
 } tdc_graph;
 
 /* The host's side of the ABI, given to create(). */

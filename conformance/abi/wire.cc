@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -45,7 +46,14 @@ static_assert(kDTypes == TDC_DTYPE_BOOL + 1 && kValueKinds == TDC_ARG_MEMORY_FOR
 }  // namespace
 
 WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name,
-                     const NamedTensors& constants) {
+                     const NamedTensors& constants,
+                     const std::vector<runtime::Tensor>& example_inputs) {
+  example_copies_.reserve(example_inputs.size());
+  for (const runtime::Tensor& t : example_inputs) {
+    runtime::Tensor& copy = example_copies_.emplace_back(t);
+    if (t.storage) copy.storage = std::make_shared<runtime::Storage>(*t.storage);
+    example_views_.push_back(examples_.Add(copy));
+  }
   for (const auto& [target, tensor] : constants) {
     constant_names_.push_back(Keep(target));
     constant_views_.push_back(constants_.Add(tensor));
@@ -84,6 +92,8 @@ WireGraph::WireGraph(const graph::Graph& g, tdc_graph_level level, std::string n
   graph_.num_constants = constant_views_.size();
   graph_.constant_names = constant_names_.data();
   graph_.constants = constant_views_.data();
+  graph_.num_example_inputs = example_views_.size();
+  graph_.example_inputs = example_views_.empty() ? nullptr : example_views_.data();
 }
 
 const char* WireGraph::Keep(std::string text) {

@@ -21,8 +21,10 @@ namespace tdc::conformance {
 class WireGraph {
  public:
   // `constants`: what its get_attr nodes read, by target (their storage must outlive it).
+  // `example_inputs`: the inputs its first run will get (tdc_graph.example_inputs), copied.
   WireGraph(const graph::Graph& g, tdc_graph_level level, std::string name,
-            const NamedTensors& constants = {});
+            const NamedTensors& constants = {},
+            const std::vector<runtime::Tensor>& example_inputs = {});
   WireGraph(const WireGraph&) = delete;
   WireGraph& operator=(const WireGraph&) = delete;
   const tdc_graph& get() const { return graph_; }
@@ -40,6 +42,9 @@ class WireGraph {
   WireTensors constants_;
   std::vector<const char*> constant_names_;
   std::vector<tdc_tensor> constant_views_;
+  std::vector<runtime::Tensor> example_copies_;  // a backend writing them writes no input
+  WireTensors examples_;
+  std::vector<tdc_tensor> example_views_;
   tdc_graph graph_{};
 };
 

@@ -158,6 +158,26 @@ TEST(WireTest, TensorConstantsTravelWithTheirNames) {
   EXPECT_EQ(constants[0].second.strides, (std::vector<int64_t>{2, 1}));  // copied contiguous
 }
 
+TEST(WireTest, ExampleInputsAreCopiesWithTheirStrides) {
+  runtime::Tensor transposed =
+      runtime::TensorFromValues(graph::DType::kFloat32, {2, 2},
+                                {runtime::Scalar::Float(1), runtime::Scalar::Float(2),
+                                 runtime::Scalar::Float(3), runtime::Scalar::Float(4)});
+  transposed.strides = {1, 2};
+  WireGraph wire(graph::Graph{}, TDC_GRAPH_LEVEL_DYNAMO, "g", {}, {transposed});
+  const tdc_graph& w = wire.get();
+  ASSERT_EQ(w.num_example_inputs, 1U);
+  const tdc_tensor& example = w.example_inputs[0];
+  ASSERT_EQ(example.ndim, 2);
+  EXPECT_EQ(example.strides[0], 1);  // as the run will get it, not made contiguous
+  EXPECT_EQ(example.strides[1], 2);
+  // A backend writing its example inputs writes no input of the program.
+  EXPECT_NE(example.data, static_cast<void*>(transposed.storage->bytes.data()));
+  static_cast<float*>(example.data)[0] = 42;
+  EXPECT_EQ(transposed.Values()[0].AsDouble(), 1);
+  EXPECT_EQ(WireGraph(graph::Graph{}, TDC_GRAPH_LEVEL_DYNAMO, "g").get().example_inputs, nullptr);
+}
+
 std::string DecodeError(const tdc_graph& g) {
   std::variant<graph::Graph, std::string> decoded = DecodeGraph(g);
   return std::holds_alternative<std::string>(decoded) ? std::get<std::string>(decoded) : "decoded";

@@ -151,7 +151,8 @@ std::optional<std::vector<runtime::Tensor>> AbiGraphBackend::Run(const Graphs& g
          {"expected", ValuesJson(expected)}}});
   if (!compiled_.contains(graphs.compile)) {
     WireGraph wire(*g, level_, what,
-                   level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{});
+                   level_ == TDC_GRAPH_LEVEL_ATEN ? graphs.aten_constants : NamedTensors{},
+                   graphs.inputs);
     progress_(CasePhase::kBackendCompile, what);
     std::optional<CallAnswer> can = calls_.CanCompile(wire.get());
     if (!can || can->status != TDC_STATUS_OK) {

@@ -15,11 +15,18 @@ ones, at both levels, each carry one fault, and ctest asserts their verdicts:
   compare/output_aliased where a later call computes other values).
 - claims_aot: declares `tdconform_lowers_through_aot` but runs the Dynamo graph (FAIL
   compare/value_mismatch under --engine torch where the golden's aot_eager outcome differs).
+One more is correct but specializes, as inductor does:
+- layout_specialized: compiles for its example inputs' sizes and strides and raises when a
+  run's inputs have others (inductor's assert_size_stride), or when a size is a symbol (torch's
+  first compile is static); at the Dynamo level the first run's inputs must also be the
+  example inputs' values. It passes only where tdconform hands the example
+  inputs torch would (tdc_graph.example_inputs).
 """
 
 import torch
 from torch._dynamo.backends.debugging import boxed_nop as _torch_boxed_nop
 from torch._dynamo.backends.registry import lookup_backend
+from torch._subclasses.fake_tensor import is_fake
 
 BOTH_LEVELS = ("dynamo", "aten")
 
@@ -99,3 +106,28 @@ def claims_aot(gm, example_inputs):
 # Says it lowers through AOTAutograd but runs the Dynamo graph as it is: where the ATen graphs
 # compute otherwise (an allowed body reading is_compiling()), --engine torch fails it.
 claims_aot.tdconform_lowers_through_aot = True
+
+
+def layout_specialized(gm, example_inputs):
+    strides = [tuple(t.stride()) for t in example_inputs]
+    symbolic = [t.shape for t in example_inputs if not all(type(s) is int for s in t.shape)]
+    if symbolic:
+        raise AssertionError(f"layout_specialized: symbolic sizes {symbolic} in a static compile")
+    # Real tensors at the Dynamo level (torch hands the first call's inputs), fakes at the ATen level.
+    first = None if any(is_fake(t) for t in example_inputs) else [
+        t.clone() for t in example_inputs]
+
+    def run(*args):
+        nonlocal first
+        got = [tuple(t.stride()) for t in args]
+        if got != strides:
+            raise AssertionError(f"layout_specialized: compiled for strides {strides}, run with {got}")
+        if first is not None and not all(torch.equal(a, f) for a, f in zip(args, first)):
+            raise AssertionError("layout_specialized: the first run's inputs are not the example inputs")
+        first = None
+        return gm.forward(*args)
+
+    return run
+
+
+layout_specialized.tdconform_graph_levels = BOTH_LEVELS

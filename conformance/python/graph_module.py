@@ -124,9 +124,11 @@ def example_input(node):
 
 
 class _Builder:
-    def __init__(self, doc, level, constants, run_on_host, fake_mode):
+    def __init__(self, doc, level, constants, run_on_host, fake_mode, examples):
         self.doc, self.level, self.constants = doc, level, constants
         self.run_on_host, self.fake_mode = run_on_host, fake_mode
+        # One a placeholder, in order; None: zeros of each placeholder's dtype and shape.
+        self.examples = None if examples is None else iter(examples)
         self.graph = torch.fx.Graph()
         self.root = torch.nn.Module()
         self.nodes = []  # by canonical index
@@ -174,7 +176,10 @@ class _Builder:
         if op == "placeholder":
             target, name = _placeholder_name(n, index, self.level)
             node = self.graph.create_node("placeholder", target, name=name)
-            value = self.fake_mode.from_tensor(example_input(n))
+            example = example_input(n) if self.examples is None else next(self.examples)
+            # Static sizes, as Dynamo's first compile of a graph has them (torch 2.13.0's
+            # assume_static_by_default): a ShapeEnv would make them symbols otherwise.
+            value = self.fake_mode.from_tensor(example, static_shapes=True)
             node.meta["example_value" if self.level == "dynamo" else "val"] = value
             return node
         args = tuple(self.arg(a) for a in n.get("args", []))
@@ -202,6 +207,7 @@ class _Builder:
         return torch.fx.GraphModule(self.root, self.graph)
 
 
-def build_graph_module(doc, level, constants, run_on_host, fake_mode):
-    """The GraphModule of canonical graph `doc` at `level` ("dynamo" or "aten")."""
-    return _Builder(doc, level, constants, run_on_host, fake_mode).build()
+def build_graph_module(doc, level, constants, run_on_host, fake_mode, examples=None):
+    """The GraphModule of canonical graph `doc` at `level` ("dynamo" or "aten"), its placeholders'
+    values fakes of `examples` (the graph's example inputs, one a placeholder; None: zeros)."""
+    return _Builder(doc, level, constants, run_on_host, fake_mode, examples).build()

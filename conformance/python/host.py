@@ -6,8 +6,9 @@ against real torch (a recording backend under torch.compile):
   FakeTensorMode (with a ShapeEnv) holds the placeholders' `example_value`s; grad mode on.
 - ATen level, as AOTAutograd calls its forward compiler: `fw_compiler(gm, example_inputs)`
   with fake tensors of the TracingContext's mode (the placeholders' `val`s); grad mode on.
-The ABI's compile has the placeholders' dtypes and shapes but no values, so the real example
-inputs are zeros, contiguous.
+The example inputs are those the graph's first run gets (ABI 1.2's tdc_graph.example_inputs:
+values, shapes and strides, as Dynamo hands them); from a host without them, zeros of the
+placeholders' dtypes and shapes, contiguous.
 run(): the compiled callable on the graph's inputs as torch calls it: Dynamo with the inputs as
 arguments; AOTAutograd with one list of them when the callable has `_boxed_call`
 (call_func_at_runtime_with_args); its results as tensors.
@@ -49,13 +50,17 @@ class Compiled:
         self.held = []  # (the host's buffer, the tensor the backend returned), earlier runs
 
 
-def compile(backend, graph_text, level, constants, run_on_host):
+def compile(backend, graph_text, level, constants, run_on_host, examples=None):
     doc = json.loads(graph_text)
     fake_mode = FakeTensorMode(shape_env=ShapeEnv())
-    gm = graph_module.build_graph_module(doc, level, constants, run_on_host, fake_mode)
     placeholders = [n for n in doc["nodes"] if n["op"] == "placeholder"]
+    if examples is None:
+        examples = [graph_module.example_input(n) for n in placeholders]
+    if len(examples) != len(placeholders):
+        raise ValueError(f"{len(examples)} example inputs for {len(placeholders)} placeholders")
+    gm = graph_module.build_graph_module(doc, level, constants, run_on_host, fake_mode, examples)
     if level == "dynamo":
-        example_inputs = [graph_module.example_input(n) for n in placeholders]
+        example_inputs = list(examples)
     else:
         example_inputs = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
     with tracing(TracingContext(fake_mode)), torch.enable_grad():

@@ -99,6 +99,18 @@ py::object FromHost(const tdc_tensor& t) {
   return configured->host.attr("from_host")(buffer, t.dtype, shape, strides);
 }
 
+// The graph's example inputs as torch tensors (copies, strides kept), or None from a host
+// older than ABI 1.2, which gives none.
+py::object ExampleInputs(const tdc_graph& graph) {
+  if (graph.struct_size < offsetof(tdc_graph, example_inputs) + sizeof graph.example_inputs ||
+      graph.example_inputs == nullptr)
+    return py::none();
+  py::list tensors;
+  for (size_t i = 0; i < graph.num_example_inputs; ++i)
+    tensors.append(FromHost(graph.example_inputs[i]));
+  return tensors;
+}
+
 // The host's run_node for the opaque nodes of `backend`'s graphs (graph_module.HostNode).
 py::cpp_function RunOnHost() {
   return py::cpp_function([](size_t node_index, py::list tensors) {
@@ -237,8 +249,8 @@ tdc_status Compile(tdc_backend* backend, const tdc_graph* graph, int32_t device,
       constants[graph->constant_names[i]] = FromHost(graph->constants[i]);
     const std::string text = graph::ToJson(std::get<graph::Graph>(decoded)).dump();
     const char* level = graph->level == TDC_GRAPH_LEVEL_ATEN ? "aten" : "dynamo";
-    py::object compiled =
-        configured->host.attr("compile")(configured->backend, text, level, constants, RunOnHost());
+    py::object compiled = configured->host.attr("compile")(
+        configured->backend, text, level, constants, RunOnHost(), ExampleInputs(*graph));
     *out = new tdc_compiled{std::move(compiled)};
     ++backend->live;
     return TDC_STATUS_OK;
