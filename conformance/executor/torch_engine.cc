@@ -108,6 +108,7 @@ Verdict JudgeTorchRun(const std::deque<nlohmann::json>& calls, const std::string
   options.mode = compare::Mode::kCompile;
   options.profile = profile;
   options.masked = *compare::MaskFields("aten");
+  options.significant_strides_only = true;
   compare::CompareResult result = compare::Compare(*expected.golden, *actual.golden, options);
   if (result.error)
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kCompare, "compare_error",

@@ -15,7 +15,11 @@ ones, at both levels, each carry one fault, and ctest asserts their verdicts:
   compare/output_aliased where a later call computes other values).
 - claims_aot: declares `tdconform_lowers_through_aot` but runs the Dynamo graph (FAIL
   compare/value_mismatch under --engine torch where the golden's aot_eager outcome differs).
-One more is correct but specializes, as inductor does:
+Two more are correct but do what torch's own backends do and a careless harness would blame:
+- restrides_size1: gives each output's dimensions of size 1 the stride 7, a layout no element
+  is read through (inductor leaves such strides otherwise than eager: probes/unsqueeze), so it
+  passes; only strides that address elements are compared (torch's
+  check_significant_strides).
 - layout_specialized: compiles for its example inputs' sizes and strides and raises when a
   run's inputs have others (inductor's assert_size_stride), or when a size is a symbol (torch's
   first compile is static); at the Dynamo level the first run's inputs must also be the
@@ -131,3 +135,17 @@ def layout_specialized(gm, example_inputs):
 
 
 layout_specialized.tdconform_graph_levels = BOTH_LEVELS
+
+
+def _strides_of_size1_dims_set_to_7(t):
+    if not isinstance(t, torch.Tensor) or 1 not in t.shape:
+        return t
+    strides = [7 if size == 1 else stride for size, stride in zip(t.shape, t.stride())]
+    return t.as_strided(t.shape, strides, t.storage_offset())
+
+
+def restrides_size1(gm, example_inputs):
+    def run(*args):
+        return tuple(_strides_of_size1_dims_set_to_7(r) for r in gm.forward(*args))
+
+    return run

@@ -21,6 +21,11 @@ struct CompareOptions {
   std::vector<graph::Field> masked;    // fields left out wherever they occur
   std::optional<std::string> profile;  // compare only compiled[profile]
   std::optional<Mode> mode;            // compare only eager, or only compiled
+  // Strides only where they address elements (torch._prims_common.check_significant_strides):
+  // a dimension of size 1, or a tensor with no elements, may have any stride. Backends'
+  // verdicts use it (torch's own inductor leaves such strides otherwise than eager); the
+  // reference is held to every stride.
+  bool significant_strides_only = false;
 };
 
 // The fields a `--mask NAME` leaves out: NAME is a schema field name (fields.def), or

@@ -190,6 +190,32 @@ TEST(CompareTest, ShapeOrDtypeDifferencesHideElements) {
                 "eager.outs[\"out64\"].tensor.dtype: expected \"float64\", got \"float32\""}));
 }
 
+// `out` as a tensor of `shape` and `strides` (its 8 values kept unless the shape is empty).
+Json WithLayout(std::vector<int64_t> shape, std::vector<int64_t> strides) {
+  return Edited([&](Json& j) {
+    j[kOut.parent_pointer() / "shape"] = shape;
+    j[kOut.parent_pointer() / "strides"] = strides;
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) j[kOut] = Json::array();
+  });
+}
+
+TEST(CompareTest, EveryStrideCountsUnlessOnlySignificantOnesAreAsked) {
+  CompareOptions significant;
+  significant.significant_strides_only = true;
+  // A dimension of size 1: its stride addresses no second element.
+  Json expected = WithLayout({8, 1}, {1, 1});
+  Json actual = WithLayout({8, 1}, {1, 8});
+  EXPECT_EQ(
+      Lines(expected, actual),
+      std::vector<std::string>{"eager.outs[\"out\"].tensor.strides: expected [1, 1], got [1, 8]"});
+  EXPECT_TRUE(Lines(expected, actual, significant).empty());
+  // No elements: no stride addresses anything.
+  EXPECT_TRUE(Lines(WithLayout({0, 8}, {8, 1}), WithLayout({0, 8}, {1, 0}), significant).empty());
+  // A stride of a longer dimension is still a difference, reported as the whole list.
+  EXPECT_EQ(Lines(WithLayout({2, 1, 4}, {4, 4, 1}), WithLayout({2, 1, 4}, {1, 1, 2}), significant),
+            std::vector<std::string>{
+                "eager.outs[\"out\"].tensor.strides: expected [4, 4, 1], got [1, 1, 2]"});
+}
 TEST(CompareTest, NodesWithDifferentOpsDifferOnlyInOp) {
   Json actual = Edited([](Json& j) {
     Json& node = j[kTorch213 / "invocations" / 1 / "dynamo_graph" / "nodes" / 2];

@@ -1,6 +1,8 @@
 // Comparing Values and Args (SCHEMA.md §6, §10): a different kind is one difference on
 // the value itself; a tensor's dtype and shape come first, and when they differ the
 // elements (and, for shapes, the strides) are not compared: they describe another layout.
+#include <algorithm>
+
 #include "reference/compare/differ.h"
 
 namespace tdc::compare {
@@ -34,12 +36,30 @@ void CompareElements(Differ& d, const JsonPath& at, const Tensor& expected, cons
   }
 }
 
+// The strides that address elements: those of dimensions longer than 1, none for a tensor
+// with no elements.
+std::vector<int64_t> SignificantStrides(const Tensor& t) {
+  std::vector<int64_t> significant;
+  if (std::find(t.shape.begin(), t.shape.end(), 0) != t.shape.end()) return significant;
+  for (size_t i = 0; i < t.shape.size() && i < t.strides.size(); ++i) {
+    if (t.shape[i] != 1) significant.push_back(t.strides[i]);
+  }
+  return significant;
+}
+
+void CompareStrides(Differ& d, const JsonPath& at, const Tensor& expected, const Tensor& actual) {
+  if (!d.options().significant_strides_only ||
+      SignificantStrides(expected) != SignificantStrides(actual)) {
+    d.Exact(at, expected.strides, actual.strides);  // reported as whole lists
+  }
+}
+
 void CompareTensors(Differ& d, const JsonPath& at, const Tensor& expected, const Tensor& actual) {
   using enum Field;
   ExactField(d, at, kDtype, expected.dtype, actual.dtype);
   ExactField(d, at, kShape, expected.shape, actual.shape);
   bool same_shape = expected.shape == actual.shape;
-  if (same_shape) ExactField(d, at, kStrides, expected.strides, actual.strides);
+  if (same_shape) InField(d, at, kStrides, expected, actual, CompareStrides);
   ExactField(d, at, kRequiresGrad, expected.requires_grad, actual.requires_grad);
   if (same_shape && expected.dtype == actual.dtype) {
     InField(d, at, kValues, expected, actual, CompareElements);

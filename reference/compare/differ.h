@@ -67,6 +67,8 @@ class Differ {
   // Floating-point comparison with the tolerance of `dtype`.
   void Close(const JsonPath& at, double expected, double actual, graph::DType dtype);
 
+  const CompareOptions& options() const { return options_; }
+
   std::vector<Difference> Take() { return std::move(differences_); }
 
  private:
