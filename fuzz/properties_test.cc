@@ -313,9 +313,9 @@ INSTANTIATE_TEST_SUITE_P(
                       GatedRule{"step-unsupported", kNested},
                       GatedRule{"step-graph-break", kNested},
                       GatedRule{"data-dependent-branch", kNested}),
-    [](const ::testing::TestParamInfo<GatedRule>& info) {
-      std::string name =
-          std::string(info.param.rule) + (std::string(info.param.profile) == kNested ? "_ngb" : "");
+    [](const ::testing::TestParamInfo<GatedRule>& gated) {
+      std::string name = std::string(gated.param.rule) +
+                         (std::string(gated.param.profile) == kNested ? "_ngb" : "");
       std::replace(name.begin(), name.end(), '-', '_');
       return name;
     });

@@ -190,7 +190,11 @@ class _Builder:
             return self.graph.call_method(n["target"], args, kwargs)
         if op == "get_attr":
             if n["target"] not in self.constants:
-                raise NotBuildable(f"get_attr {n['target']}: no tensor constant of that name")
+                # e.g. the function a nonstrict_trace call hands flat_apply, kept by Dynamo as
+                # a module attribute: the program's own code, which runs in the reference.
+                raise NotBuildable(f"get_attr {n['target']}: not a tensor constant of the graph "
+                                   "(an attribute holding the program's code, which tdconform "
+                                   "cannot hand over yet)")
             self.root.register_buffer(n["target"], self.constants[n["target"]])
             return self.graph.get_attr(n["target"])
         if op == "call_function":

@@ -12,9 +12,18 @@ namespace tdc::conformance {
 
 namespace {
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// A case whose process runs: its index in the run, when it started, the process.
+struct InFlight {
+  size_t index;
+  Clock::time_point started;
+  RunningCase process;
+};
 
 }  // namespace
 
@@ -26,8 +35,7 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
   size_t next = 0, done = 0;
   int timeouts_in_a_row = 0;
   bool unresponsive = false;
-  std::vector<std::pair<size_t, RunningCase>> running;  // case index, its process
-  std::vector<std::chrono::steady_clock::time_point> started(ids.size());
+  std::vector<InFlight> running;
   auto finish = [&](size_t i, Verdict verdict, bool counted, std::vector<CaseRecord> records = {},
                     std::optional<double> seconds = std::nullopt) {
     if (counted) {
@@ -64,47 +72,47 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
                true);
         continue;
       }
-      started[i] = std::chrono::steady_clock::now();
-      auto start = StartCase(
+      const Clock::time_point started = Clock::now();
+      auto launched = StartCase(
           backend, std::get<CaseSpec>(spec),
           {options.timeout_seconds, options.required.contains(ids[i]), options.tolerance});
-      if (auto* verdict = std::get_if<Verdict>(&start)) {
-        finish(i, std::move(*verdict), true, {}, SecondsSince(started[i]));
+      if (auto* verdict = std::get_if<Verdict>(&launched)) {
+        finish(i, std::move(*verdict), true, {}, SecondsSince(started));
       } else {
-        running.emplace_back(i, std::move(std::get<RunningCase>(start)));
+        running.push_back({i, started, std::move(std::get<RunningCase>(launched))});
       }
     }
     if (running.empty()) continue;
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = Clock::now();
     auto soonest = std::min_element(
         running.begin(), running.end(),
-        [](const auto& a, const auto& b) { return a.second.deadline < b.second.deadline; });
+        [](const auto& a, const auto& b) { return a.process.deadline < b.process.deadline; });
     const auto wait =
-        std::chrono::duration_cast<std::chrono::milliseconds>(soonest->second.deadline - now);
+        std::chrono::duration_cast<std::chrono::milliseconds>(soonest->process.deadline - now);
     std::vector<pollfd> fds;
-    for (const auto& [i, c] : running) fds.push_back({c.fd, POLLIN, 0});
+    for (const InFlight& c : running) fds.push_back({c.process.fd, POLLIN, 0});
     fds.push_back({options.stop_fd, POLLIN, 0});  // poll ignores a negative fd
     poll(fds.data(), fds.size(), static_cast<int>(std::max<int64_t>(wait.count(), 0)));
     if (fds.back().revents != 0) {
-      for (auto& [i, c] : running) {
-        c.backend = nullptr;  // killed, neither judged nor counted
-        FinishCase(c, /*timed_out=*/true);
+      for (InFlight& c : running) {
+        c.process.backend = nullptr;  // killed, neither judged nor counted
+        FinishCase(c.process, /*timed_out=*/true);
       }
       running.clear();
       stopped = true;
       break;
     }
     for (size_t k = running.size(); k-- > 0;) {
-      auto& [i, c] = running[k];
+      RunningCase& c = running[k].process;
       bool ended = false, timed_out = false;
       if (fds[k].revents != 0) ended = !ReadFromCase(c);
-      if (!ended && std::chrono::steady_clock::now() >= c.deadline) ended = timed_out = true;
+      if (!ended && Clock::now() >= c.deadline) ended = timed_out = true;
       if (!ended) continue;
-      const size_t index = i;
       Verdict verdict = FinishCase(c, timed_out);
-      std::vector<CaseRecord> records = std::move(c.records);
+      InFlight ended_case = std::move(running[k]);
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
-      finish(index, std::move(verdict), true, std::move(records), SecondsSince(started[index]));
+      finish(ended_case.index, std::move(verdict), true, std::move(ended_case.process.records),
+             SecondsSince(ended_case.started));
     }
   }
   if (stopped) {

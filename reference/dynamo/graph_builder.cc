@@ -154,7 +154,7 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
       return;
     }
     t->trace_tag = {epoch_, -static_cast<int64_t>(inputs_.size()) - 1};
-    inputs_.push_back({v, source, {}, -1});
+    inputs_.push_back({v, source, {}, -1, {}});
     const runtime::Tensor& tensor = t->tensor();
     graph::Node& ph = inputs_.back().placeholder;
     ph.op = graph::NodeOp::kPlaceholder;
