@@ -216,6 +216,7 @@ TEST(CompareTest, EveryStrideCountsUnlessOnlySignificantOnesAreAsked) {
             std::vector<std::string>{
                 "eager.outs[\"out\"].tensor.strides: expected [4, 4, 1], got [1, 1, 2]"});
 }
+
 TEST(CompareTest, NodesWithDifferentOpsDifferOnlyInOp) {
   Json actual = Edited([](Json& j) {
     Json& node = j[kTorch213 / "invocations" / 1 / "dynamo_graph" / "nodes" / 2];
