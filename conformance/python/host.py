@@ -29,7 +29,8 @@ import torch._dynamo  # noqa: F401
 import torch._functorch.aot_autograd  # noqa: F401
 from torch._guards import TracingContext, tracing
 from torch._subclasses.fake_tensor import FakeTensorMode
-from torch.fx.experimental.symbolic_shapes import ShapeEnv
+from torch._dynamo.source import ConstantSource
+from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatefulSymbolicContext
 
 from conformance.python import graph_module
 from conformance.python.graph_module import DTYPES, NotBuildable
@@ -50,6 +51,21 @@ class Compiled:
         self.held = []  # (the host's buffer, the tensor the backend returned), earlier runs
 
 
+def _backend_tracing_context(fake_mode, examples, placeholders):
+    """The TracingContext Dynamo hands its backend (torch 2.13.0's OutputGraph): a fresh fake
+    mode on the tracing's ShapeEnv, which has not memoized the example inputs' fakes, and each
+    example input's symbolic context, its sizes static as on a first compile. Faking an example
+    input again there gives its static sizes; with a source of its own (make_fx's retrace,
+    OpenVINO's), fresh symbolic ones."""
+    context = TracingContext(FakeTensorMode(shape_env=fake_mode.shape_env))
+    for i, (example, n) in enumerate(zip(examples, placeholders)):
+        context.tensor_to_context[example] = StatefulSymbolicContext(
+            dynamic_sizes=[DimDynamic.STATIC] * example.dim(),
+            dynamic_strides=[DimDynamic.INFER_STRIDE] * example.dim(),
+            tensor_source=ConstantSource(n.get("source") or f"input {i}"))
+    return context
+
+
 def compile(backend, graph_text, level, constants, run_on_host, examples=None):
     doc = json.loads(graph_text)
     fake_mode = FakeTensorMode(shape_env=ShapeEnv())
@@ -61,9 +77,11 @@ def compile(backend, graph_text, level, constants, run_on_host, examples=None):
     gm = graph_module.build_graph_module(doc, level, constants, run_on_host, fake_mode, examples)
     if level == "dynamo":
         example_inputs = list(examples)
+        context = _backend_tracing_context(fake_mode, examples, placeholders)
     else:
         example_inputs = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
-    with tracing(TracingContext(fake_mode)), torch.enable_grad():
+        context = TracingContext(fake_mode)
+    with tracing(context), torch.enable_grad():
         fn = backend(gm, example_inputs)
     if not callable(fn):
         raise TypeError(f"the backend returned a {type(fn).__name__}, not a callable")

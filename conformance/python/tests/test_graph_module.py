@@ -7,6 +7,8 @@ import unittest
 
 import torch
 from torch._dynamo.backends.common import aot_autograd
+from torch._dynamo.source import ConstantSource
+from torch._guards import TracingContext
 from torch._subclasses.fake_tensor import FakeTensor
 
 from conformance.oracle import graphs
@@ -75,6 +77,28 @@ class GraphModuleTest(unittest.TestCase):
     def test_aten_level(self):
         example_inputs = self.check_level("aten")
         self.assertTrue(all(isinstance(e, FakeTensor) for e in example_inputs))
+
+    def test_backend_fakes_example_inputs_as_under_dynamo(self):
+        # A backend faking its example inputs again in the TracingContext's mode gets what it
+        # gets under torch.compile: static sizes plainly, symbolic ones with a source of its
+        # own or for a copy (OpenVINO's make_fx retrace; the host once handed the placeholders'
+        # memoized static fakes back there).
+        seen = []
+
+        def refake(gm, example_inputs):
+            mode, x = TracingContext.get().fake_mode, example_inputs[0]
+            symbolic = lambda t: [isinstance(s, torch.SymInt) for s in t.shape]
+            seen.append((gm, symbolic(mode.from_tensor(x)),
+                         symbolic(mode.from_tensor(x, source=ConstantSource("retrace"))),
+                         symbolic(mode.from_tensor(x.clone()))))
+            return gm.forward
+
+        torch._dynamo.reset()
+        torch.compile(lambda a: a.squeeze(0) + 1, backend=refake)(torch.randn(3, 1, 4))
+        doc = graphs.canonical_graph(seen[0][0], dynamo=True)
+        host.compile(refake, json.dumps(doc), "dynamo", {}, None, [torch.randn(3, 1, 4)])
+        self.assertEqual(seen[0][1:], ([False] * 3, [True, False, True], [True, False, True]))
+        self.assertEqual(seen[1][1:], seen[0][1:])
 
     def test_opaque_target_runs_on_the_host(self):
         doc = {"nodes": [
