@@ -2,8 +2,9 @@
 
 compile(): the GraphModule and example inputs as torch 2.13.0 hands them to a backend, checked
 against real torch (a recording backend under torch.compile):
-- Dynamo level: `backend(gm, example_inputs)` with real tensors, inside a TracingContext whose
-  FakeTensorMode (with a ShapeEnv) holds the placeholders' `example_value`s; grad mode on.
+- Dynamo level: `backend(gm, example_inputs)` with real tensors, inside a TracingContext with
+  a fresh FakeTensorMode on the ShapeEnv of the placeholders' `example_value`s and each example
+  input's symbolic context (static sizes), as Dynamo's OutputGraph makes it; grad mode on.
 - ATen level, as AOTAutograd calls its forward compiler: `fw_compiler(gm, example_inputs)`
   with fake tensors of the TracingContext's mode (the placeholders' `val`s); grad mode on.
 The example inputs are those the graph's first run gets (ABI 1.2's tdc_graph.example_inputs:

@@ -155,19 +155,25 @@ void ShrinkFailures(const SuiteOptions& o, const LoadedBackend& backend,
   }
 }
 
-// Runs `ids`, printing each non-PASS verdict as its case ends (and, on a terminal, which case
-// just ended).
+// Runs `ids`, printing each verdict other than PASS as its case ends, as the closing line will
+// count it (XFAIL, XPASS: `expectations` applied), flushed so a log being written shows it
+// (and, on a terminal, which case just ended).
 std::vector<CaseResult> RunPrinting(const SuiteOptions& o, const LoadedBackend& backend,
-                                    const std::vector<std::string>& ids, RunnerOptions options) {
+                                    const std::vector<std::string>& ids, RunnerOptions options,
+                                    const std::vector<Expectation>& expectations) {
   const bool terminal = isatty(fileno(stderr)) != 0;
+  const std::string today = Today();
   std::vector<CaseResult> results =
       RunCases(backend, ids, options, [&](size_t done, size_t total, const CaseResult& r) {
         if (terminal) fmt::print(stderr, "\r[{}/{}] {}\033[K", done, total, r.id);
         const std::string folder = KeepFolder(o, r);
-        if (r.verdict.status == CaseStatus::kPass) return;
+        std::vector<CaseResult> shown{r};
+        ApplyExpectations(expectations, today, shown);
+        if (shown[0].verdict.status == CaseStatus::kPass) return;
         if (terminal) fmt::print(stderr, "\r\033[K");
-        fmt::print("{}: {}\n  repro: {}\n{}", r.id, SafeText(FormatVerdict(r.verdict)),
+        fmt::print("{}: {}\n  repro: {}\n{}", r.id, SafeText(FormatVerdict(shown[0].verdict)),
                    SafeText(ReproCommand(r.id, o.library)), folder);
+        std::fflush(stdout);
       });
   if (terminal) fmt::print(stderr, "\r\033[K");
   return results;
@@ -234,9 +240,9 @@ std::string ReadWhole(const std::string& path) {
   return text.str();
 }
 
-// Applies the expectations to the run as a whole (the verdicts printed as cases ended are the
-// raw ones), writes what was asked for and closes the run. A run `interrupted` (by that
-// signal) applies them without judging any entry stale and rewrites no expectations file.
+// Applies the expectations to the run as a whole, judges their entries, writes what was asked for
+// and closes the run. A run `interrupted` (by that signal) applies them without judging any entry
+// stale and rewrites no expectations file.
 SuiteStatus Conclude(const SuiteOptions& o, const LoadedBackend& backend, const Selected& selected,
                      std::vector<Expectation> expectations, std::vector<CaseResult>& results,
                      int interrupted) {
@@ -333,11 +339,12 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
                         GeneratedDir(o),
                         std::get<std::map<std::string, Verdict>>(std::move(decided)),
                         signals.fd()};
-  std::vector<CaseResult> results = RunPrinting(o, backend, selected.ids, std::move(options));
+  std::vector<Expectation>& entries = std::get<std::vector<Expectation>>(expectations);
+  std::vector<CaseResult> results =
+      RunPrinting(o, backend, selected.ids, std::move(options), entries);
   if (!signals.signal()) ShrinkFailures(o, backend, results, core);
   const SuiteStatus status =
-      Conclude(o, backend, selected, std::get<std::vector<Expectation>>(std::move(expectations)),
-               results, signals.signal());
+      Conclude(o, backend, selected, std::move(entries), results, signals.signal());
   strays.KillNow();
   signals.DieOfItIfAny();
   return status;

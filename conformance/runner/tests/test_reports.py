@@ -124,6 +124,9 @@ class ReportsTest(unittest.TestCase):
                                 "fixtures:nothing:* FAIL matches no case\n")
         loose = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations))
         self.assertEqual(loose.returncode, 0, loose.stdout + loose.stderr)
+        # Each case's line says what the closing line counts it as.
+        self.assertIn(f"\n{passing}: XPASS: expected FAIL (expected to fail, fixed since), passed\n",
+                      "\n" + loose.stdout)
         strict = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations), "--strict")
         self.assertEqual(strict.returncode, 1, strict.stdout + strict.stderr)
         self.assertIn(f"{expectations}:2: stale expectation: fixtures:nothing:* FAIL", strict.stdout)
@@ -138,6 +141,7 @@ class ReportsTest(unittest.TestCase):
         self.assertIn("fixtures:probes:sum:profile=torch-2.13:level=dynamo NOT_SUPPORTED ", expectations.read_text())
         strict = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations), "--strict")
         self.assertEqual(strict.returncode, 0, strict.stdout + strict.stderr)
+        self.assertIn("\nfixtures:probes:sum:profile=torch-2.13:level=dynamo: XFAIL ", "\n" + strict.stdout)
 
     def test_shards_partition_the_selection(self):
         everything = run("--list", *SELECTION).stdout.splitlines()
