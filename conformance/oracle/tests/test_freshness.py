@@ -76,14 +76,22 @@ class FreshnessTest(unittest.TestCase):
 class NoTorchTest(unittest.TestCase):
 
     def test_freshness_and_lint_import_no_torch(self):
+        # Over a tree of one fixture and its golden: the whole tree is ci/oracle freshness's.
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix="tdc-no-torch-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / "fixtures" / "errors").mkdir(parents=True)
+        for f in (GOLDEN, paths.fixture_of_golden(GOLDEN)):
+            shutil.copy(f, tmp / "fixtures" / f.name)
         code = ("import sys\n"
-                "from conformance.oracle import cli, freshness, lint\n"
+                "from conformance.oracle import cli, freshness, lint, paths\n"
+                f"paths.FIXTURES_DIR = paths.pathlib.Path({str(tmp / 'fixtures')!r})\n"
+                "paths.ERRORS_DIR = paths.FIXTURES_DIR / 'errors'\n"
                 "freshness.problems()\n"
                 "lint.lint_file('fixtures/seed/example5_graph_break.py')\n"
-                "print('torch' in sys.modules)\n")
+                "print('torch' in sys.modules, freshness.count())\n")
         result = subprocess.run([sys.executable, "-c", code], cwd=paths.REPO_ROOT,
                                 capture_output=True, text=True, check=True)
-        self.assertEqual(result.stdout.strip(), "False")
+        self.assertEqual(result.stdout.strip(), "False 1")
 
 
 class OracleHashTest(unittest.TestCase):
