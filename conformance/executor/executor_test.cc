@@ -42,15 +42,21 @@ std::vector<std::string> Lines(const std::string& path) {
   return lines;
 }
 
+// Every TDC_CORE_SET_STRIDE-th case of the core set: 3 under ASan, where this test holds the
+// template's C code (the same for each case) and the whole set took 160 s; 1 otherwise.
+#ifndef TDC_CORE_SET_STRIDE
+#define TDC_CORE_SET_STRIDE 1
+#endif
+
 TEST(ExecutorTest, TheTemplatePassesTheCoreSet) {
   auto backend = LoadBundled("template");
   ASSERT_TRUE(backend);
   std::vector<std::string> core = Lines("conformance/core-set.txt");
   EXPECT_GT(core.size(), 1000U);
   std::vector<std::string> failed;
-  for (const std::string& id : core) {
-    Verdict v = RunId(*backend, id, /*required=*/true);
-    if (v.status != CaseStatus::kPass) failed.push_back(id + ": " + FormatVerdict(v));
+  for (size_t i = 0; i < core.size(); i += TDC_CORE_SET_STRIDE) {
+    Verdict v = RunId(*backend, core[i], /*required=*/true);
+    if (v.status != CaseStatus::kPass) failed.push_back(core[i] + ": " + FormatVerdict(v));
   }
   EXPECT_TRUE(failed.empty()) << fmt::format("{}", fmt::join(failed, "\n"));
 }
