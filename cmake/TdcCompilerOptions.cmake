@@ -31,3 +31,16 @@ function(tdc_add_test)
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} tdc_options GTest::gtest GTest::gtest_main)
   gtest_discover_tests(${T_NAME} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# tdc_add_fuzzer(NAME name SOURCE file.cc LIBS lib ...): a libFuzzer target (TDC_BUILD_FUZZ
+# only; ci/fuzz runs it), its libraries instrumented through tdc_options.
+function(tdc_add_fuzzer)
+  cmake_parse_arguments(F "" "NAME;SOURCE" "LIBS" ${ARGN})
+  if(NOT TDC_BUILD_FUZZ)
+    return()
+  endif()
+  add_executable(${F_NAME} ${F_SOURCE})
+  target_link_libraries(${F_NAME} PRIVATE ${F_LIBS})
+  target_compile_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
+  target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
+endfunction()
