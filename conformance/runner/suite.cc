@@ -160,9 +160,9 @@ void ShrinkFailures(const SuiteOptions& o, const LoadedBackend& backend,
 // (and, on a terminal, which case just ended).
 std::vector<CaseResult> RunPrinting(const SuiteOptions& o, const LoadedBackend& backend,
                                     const std::vector<std::string>& ids, RunnerOptions options,
-                                    const std::vector<Expectation>& expectations) {
+                                    const std::vector<Expectation>& expectations,
+                                    const std::string& today) {
   const bool terminal = isatty(fileno(stderr)) != 0;
-  const std::string today = Today();
   std::vector<CaseResult> results =
       RunCases(backend, ids, options, [&](size_t done, size_t total, const CaseResult& r) {
         if (terminal) fmt::print(stderr, "\r[{}/{}] {}\033[K", done, total, r.id);
@@ -244,9 +244,8 @@ std::string ReadWhole(const std::string& path) {
 // and closes the run. A run `interrupted` (by that signal) applies them without judging any entry
 // stale and rewrites no expectations file.
 SuiteStatus Conclude(const SuiteOptions& o, const LoadedBackend& backend, const Selected& selected,
-                     std::vector<Expectation> expectations, std::vector<CaseResult>& results,
-                     int interrupted) {
-  const std::string today = Today();
+                     std::vector<Expectation> expectations, const std::string& today,
+                     std::vector<CaseResult>& results, int interrupted) {
   std::vector<Expectation> stale =
       StaleInThisRun(ApplyExpectations(expectations, today, results), selected.suite, selected.ids);
   if (interrupted != 0) stale.clear();
@@ -339,12 +338,15 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
                         GeneratedDir(o),
                         std::get<std::map<std::string, Verdict>>(std::move(decided)),
                         signals.fd()};
+  // One day for the whole run: the lines printed as cases end count expectations as the
+  // closing line does.
+  const std::string today = Today();
   std::vector<Expectation>& entries = std::get<std::vector<Expectation>>(expectations);
   std::vector<CaseResult> results =
-      RunPrinting(o, backend, selected.ids, std::move(options), entries);
+      RunPrinting(o, backend, selected.ids, std::move(options), entries, today);
   if (!signals.signal()) ShrinkFailures(o, backend, results, core);
   const SuiteStatus status =
-      Conclude(o, backend, selected, std::move(entries), results, signals.signal());
+      Conclude(o, backend, selected, std::move(entries), today, results, signals.signal());
   strays.KillNow();
   signals.DieOfItIfAny();
   return status;
