@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <tuple>
+#include <utility>
 
 #include "conformance/executor/abi_graph_backend.h"
 #include "conformance/executor/aten_expectation.h"
@@ -294,6 +295,12 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
   running.timeout_seconds = options.timeout_seconds;
   // The case's process: the backend called live, each answer sent; its own verdict is not.
   auto forked = Fork([&](int out) {
+    if (options.guard) {
+      if (std::optional<std::string> failed = ApplySuiteGuard(*options.guard)) {
+        WriteAll(out, fmt::format("unguarded {}\n", *failed));
+        return;
+      }
+    }
     Progress progress = [out](CasePhase phase, const std::string& detail) {
       WriteAll(out, fmt::format("progress {} {}\n", PhaseName(phase), detail));
     };
@@ -330,6 +337,13 @@ bool ReadFromCase(RunningCase& c) {
   const auto consumed = [&] { c.buffer.erase(0, start); };
   for (size_t eol; (eol = c.buffer.find('\n', start)) != std::string::npos; start = eol + 1) {
     std::string line = c.buffer.substr(start, eol - start);
+    const bool first = !std::exchange(c.first_line_read, true);
+    if (first && !c.judge && line.starts_with("unguarded ")) {
+      // Only as the first line: what a backend writes later is not the harness's word.
+      c.unguarded = line.substr(10);
+      consumed();
+      return false;
+    }
     if (line.starts_with("progress ")) {
       std::string rest = line.substr(9);
       const size_t space = rest.find(' ');
@@ -366,6 +380,11 @@ Verdict FinishCase(RunningCase& c, bool timed_out) {
   kill(-c.pid, SIGKILL);
   int status = 0;
   waitpid(c.pid, &status, 0);
+  if (c.unguarded) {
+    return Verdict::Of(
+        CaseStatus::kHarnessError, CasePhase::kLoad, "suite_guard",
+        fmt::format("the suite could not be made read-only for the case: {}", *c.unguarded));
+  }
   const std::string where = fmt::format("in {}: {}", PhaseName(c.phase), c.detail);
   std::optional<Verdict> end;
   if (c.done) {

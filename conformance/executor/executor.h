@@ -21,6 +21,7 @@
 
 #include "conformance/abi/tdconform_backend.h"
 #include "conformance/executor/case_record.h"
+#include "conformance/executor/suite_guard.h"
 #include "conformance/executor/verdict.h"
 #include "conformance/loader/loader.h"
 #include "gpu/parity/policy.h"
@@ -53,6 +54,9 @@ struct ExecutorOptions {
   double timeout_seconds = 60;
   bool required = false;  // in the must-pass core set
   gpu::Policy tolerance;  // what each graph's outputs are held to (output_parity.h)
+  // Applied in the case's process before any backend call (suite_guard.h); none: the suite's
+  // files are only checked before each case.
+  std::shared_ptr<const SuiteGuard> guard = nullptr;
 };
 
 // Runs `spec` on `backend` (paths relative to the working directory, the repository root);
@@ -87,9 +91,12 @@ struct RunningCase {
   std::shared_ptr<const CaseFiles> files;
   std::deque<nlohmann::json> calls;  // the backend's answers, as the case's process sent them
   bool done = false;                 // it said it was done
-  bool judge = false;                // this is the judge's process: its verdict and records count
-  std::optional<Verdict> verdict;    // the judge's
-  std::vector<CaseRecord> records;   // the judge's
+  bool first_line_read = false;
+  // Why the guard could not be applied (the process's first line; it then ran no backend code).
+  std::optional<std::string> unguarded;
+  bool judge = false;               // this is the judge's process: its verdict and records count
+  std::optional<Verdict> verdict;   // the judge's
+  std::vector<CaseRecord> records;  // the judge's
 };
 std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const CaseSpec& spec,
                                              const ExecutorOptions& options);

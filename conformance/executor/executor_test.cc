@@ -17,6 +17,7 @@
 #include "conformance/executor/bundled_backends_testing.h"
 #include "conformance/executor/core_set.h"
 #include "conformance/executor/safe_text.h"
+#include "reference/base/read_file.h"
 
 namespace tdc::conformance {
 namespace {
@@ -29,7 +30,10 @@ Verdict RunId(const LoadedBackend& backend, const std::string& id, bool required
   auto spec = ResolveCase(id);
   if (auto* error = std::get_if<std::string>(&spec))
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "id", *error);
-  return RunCase(backend, std::get<CaseSpec>(spec), {timeout, required, {}});
+  ExecutorOptions options;
+  options.timeout_seconds = timeout;
+  options.required = required;
+  return RunCase(backend, std::get<CaseSpec>(spec), options);
 }
 
 // The lines of `path` but its comments.
@@ -211,27 +215,74 @@ TEST(ExecutorTest, EachHostileBackendGetsItsVerdict) {
   ExpectVerdict(RunId(*moved, kAdd), CaseStatus::kPass, std::nullopt, "");
 }
 
-// A backend that changes a fixture (in a copy of the suite): the case it runs in is judged
-// on the files as they were when it started, the next one is HARNESS_ERROR suite_modified
-// (it was a FAIL, blamed on the backend).
-TEST(ExecutorTest, ASuiteFileChangedByABackendIsNoFaultOfTheBackend) {
-  const std::filesystem::path source = std::filesystem::current_path();
-  const std::filesystem::path suite = std::filesystem::path(::testing::TempDir()) / "hostile_suite";
-  const std::string stem = "fixtures/allow_in_graph/s02_allow_then_disallow";
+// A suite for a backend that appends to one of its fixtures: a copy of one fixture and its
+// golden under a temporary directory; the fixture's path.
+std::filesystem::path HostileSuite(const std::string& name, const std::string& stem) {
+  const std::filesystem::path suite = std::filesystem::path(::testing::TempDir()) / name;
   std::filesystem::remove_all(suite);
-  std::filesystem::create_directories(suite / "fixtures/allow_in_graph");
+  std::filesystem::create_directories((suite / stem).parent_path());
   for (const char* ext : {".py", ".golden.json"})
-    std::filesystem::copy_file(source / (stem + ext), suite / (stem + ext));
-  setenv("TDC_HOSTILE_FIXTURE", (suite / (stem + ".py")).c_str(), 1);
+    std::filesystem::copy_file(std::filesystem::current_path() / (stem + ext),
+                               suite / (stem + ext));
+  return suite / (stem + ".py");
+}
+
+// Runs `id` twice in `suite` (the working directory meanwhile) with `options`, the
+// writes_fixture backend appending to `target`.
+std::pair<Verdict, Verdict> RunTwiceWritingTo(const std::filesystem::path& suite,
+                                              const std::string& target,
+                                              const ExecutorOptions& options) {
+  const std::filesystem::path source = std::filesystem::current_path();
+  setenv("TDC_HOSTILE_FIXTURE", target.c_str(), 1);
   auto backend = LoadBundled("broken_writes_fixture");
-  ASSERT_TRUE(backend);
   std::filesystem::current_path(suite);
-  Verdict first = RunId(*backend, kAdd);
-  Verdict second = RunId(*backend, kAdd);
+  auto spec = std::get<CaseSpec>(ResolveCase(kAdd));
+  std::pair<Verdict, Verdict> verdicts{RunCase(*backend, spec, options),
+                                       RunCase(*backend, spec, options)};
   std::filesystem::current_path(source);
   unsetenv("TDC_HOSTILE_FIXTURE");
+  return verdicts;
+}
+
+// Without the guard (a kernel without Landlock) a backend that changes a fixture: the case it
+// runs in is judged on the files as they were when it started, the next one is HARNESS_ERROR
+// suite_modified (it was a FAIL, blamed on the backend).
+TEST(ExecutorTest, ASuiteFileChangedByABackendIsNoFaultOfTheBackend) {
+  const std::string stem = "fixtures/allow_in_graph/s02_allow_then_disallow";
+  const std::filesystem::path fixture = HostileSuite("hostile_suite", stem);
+  auto [first, second] =
+      RunTwiceWritingTo(fixture.parent_path().parent_path().parent_path(), fixture, {});
   ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
   ExpectVerdict(second, CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified");
+}
+
+// With the guard, the case's process cannot write the suite: not by its path, not through
+// /proc/<the harness>/root (another mount view of the same file). Both cases pass and the
+// fixture is unchanged. A kernel without Landlock skips this (and says so).
+TEST(ExecutorTest, TheGuardKeepsTheSuiteOutOfTheBackendsReach) {
+  const std::string stem = "fixtures/allow_in_graph/s02_allow_then_disallow";
+  const std::filesystem::path fixture = HostileSuite("guarded_suite", stem);
+  const std::filesystem::path suite = fixture.parent_path().parent_path().parent_path();
+  // A file beside the suite, there before the guard is planned.
+  const std::filesystem::path elsewhere = suite.parent_path() / "guarded_suite_elsewhere.py";
+  { std::ofstream(elsewhere) << "x = 1\n"; }
+  auto planned = PlanSuiteGuard(SuitePaths(suite.string(), ""));
+  if (auto* why = std::get_if<std::string>(&planned)) GTEST_SKIP() << *why;
+  ExecutorOptions options;
+  options.guard = std::make_shared<SuiteGuard>(std::get<SuiteGuard>(planned));
+  const std::string before = ReadFile(fixture.string()).value();
+  const std::string through_proc =
+      fmt::format("/proc/{}/root{}", getpid(), std::filesystem::canonical(fixture).string());
+  for (const std::string& target : {fixture.string(), through_proc}) {
+    auto [first, second] = RunTwiceWritingTo(suite, target, options);
+    ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
+    ExpectVerdict(second, CaseStatus::kPass, std::nullopt, "");
+    EXPECT_EQ(ReadFile(fixture.string()).value(), before) << target;
+  }
+  // The same backend writes where the suite is not (the guard takes nothing else away).
+  auto [first, second] = RunTwiceWritingTo(suite, elsewhere.string(), options);
+  ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
+  EXPECT_EQ(ReadFile(elsewhere.string()).value(), "x = 1\n\n1 / 0\n\n1 / 0\n");
 }
 
 // The level-dependent fixture with its golden's aot_eager outcome changed: an ATen-level case

@@ -104,6 +104,7 @@ nlohmann::ordered_json JsonReport(const tdc_backend_info& info, const std::strin
   report["tolerance"] = gpu::PolicyName(tolerance);
   report["state"] = StateName(state.state);
   report["detail"] = SafeText(state.detail);
+  report["suite_guard"] = state.suite_guard;
   report["summary"] = {{"passed", tally.passed},
                        {"failed", tally.failed},
                        {"skipped", tally.skipped},

@@ -33,6 +33,9 @@ enum class RunState { kRunning, kComplete, kInterrupted, kNotRun };
 struct ReportState {
   RunState state = RunState::kComplete;
   std::string detail;
+  // What kept the suite's files out of the cases' reach (suite.cc DescribeGuard); empty when
+  // no case ran.
+  std::string suite_guard = "";
 };
 
 // Each case's wall-clock seconds (CaseResult::seconds; null where it did not run) with its id,

@@ -73,9 +73,9 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
         continue;
       }
       const Clock::time_point started = Clock::now();
-      auto launched = StartCase(
-          backend, std::get<CaseSpec>(spec),
-          {options.timeout_seconds, options.required.contains(ids[i]), options.tolerance});
+      auto launched = StartCase(backend, std::get<CaseSpec>(spec),
+                                {options.timeout_seconds, options.required.contains(ids[i]),
+                                 options.tolerance, options.guard});
       if (auto* verdict = std::get_if<Verdict>(&launched)) {
         finish(i, std::move(*verdict), true, {}, SecondsSince(started));
       } else {

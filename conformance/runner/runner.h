@@ -41,6 +41,8 @@ struct RunnerOptions {
   std::set<std::string> required;          // the must-pass core set
   std::string generated_dir;               // where generated cases' programs are (generated.h)
   std::map<std::string, Verdict> decided;  // verdicts known before running (generated.h)
+  // Applied in each case's process (suite_guard.h).
+  std::shared_ptr<const SuiteGuard> guard = nullptr;
   // Readable when the run must stop (interrupt.h): the running cases are killed and only
   // the finished ones come back. -1: none.
   int stop_fd = -1;

@@ -3,6 +3,7 @@
 #include "conformance/runner/suite.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -103,6 +104,19 @@ OrError<std::vector<Expectation>> StartingExpectations(const SuiteOptions& o) {
   return ReadExpectations(o.expectations);
 }
 
+// The guard of the suite's files for this run's cases (suite_guard.h), planned once, and the
+// report's words for it; without Landlock, none, said once on stderr.
+std::pair<std::shared_ptr<const SuiteGuard>, std::string> GuardTheSuite(const SuiteOptions& o) {
+  auto planned = PlanSuiteGuard(SuitePaths(".", GeneratedDir(o)));
+  if (auto* why = std::get_if<std::string>(&planned)) {
+    fmt::print(stderr, "tdconform: note: {}\n", *why);
+    return {nullptr, "none: " + *why};
+  }
+  auto guard = std::make_shared<const SuiteGuard>(std::get<SuiteGuard>(std::move(planned)));
+  return {guard, fmt::format("landlock (ABI {}): {}", guard->landlock_abi,
+                             fmt::join(guard->protected_paths, ", "))};
+}
+
 SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
   KillStraysAtEnd strays;
   auto spec = ResolveCase(o.case_id, GeneratedDir(o));
@@ -123,8 +137,10 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
   } else if (known.contains(o.case_id)) {
     result.verdict = known.at(o.case_id);
   } else {
-    result.verdict = RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec),
-                             {o.timeout, core.contains(o.case_id), o.tolerance}, &result.records);
+    result.verdict =
+        RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec),
+                {o.timeout, core.contains(o.case_id), o.tolerance, GuardTheSuite(o).first},
+                &result.records);
   }
   fmt::print("{}: {}\n", o.case_id, SafeText(FormatVerdict(result.verdict)));
   const std::string folder = KeepFolder(o, result);
@@ -136,14 +152,15 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
 
 // The first --shrink generated cases the backend failed, shrunk into their failure folders.
 void ShrinkFailures(const SuiteOptions& o, const LoadedBackend& backend,
-                    const std::vector<CaseResult>& results, const std::set<std::string>& core) {
+                    const std::vector<CaseResult>& results, const std::set<std::string>& core,
+                    const std::shared_ptr<const SuiteGuard>& guard) {
   int left = o.shrink;
   for (const CaseResult& r : results) {
     if (left <= 0) return;
     if (!WorthShrinking(r.id, r.verdict)) continue;
     --left;
     auto shrunk = ShrinkGenerated(
-        backend, r.id, r.verdict, {o.timeout, core.contains(r.id), o.tolerance},
+        backend, r.id, r.verdict, {o.timeout, core.contains(r.id), o.tolerance, guard},
         fmt::format("{}/shrink/{}", o.out, r.id), fmt::format("{}/{}", FailuresDir(o), r.id));
     if (auto* error = std::get_if<std::string>(&shrunk)) {
       fmt::print(stderr, "{}\n", *error);
@@ -245,7 +262,8 @@ std::string ReadWhole(const std::string& path) {
 // stale and rewrites no expectations file.
 SuiteStatus Conclude(const SuiteOptions& o, const LoadedBackend& backend, const Selected& selected,
                      std::vector<Expectation> expectations, const std::string& today,
-                     std::vector<CaseResult>& results, int interrupted) {
+                     std::vector<CaseResult>& results, int interrupted,
+                     const std::string& suite_guard) {
   std::vector<Expectation> stale =
       StaleInThisRun(ApplyExpectations(expectations, today, results), selected.suite, selected.ids);
   if (interrupted != 0) stale.clear();
@@ -278,6 +296,7 @@ SuiteStatus Conclude(const SuiteOptions& o, const LoadedBackend& backend, const 
                          results.size(), selected.ids.size())};
     fmt::print(stderr, "tdconform: {}\n", state.detail);
   }
+  state.suite_guard = suite_guard;
   written = WriteReports(o, backend.info(), results, tally, state) && written;
   fmt::print("{}\n", ClosingLine(tally));
   if (!written) return SuiteStatus::kError;
@@ -330,6 +349,7 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
   auto decided = Prepare(o, selected.ids);
   if (auto* error = std::get_if<std::string>(&decided))
     return NotRun(o, *error, SuiteStatus::kError, backend.info());
+  auto [guard, suite_guard] = GuardTheSuite(o);
   RunnerOptions options{o.jobs,
                         o.timeout,
                         o.max_timeouts,
@@ -337,16 +357,17 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
                         core,
                         GeneratedDir(o),
                         std::get<std::map<std::string, Verdict>>(std::move(decided)),
-                        signals.fd()};
+                        guard};
+  options.stop_fd = signals.fd();
   // One day for the whole run: the lines printed as cases end count expectations as the
   // closing line does.
   const std::string today = Today();
   std::vector<Expectation>& entries = std::get<std::vector<Expectation>>(expectations);
   std::vector<CaseResult> results =
       RunPrinting(o, backend, selected.ids, std::move(options), entries, today);
-  if (!signals.signal()) ShrinkFailures(o, backend, results, core);
-  const SuiteStatus status =
-      Conclude(o, backend, selected, std::move(entries), today, results, signals.signal());
+  if (!signals.signal()) ShrinkFailures(o, backend, results, core, guard);
+  const SuiteStatus status = Conclude(o, backend, selected, std::move(entries), today, results,
+                                      signals.signal(), suite_guard);
   strays.KillNow();
   signals.DieOfItIfAny();
   return status;
