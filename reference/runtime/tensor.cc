@@ -223,6 +223,7 @@ Tensor EmptyTensor(DType dtype, const Shape& sizes) {
   t.strides = ContiguousStrides(sizes);
   t.storage = std::make_shared<Storage>();
   t.storage->bytes.assign(t.numel() * ElementSize(dtype), 0);
+  t.storage->charge = MemoryCharge(static_cast<int64_t>(t.storage->bytes.size()));
   return t;
 }
 

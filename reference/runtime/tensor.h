@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reference/graph/vocabulary.h"
+#include "reference/runtime/memory_budget.h"
 
 namespace tdc::runtime {
 
@@ -41,6 +42,7 @@ std::string TorchTypeName(DType dtype);
 // int64_t, bool as uint8_t), so a float32 tensor computes in float like torch's kernels.
 struct Storage {
   std::vector<unsigned char> bytes;
+  MemoryCharge charge = {};  // `bytes` counted against the run's memory budget
 };
 
 // An element read from or written into a tensor, independent of its dtype. Floating

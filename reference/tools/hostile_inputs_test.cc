@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "reference/runtime/memory_budget.h"
 #include "reference/tools/compare_command.h"
 #include "reference/tools/run_command.h"
 
@@ -254,6 +255,41 @@ TEST(HostileInputs, EndlessLoopIsRefusedByTheStepBudget) {
       options);
   EXPECT_EQ(compiled.code, 0) << compiled.err;
   EXPECT_TRUE(Contains(compiled.out, "the program ran more than 10000 steps"));
+}
+
+// A program that keeps 20 tensors of 4 MiB: refused at the statement where it holds more than
+// a 64 MiB budget, eagerly and compiled; one that makes as many but frees each runs (a freed
+// storage gives its bytes back).
+TEST(HostileInputs, HoldingMoreThanTheMemoryBudgetIsRefused) {
+  runtime::SetMaxMemoryBytes(int64_t{64} << 20);
+  const std::string kept =
+      "import torch\n"
+      "xs = []\n"
+      "for i in range(20):\n"
+      "    xs.append(torch.ones(2**20))\n"
+      "out = len(xs)\n";
+  Result r = RunText(kept);
+  Result compiled = RunCompiledText(
+      "import torch\n"
+      "@torch.compile(backend=backend)\n"
+      "def f(x):\n"
+      "    return x + 1\n"
+      "xs = []\n"
+      "for i in range(20):\n"
+      "    xs.append(f(torch.ones(2**20)))\n"
+      "out = len(xs)\n");
+  Result freed = RunText(
+      "import torch\n"
+      "for i in range(100):\n"
+      "    x = torch.ones(2**20)\n"
+      "out = x.sum()\n");
+  runtime::SetMaxMemoryBytes(runtime::kDefaultMaxMemoryBytes);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "unsupported "));
+  EXPECT_TRUE(Contains(r.out, "program.py:4:"));
+  EXPECT_TRUE(Contains(r.out, "over the memory budget of 67108864 bytes"));
+  EXPECT_TRUE(Contains(compiled.out, "over the memory budget of 67108864 bytes"));
+  EXPECT_TRUE(Contains(freed.out, "\"values\":[\"0x1.0000000000000p+20\"]"));  // 2**20
 }
 
 // ---- tdcompare ----

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/runtime/memory_budget.h"
 #include "reference/tools/check_command.h"
 #include "reference/tools/liveness_command.h"
 #include "reference/tools/run_command.h"
@@ -22,6 +23,16 @@ void AddMaxSteps(CLI::App* command, int64_t* max_steps) {
                    "statements and comprehension items")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max()));
+}
+
+// `--max-memory`: the memory budget of each run, in MiB (reference/runtime/memory_budget.h).
+void AddMaxMemory(CLI::App* command, int64_t* mib) {
+  command
+      ->add_option("--max-memory", *mib,
+                   "refuse the run (outcome `unsupported`) once its tensors hold more than this "
+                   "many MiB at once")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, std::numeric_limits<int64_t>::max() >> 20));
 }
 
 // `--mode`, `--profile`, `--disable-rule` and `--max-steps`, shared by run and verify.
@@ -103,7 +114,11 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   AddMaxSteps(explain, &explain_options.max_steps);
 
+  int64_t max_memory_mib = tdc::runtime::kDefaultMaxMemoryBytes >> 20;
+  for (CLI::App* command : {run, verify, explain}) AddMaxMemory(command, &max_memory_mib);
+
   CLI11_PARSE(app, argc, argv);
+  tdc::runtime::SetMaxMemoryBytes(max_memory_mib << 20);
   auto dispatch = [&]() -> int {
     if (explain->parsed())
       return tdc::tools::RunExplain(explain_file, explain_options, std::cout, std::cerr);

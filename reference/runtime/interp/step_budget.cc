@@ -25,6 +25,7 @@ ScopedStepBudget::~ScopedStepBudget() {
 }
 
 void TakeStep() {
+  CheckMemoryBudget();
   if (limit == kNoBudget || ++taken <= limit) return;
   RefuseNotModeled(fmt::format(
       "the program ran more than {} steps (the step budget, tdref --max-steps)", limit));

@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "reference/runtime/memory_budget.h"
+
 namespace tdc::runtime {
 
 // Generous: the largest fixtures take thousands of steps; this is tens of seconds.
@@ -29,9 +31,11 @@ class ScopedStepBudget {
  private:
   int64_t saved_limit_;
   int64_t saved_taken_;
+  ScopedMemoryAccount memory_;  // the run's memory budget, checked at each step
 };
 
-// One step of the run: refuses it (NotModeled) once the installed budget is spent.
+// One step of the run: refuses it (NotModeled) once the installed budget is spent, or once
+// the run holds more tensor bytes than its memory budget (memory_budget.h).
 void TakeStep();
 
 }  // namespace tdc::runtime
