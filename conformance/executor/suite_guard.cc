@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "conformance/loader/python_loader.h"
+
 namespace tdc::conformance {
 
 namespace {
@@ -63,6 +65,8 @@ std::vector<std::string> SuitePaths(const std::string& root, const std::string& 
   std::error_code error;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
   if (!error) paths.push_back(exe.parent_path().string());
+  if (const std::string python = PythonBackendLibrary(); !python.empty())
+    paths.push_back(fs::path(python).parent_path().string());
   return paths;
 }
 

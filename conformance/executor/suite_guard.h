@@ -36,8 +36,9 @@ std::variant<SuiteGuard, std::string> PlanSuiteGuard(const std::vector<std::stri
 
 // The suite's directories a case must not write, under `root` (the suite root, where case ids'
 // fixtures/ are): fixtures/ (programs and goldens), conformance/ (core set, case lists,
-// expectations, the Python host), `generated_dir` when given, and the directory of the running
-// executable (the harness and its bundled libraries).
+// expectations, the Python host), `generated_dir` when given, the directory of the running
+// executable (the harness) and that of the Python backend library (the harness's host for
+// Python backends, python_loader.h).
 std::vector<std::string> SuitePaths(const std::string& root, const std::string& generated_dir);
 
 // In the case's process, before any backend call: from now on it and its children cannot

@@ -10,6 +10,11 @@
 
 namespace tdc::conformance {
 
+std::string PythonBackendLibrary() {
+  const char* env = std::getenv("TDC_PYTHON_BACKEND_LIBRARY");
+  return env != nullptr && *env != '\0' ? env : TDC_PYTHON_BACKEND_LIBRARY;
+}
+
 std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadPythonBackend(
     const std::string& spec) {
   const std::string rest = spec.substr(kPythonBackendPrefix.size());
@@ -20,8 +25,7 @@ std::variant<std::unique_ptr<LoadedBackend>, LoadFailure> LoadPythonBackend(
                                                   spec)};
   }
   const std::string module = rest.substr(0, colon), attr = rest.substr(colon + 1);
-  const char* env = std::getenv("TDC_PYTHON_BACKEND_LIBRARY");
-  const std::string library = env != nullptr && *env != '\0' ? env : TDC_PYTHON_BACKEND_LIBRARY;
+  const std::string library = PythonBackendLibrary();
   if (library.empty()) {
     return LoadFailure{"python_unavailable",
                        "this tdconform was built without Python backends (TDC_BUILD_PYTHON=OFF)"};

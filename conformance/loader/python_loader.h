@@ -17,6 +17,10 @@ struct LoadFailure;
 
 inline constexpr std::string_view kPythonBackendPrefix = "py:";
 
+// The Python backend library's path: TDC_PYTHON_BACKEND_LIBRARY's, else the one built with this
+// tdconform; empty when there is none.
+std::string PythonBackendLibrary();
+
 // `spec` is py:MODULE:ATTR (MODULE dotted, ATTR a name in it). Failures: python_spec (not of
 // that form), python_unavailable (no library), dlopen, python_init, python_import,
 // python_attr (the message holds Python's error and traceback).
