@@ -413,6 +413,20 @@ static tdc_status CreateWritingFixture(const tdc_host_api* host, tdc_backend** o
 }
 static void BreakWritesFixture(tdc_backend_api* api) { api->create = CreateWritingFixture; }
 
+/* get_info never returns: loading it once hung the whole run. */
+static void HangingInfo(tdc_backend_info* out) {
+  (void)out;
+  for (;;) sleep(1);
+}
+static void BreakHangsInInfo(tdc_backend_api* api) { api->get_info = HangingInfo; }
+
+/* A library constructor that never returns (dlopen itself blocks). */
+__attribute__((constructor)) static void HangInConstructorIfAsked(void) {
+  if (strcmp(TDC_BROKEN_FAULT, "hangs_in_constructor") == 0) {
+    for (;;) sleep(1);
+  }
+}
+
 typedef struct fault_row {
   const char* name; /* libtdc_backend_broken_<name>.so */
   void (*apply)(tdc_backend_api* api);
@@ -439,7 +453,9 @@ static const fault_row kFaults[] = {
     {"abuses_host", BreakAbusesHost},
     {"forges_verdict", BreakForgesVerdict},
     {"writes_fixture", BreakWritesFixture},
+    {"hangs_in_info", BreakHangsInInfo},
     {"slow_load", NULL},
+    {"hangs_in_constructor", NULL},
     {"chdir_on_load", NULL},
 };
 

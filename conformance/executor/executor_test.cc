@@ -206,6 +206,14 @@ TEST(ExecutorTest, EachHostileBackendGetsItsVerdict) {
   ASSERT_TRUE(std::holds_alternative<LoadFailure>(slow));
   EXPECT_EQ(std::get<LoadFailure>(slow).reason, "load_timeout");
   EXPECT_LT(std::chrono::steady_clock::now() - loading, std::chrono::seconds(10));
+  // The same for a get_info and a library constructor that never return.
+  for (const char* hanging : {"broken_hangs_in_info", "broken_hangs_in_constructor"}) {
+    const auto started = std::chrono::steady_clock::now();
+    auto hung = LoadBackend(BundledLibrary(hanging), 2);
+    ASSERT_TRUE(std::holds_alternative<LoadFailure>(hung)) << hanging;
+    EXPECT_EQ(std::get<LoadFailure>(hung).reason, "load_timeout") << hanging;
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10)) << hanging;
+  }
   // chdir("/") in tdc_backend_get_api: the working directory is restored (every case was a
   // HARNESS_ERROR, its fixture unreadable).
   const std::filesystem::path before = std::filesystem::current_path();
@@ -256,13 +264,16 @@ TEST(ExecutorTest, ASuiteFileChangedByABackendIsNoFaultOfTheBackend) {
   ExpectVerdict(second, CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified");
 }
 
-// With the guard, the case's process cannot write the suite: not by its path, not through
-// /proc/<the harness>/root (another mount view of the same file). Both cases pass and the
-// fixture is unchanged. A kernel without Landlock skips this (and says so).
+// With the guard, the case's process cannot write the suite: the fixture (by its path and
+// through /proc/<the harness>/root, another view of the same file), its golden, the core set,
+// nor make a file beside the harness's binaries. Both cases pass and nothing changed. A
+// kernel without Landlock skips this (and says so).
 TEST(ExecutorTest, TheGuardKeepsTheSuiteOutOfTheBackendsReach) {
   const std::string stem = "fixtures/allow_in_graph/s02_allow_then_disallow";
   const std::filesystem::path fixture = HostileSuite("guarded_suite", stem);
   const std::filesystem::path suite = fixture.parent_path().parent_path().parent_path();
+  std::filesystem::create_directories(suite / "conformance");
+  { std::ofstream(suite / "conformance/core-set.txt") << "# the core set\n"; }
   // A file beside the suite, there before the guard is planned.
   const std::filesystem::path elsewhere = suite.parent_path() / "guarded_suite_elsewhere.py";
   { std::ofstream(elsewhere) << "x = 1\n"; }
@@ -270,14 +281,23 @@ TEST(ExecutorTest, TheGuardKeepsTheSuiteOutOfTheBackendsReach) {
   if (auto* why = std::get_if<std::string>(&planned)) GTEST_SKIP() << *why;
   ExecutorOptions options;
   options.guard = std::make_shared<SuiteGuard>(std::get<SuiteGuard>(planned));
+  const std::filesystem::path golden = suite / (stem + ".golden.json");
+  const std::filesystem::path core_set = suite / "conformance/core-set.txt";
+  const std::filesystem::path beside_harness =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path() / "tdc_hostile_probe.py";
   const std::string before = ReadFile(fixture.string()).value();
+  const std::string golden_before = ReadFile(golden.string()).value();
   const std::string through_proc =
       fmt::format("/proc/{}/root{}", getpid(), std::filesystem::canonical(fixture).string());
-  for (const std::string& target : {fixture.string(), through_proc}) {
+  for (const std::string& target : {fixture.string(), through_proc, golden.string(),
+                                    core_set.string(), beside_harness.string()}) {
     auto [first, second] = RunTwiceWritingTo(suite, target, options);
     ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
     ExpectVerdict(second, CaseStatus::kPass, std::nullopt, "");
     EXPECT_EQ(ReadFile(fixture.string()).value(), before) << target;
+    EXPECT_EQ(ReadFile(golden.string()).value(), golden_before) << target;
+    EXPECT_EQ(ReadFile(core_set.string()).value(), "# the core set\n") << target;
+    EXPECT_FALSE(std::filesystem::exists(beside_harness)) << target;
   }
   // The same backend writes where the suite is not (the guard takes nothing else away).
   auto [first, second] = RunTwiceWritingTo(suite, elsewhere.string(), options);

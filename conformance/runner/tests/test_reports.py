@@ -130,6 +130,13 @@ class ReportsTest(unittest.TestCase):
         strict = run("--backend", BACKEND, *SELECTION, "--expectations", str(expectations), "--strict")
         self.assertEqual(strict.returncode, 1, strict.stdout + strict.stderr)
         self.assertIn(f"{expectations}:2: stale expectation: fixtures:nothing:* FAIL", strict.stdout)
+        # An expired entry is stale because it expired, and says so (it was "matched no case").
+        expired = Path(self.dir.name) / "expired.txt"
+        expired.write_text(f"{passing} FAIL expires=2020-01-01 accepted until 2020\n")
+        old = run("--backend", BACKEND, *SELECTION, "--expectations", str(expired), "--strict")
+        self.assertEqual(old.returncode, 1, old.stdout + old.stderr)
+        self.assertIn(f"{expired}:1: stale expectation: {passing} FAIL expired on 2020-01-01\n",
+                      old.stdout)
         loose_summary = loose.stdout.strip().splitlines()[-1]
         strict_summary = strict.stdout.strip().splitlines()[-1]
         self.assertNotEqual(loose_summary, strict_summary)
