@@ -257,7 +257,7 @@ typedef struct tdc_host_api {
   /* Allocates a tensor the host owns, contiguous, on `device`: a run's outputs are
    * allocated here. Fills in `out`, whose shape and strides stay valid with its data.
    * TDC_STATUS_ERROR for a negative size, or a tensor whose byte size overflows or passes
-   * 4 GiB. */
+   * 4 GiB (an empty one's counting each size 0 as 1: its strides). */
   tdc_status (*alloc_tensor)(void* context, int32_t dtype, int32_t device, int32_t device_index,
                              int32_t ndim, const int64_t* shape, tdc_tensor* out);
   /* Runs node `node_index` of the graph being run (only during run()) on the host: an

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace tdc::conformance {
@@ -56,6 +57,16 @@ std::optional<std::string> CheckShape(int32_t dtype, int32_t ndim, const int64_t
     if (shape[d] < 0) return fmt::format("size {} of dimension {} is negative", shape[d], d);
     if (__builtin_mul_overflow(bytes, shape[d], &bytes) || bytes > kMaxWireTensorBytes) {
       return fmt::format("a tensor of shape ({}) holds more than {} bytes",
+                         fmt::join(shape, shape + ndim, ", "), kMaxWireTensorBytes);
+    }
+  }
+  // An empty tensor's contiguous strides: the sizes with each 0 counted as 1 (ContiguousStrides
+  // multiplies them all; [0, 2^62, 4] would overflow there).
+  int64_t span = runtime::ElementSize(static_cast<runtime::DType>(dtype));
+  for (int32_t d = 0; d < ndim; ++d) {
+    if (__builtin_mul_overflow(span, std::max<int64_t>(shape[d], 1), &span) ||
+        span > kMaxWireTensorBytes) {
+      return fmt::format("an empty tensor of shape ({}) whose strides pass {} bytes",
                          fmt::join(shape, shape + ndim, ", "), kMaxWireTensorBytes);
     }
   }

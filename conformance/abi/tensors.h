@@ -41,7 +41,8 @@ class WireTensors {
 inline constexpr int64_t kMaxWireTensorBytes = int64_t{1} << 32;
 
 // Why a tensor of that dtype and shape cannot be made (a negative or overflowing size, one
-// above kMaxWireTensorBytes); nothing when it can.
+// above kMaxWireTensorBytes, an empty one whose sizes with each 0 counted as 1 are: its
+// strides would be); nothing when it can.
 std::optional<std::string> CheckShape(int32_t dtype, int32_t ndim, const int64_t* shape);
 
 // A copy of `t` (on the CPU), or why it cannot be one: an unknown dtype, a null pointer, a

@@ -178,6 +178,32 @@ TEST(WireTest, ExampleInputsAreCopiesWithTheirStrides) {
   EXPECT_EQ(WireGraph(graph::Graph{}, TDC_GRAPH_LEVEL_DYNAMO, "g").get().example_inputs, nullptr);
 }
 
+TEST(WireTest, AnEmptyConstantWhoseStridesOverflowIsRefused) {
+  // Found by tdc_wire_fuzzer (fuzz/regressions/wire/): 0 elements, but its contiguous strides
+  // (4 * 2^62) overflowed where the copy was made.
+  const int64_t shape[] = {0, int64_t{1} << 62, 4};
+  const int64_t strides[] = {0, 0, 0};
+  float data = 0;
+  tdc_tensor t{};
+  t.dtype = TDC_DTYPE_FLOAT32;
+  t.ndim = 3;
+  t.shape = shape;
+  t.strides = strides;
+  t.data = &data;
+  const char* name = "_tensor_constant0";
+  tdc_graph g{};
+  g.num_constants = 1;
+  g.constant_names = &name;
+  g.constants = &t;
+  auto decoded = DecodeConstants(g);
+  ASSERT_TRUE(std::holds_alternative<std::string>(decoded));
+  EXPECT_EQ(std::get<std::string>(decoded),
+            "constant _tensor_constant0: an empty tensor of shape (0, 4611686018427387904, 4) "
+            "whose strides pass 4294967296 bytes");
+  const int64_t empty[] = {0, int64_t{1} << 20, 4};  // strides within 4 GiB: fine
+  EXPECT_FALSE(CheckShape(TDC_DTYPE_FLOAT32, 3, empty));
+}
+
 std::string DecodeError(const tdc_graph& g) {
   std::variant<graph::Graph, std::string> decoded = DecodeGraph(g);
   return std::holds_alternative<std::string>(decoded) ? std::get<std::string>(decoded) : "decoded";

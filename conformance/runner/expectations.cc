@@ -51,8 +51,16 @@ bool DecidedByRun(const std::string& pattern, const std::vector<std::string>& su
 }  // namespace
 
 std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fmt::format("{}:1:1: error: cannot read the expectations", path);
+  std::ifstream file(path);
+  if (!file) return fmt::format("{}:1:1: error: cannot read the expectations", path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return ExpectationsFromText(text.str(), path);
+}
+
+std::variant<std::vector<Expectation>, std::string> ExpectationsFromText(std::string_view text,
+                                                                         const std::string& name) {
+  std::istringstream in{std::string(text)};
   std::vector<Expectation> out;
   int number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -60,7 +68,7 @@ std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::
     if (number == 1 && line.starts_with(kByteOrderMark)) line.erase(0, kByteOrderMark.size());
     size_t pos = 0;
     auto error = [&](size_t column, const std::string& what) {
-      return fmt::format("{}:{}:{}: error: {}", path, number, column, what);
+      return fmt::format("{}:{}:{}: error: {}", name, number, column, what);
     };
     auto pattern = NextWord(line, pos);
     if (!pattern || pattern->first.starts_with("#")) continue;

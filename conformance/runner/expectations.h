@@ -12,10 +12,11 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
-#include "conformance/runner/runner.h"
+#include "conformance/runner/case_result.h"
 
 namespace tdc::conformance {
 
@@ -29,6 +30,10 @@ struct Expectation {
 
 // The file's entries, or `file:line:col: error: ...`.
 std::variant<std::vector<Expectation>, std::string> ReadExpectations(const std::string& path);
+// The same for the text of a file, `name` in its errors (ReadExpectations reads the file and
+// calls it).
+std::variant<std::vector<Expectation>, std::string> ExpectationsFromText(std::string_view text,
+                                                                         const std::string& name);
 
 // Applies `expectations` (those expiring before `today`, YYYY-MM-DD, are ignored) to
 // `results`; returns the stale entries.

@@ -15,23 +15,9 @@
 #include <vector>
 
 #include "conformance/executor/executor.h"
+#include "conformance/runner/case_result.h"
 
 namespace tdc::conformance {
-
-struct CaseResult {
-  std::string id;
-  Verdict verdict;
-  // What the case sent back (case_record.h): given to OnResult, then dropped (a run keeps
-  // only the verdicts).
-  std::vector<CaseRecord> records = {};
-  // Every output the policy judged (the `parity` records' outputs, each with its graph's
-  // index and name): kept for the report.
-  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
-  // Wall-clock seconds from the case's start to its verdict (its processes: the judge's and
-  // the backend's); none for a case decided without running (SKIPPED, a harness error before
-  // it started, a generated case decided beforehand).
-  std::optional<double> seconds = std::nullopt;
-};
 
 struct RunnerOptions {
   int jobs = 1;

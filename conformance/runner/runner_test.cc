@@ -31,6 +31,10 @@ TEST(SelectionTest, GlobsMatchTheWholeId) {
   EXPECT_FALSE(GlobMatch("fixtures:seed", "fixtures:seed:x"));  // anchored at both ends
   EXPECT_TRUE(GlobMatch("*a*b*", "xxaxxbxx"));
   EXPECT_FALSE(GlobMatch("*a*b", "xxaxxbxx"));
+  // A `*` is a wildcard even where the id has a `*` (tdc_caselist_fuzzer: `*` matched `*x` no
+  // more once it had matched the id's `*` as a byte).
+  EXPECT_TRUE(GlobMatch("*", "*x"));
+  EXPECT_TRUE(GlobMatch("a*", "a*b"));
 }
 
 TEST(SelectionTest, FiltersExcludesAndCaseListsNarrowTheSuite) {
@@ -283,6 +287,28 @@ TEST(ExpectationsTest, DatesAreDaysOfTheCalendarAndReasonsAreBounded) {
       WriteTemp("long.txt", "s:g:* FAIL " + std::string(kMaxReason + 1, 'r') + "\n");
   EXPECT_EQ(std::get<std::string>(ReadExpectations(long_reason)),
             long_reason + ":1:12: error: a reason of 4097 bytes (at most 4096)");
+}
+
+TEST(ExpectationsTest, FilesAndTheirTextReadAlike) {
+  const std::string expectations = "\xEF\xBB\xBF# c\ns:g:* FAIL expires=2027-01-31 why\ns:h:x\n";
+  const std::string path = WriteTemp("text.txt", expectations);
+  EXPECT_EQ(std::get<std::string>(ReadExpectations(path)),
+            std::get<std::string>(ExpectationsFromText(expectations, path)));
+  const std::string good = WriteTemp("text_good.txt", "s:g:* FAIL expires=2027-01-31 why\n");
+  auto from_file = ReadExpectations(good);
+  auto from_text = ExpectationsFromText("s:g:* FAIL expires=2027-01-31 why\n", good);
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(from_file));
+  ASSERT_TRUE(std::holds_alternative<std::vector<Expectation>>(from_text));
+  ASSERT_EQ(std::get<std::vector<Expectation>>(from_file).size(), 1U);
+  ASSERT_EQ(std::get<std::vector<Expectation>>(from_text).size(), 1U);
+  EXPECT_EQ(std::get<std::vector<Expectation>>(from_file)[0].reason,
+            std::get<std::vector<Expectation>>(from_text)[0].reason);
+  const std::string cases = "\xEF\xBB\xBF# c\ns:g:a\n\ns:g:b";
+  EXPECT_EQ(std::get<std::vector<std::string>>(ReadCaseList(WriteTemp("text_cases.txt", cases))),
+            std::get<std::vector<std::string>>(CaseListFromText(cases, "text_cases.txt")));
+  const std::string bad = WriteTemp("text_bad_cases.txt", "s:g:a\nnot an id\n");
+  EXPECT_EQ(std::get<std::string>(ReadCaseList(bad)),
+            std::get<std::string>(CaseListFromText("s:g:a\nnot an id\n", bad)));
 }
 
 TEST(ExpectationsTest, AByteOrderMarkIsSkipped) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "reference/base/case_id.h"
 
@@ -17,8 +18,16 @@ constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 }  // namespace
 
 std::variant<std::vector<std::string>, std::string> ReadCaseList(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fmt::format("{}:1:1: error: cannot read the case list", path);
+  std::ifstream file(path);
+  if (!file) return fmt::format("{}:1:1: error: cannot read the case list", path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return CaseListFromText(text.str(), path);
+}
+
+std::variant<std::vector<std::string>, std::string> CaseListFromText(std::string_view text,
+                                                                     const std::string& name) {
+  std::istringstream in{std::string(text)};
   std::vector<std::string> ids;
   int line_number = 0;
   for (std::string line; std::getline(in, line);) {
@@ -26,7 +35,7 @@ std::variant<std::vector<std::string>, std::string> ReadCaseList(const std::stri
     if (line_number == 1 && line.starts_with(kByteOrderMark)) line.erase(0, kByteOrderMark.size());
     if (line.empty() || line[0] == '#') continue;
     CaseIdParse parsed = ParseCaseId(line);
-    if (!parsed.id) return fmt::format("{}:{}:1: error: {}", path, line_number, parsed.error);
+    if (!parsed.id) return fmt::format("{}:{}:1: error: {}", name, line_number, parsed.error);
     ids.push_back(line);
   }
   return ids;
@@ -36,12 +45,13 @@ bool GlobMatch(std::string_view pattern, std::string_view id) {
   // Iterative matching with one backtrack point: the last `*`.
   size_t p = 0, i = 0, star = std::string_view::npos, resume = 0;
   while (i < id.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == id[i])) {
-      ++p;
-      ++i;
-    } else if (p < pattern.size() && pattern[p] == '*') {
+    // A `*` is a wildcard first, even against a `*` of the id (a backtrack point).
+    if (p < pattern.size() && pattern[p] == '*') {
       star = p++;
       resume = i;
+    } else if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == id[i])) {
+      ++p;
+      ++i;
     } else if (star != std::string_view::npos) {
       p = star + 1;
       i = ++resume;

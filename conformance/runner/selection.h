@@ -16,6 +16,10 @@ namespace tdc::conformance {
 // must parse as a case id (a UTF-8 byte order mark before the first is skipped). An error
 // names the file and line (`file:line:1: error: ...`).
 std::variant<std::vector<std::string>, std::string> ReadCaseList(const std::string& path);
+// The same for the text of a file, `name` in its errors (ReadCaseList reads the file and
+// calls it).
+std::variant<std::vector<std::string>, std::string> CaseListFromText(std::string_view text,
+                                                                     const std::string& name);
 
 // Whether `id` matches the glob `pattern` as a whole.
 bool GlobMatch(std::string_view pattern, std::string_view id);
