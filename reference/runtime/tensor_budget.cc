@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "reference/runtime/not_modeled.h"
@@ -36,6 +37,12 @@ void CheckNewStorage(const Shape& sizes, DType dtype) {
     throw TorchError("RuntimeError",
                      "Storage size calculation overflowed with sizes=" + ShapeText(sizes));
   }
+  // Then TensorImpl's contiguous restride: each stride the product of the sizes after it
+  // (a 0 counted as 1), which an empty tensor's other sizes can overflow.
+  int64_t stride = 1;
+  for (size_t d = sizes.size(); d > 1; --d)
+    overflowed |= __builtin_mul_overflow(stride, std::max<int64_t>(sizes[d - 1], 1), &stride);
+  if (overflowed) throw TorchError("RuntimeError", "Stride calculation overflowed");
   CheckElementBudget(sizes);
 }
 

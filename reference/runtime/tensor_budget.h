@@ -24,7 +24,8 @@ int64_t CheckedNumel(const Shape& sizes);
 // Before fresh storage for a contiguous tensor is allocated: torch's empty_generic
 // checks in its order (a negative size: "Trying to create tensor with negative dimension
 // -1: [-1]"; then computeStorageNbytesContiguous: "Storage size calculation overflowed
-// with sizes=[...]"), then the reference's budget.
+// with sizes=[...]"; then the contiguous strides: "Stride calculation overflowed"), then the
+// reference's budget.
 void CheckNewStorage(const Shape& sizes, DType dtype);
 
 // Before the reference walks every element of a tensor (possibly a view whose storage

@@ -152,6 +152,12 @@ TEST(HostileInputs, OverflowingSizesAreTorchsErrors) {
   Result numel = RunText("import torch\nout = torch.tensor([1.]).expand(2**32, 2**32)\n");
   EXPECT_TRUE(
       Contains(numel.out, "exception RuntimeError: numel: integer multiplication overflow"));
+  // An empty tensor holds no bytes, but its strides overflow (found by tdc_wire_fuzzer through
+  // the ABI); one whose strides fit is made.
+  Result strides = RunText("import torch\nout = torch.ones(0, 2**62, 4)\n");
+  EXPECT_TRUE(Contains(strides.out, "exception RuntimeError: Stride calculation overflowed"));
+  Result fits = RunText("import torch\nout = torch.ones(0, 2**62).sum()\n");
+  EXPECT_TRUE(Contains(fits.out, "\"values\":[\"0x0.0p+0\"]"));
 }
 
 TEST(HostileInputs, HugeTensorIsOverTheBudget) {
