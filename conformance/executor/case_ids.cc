@@ -11,6 +11,10 @@
 
 namespace tdc::conformance {
 
+std::string GoldenFileOf(const std::string& fixture) {
+  return fixture.substr(0, fixture.size() - 3) + ".golden.json";
+}
+
 std::string CaseIdOf(const std::string& fixture, const std::string& profile,
                      tdc_graph_level level) {
   std::string path = fixture.substr(std::string("fixtures/").size());

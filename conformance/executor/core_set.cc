@@ -78,8 +78,8 @@ std::vector<std::string> CoreSet(const std::vector<std::string>& fixtures,
                                  const std::string& profile) {
   std::vector<std::string> ids;
   for (const std::string& fixture : fixtures) {
-    graph::GoldenReadResult golden = graph::ReadGolden(
-        ReadFile(fixture.substr(0, fixture.size() - 3) + ".golden.json").value_or(""));
+    graph::GoldenReadResult golden =
+        graph::ReadGolden(ReadFile(GoldenFileOf(fixture)).value_or(""));
     if (!golden.golden) continue;
     for (const auto& [recorded_profile, recorded] : golden.golden->compiled) {
       if (recorded_profile != profile) continue;

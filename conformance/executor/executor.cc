@@ -278,12 +278,17 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
   // The suite's files are read here, before any backend code runs: the case's process and the
   // judge see these bytes, whatever a backend does to the files.
   auto files = std::make_shared<CaseFiles>();
-  files->golden_file = spec.fixture.substr(0, spec.fixture.size() - 3) + ".golden.json";
+  files->golden_file = GoldenFileOf(spec.fixture);
   std::optional<std::string> source = ReadFile(spec.fixture);
   std::optional<std::string> golden_text = ReadFile(files->golden_file);
   if (!source || !golden_text) {
     return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "missing_file",
                        fmt::format("cannot read {} or {}", spec.fixture, files->golden_file));
+  }
+  if (options.golden_sha256 && Sha256Hex(*golden_text) != *options.golden_sha256) {
+    return Verdict::Of(CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified",
+                       fmt::format("{} changed since the run started (SHA-256 {} then)",
+                                   files->golden_file, *options.golden_sha256));
   }
   files->source = std::move(*source);
   files->golden_text = std::move(*golden_text);

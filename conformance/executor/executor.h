@@ -45,6 +45,8 @@ struct CaseSpec {
 // <generated_dir>/<expected>/seed_<n>.py. Either's expected outcome is the .golden.json beside it.
 std::variant<CaseSpec, std::string> ResolveCase(std::string_view id,
                                                 const std::string& generated_dir = "");
+// The golden document beside `fixture` (<stem>.py -> <stem>.golden.json).
+std::string GoldenFileOf(const std::string& fixture);
 // The id of `fixture` (fixtures/<group>/<name>.py) at `profile` and `level`.
 std::string CaseIdOf(const std::string& fixture, const std::string& profile, tdc_graph_level level);
 // The suite's torch: cases (`--engine torch`): one for each Dynamo-level fixture case of `ids`.
@@ -57,6 +59,9 @@ struct ExecutorOptions {
   // Applied in the case's process before any backend call (suite_guard.h); none: the suite's
   // files are only checked before each case.
   std::shared_ptr<const SuiteGuard> guard = nullptr;
+  // The SHA-256 the case's golden had when the run started (before any backend code ran);
+  // none: not checked.
+  std::optional<std::string> golden_sha256 = std::nullopt;
 };
 
 // Runs `spec` on `backend` (paths relative to the working directory, the repository root);

@@ -18,6 +18,7 @@
 #include "conformance/executor/core_set.h"
 #include "conformance/executor/safe_text.h"
 #include "reference/base/read_file.h"
+#include "reference/base/sha256.h"
 
 namespace tdc::conformance {
 namespace {
@@ -208,11 +209,12 @@ TEST(ExecutorTest, EachHostileBackendGetsItsVerdict) {
   EXPECT_LT(std::chrono::steady_clock::now() - loading, std::chrono::seconds(10));
   // The same for a get_info and a library constructor that never return.
   for (const char* hanging : {"broken_hangs_in_info", "broken_hangs_in_constructor"}) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto hanging_since = std::chrono::steady_clock::now();
     auto hung = LoadBackend(BundledLibrary(hanging), 2);
     ASSERT_TRUE(std::holds_alternative<LoadFailure>(hung)) << hanging;
     EXPECT_EQ(std::get<LoadFailure>(hung).reason, "load_timeout") << hanging;
-    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10)) << hanging;
+    EXPECT_LT(std::chrono::steady_clock::now() - hanging_since, std::chrono::seconds(10))
+        << hanging;
   }
   // chdir("/") in tdc_backend_get_api: the working directory is restored (every case was a
   // HARNESS_ERROR, its fixture unreadable).
@@ -262,6 +264,18 @@ TEST(ExecutorTest, ASuiteFileChangedByABackendIsNoFaultOfTheBackend) {
       RunTwiceWritingTo(fixture.parent_path().parent_path().parent_path(), fixture, {});
   ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
   ExpectVerdict(second, CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified");
+  // A golden changed so (in a fresh copy): no digest of its own holds it, the one it had when
+  // the run started does (runner.h GoldenDigests).
+  const std::filesystem::path other = HostileSuite("hostile_golden_suite", stem);
+  const std::string golden = GoldenFileOf(other.string());
+  ExecutorOptions options;
+  options.golden_sha256 = Sha256Hex(ReadFile(golden).value());
+  auto [before, after] =
+      RunTwiceWritingTo(other.parent_path().parent_path().parent_path(), golden, options);
+  ExpectVerdict(before, CaseStatus::kPass, std::nullopt, "");
+  ExpectVerdict(after, CaseStatus::kHarnessError, CasePhase::kParse, "suite_modified");
+  EXPECT_NE(after.message.find("changed since the run started"), std::string::npos)
+      << after.message;
 }
 
 // With the guard, the case's process cannot write the suite: the fixture (by its path and

@@ -7,6 +7,8 @@
 #include <chrono>
 
 #include "conformance/executor/output_parity.h"
+#include "reference/base/read_file.h"
+#include "reference/base/sha256.h"
 
 namespace tdc::conformance {
 
@@ -26,6 +28,19 @@ struct InFlight {
 };
 
 }  // namespace
+
+std::map<std::string, std::string> GoldenDigests(const std::vector<std::string>& ids,
+                                                 const std::string& generated_dir) {
+  std::map<std::string, std::string> digests;
+  for (const std::string& id : ids) {
+    auto spec = ResolveCase(id, generated_dir);
+    if (!std::holds_alternative<CaseSpec>(spec)) continue;
+    const std::string golden = GoldenFileOf(std::get<CaseSpec>(spec).fixture);
+    if (digests.contains(golden)) continue;
+    if (std::optional<std::string> text = ReadFile(golden)) digests[golden] = Sha256Hex(*text);
+  }
+  return digests;
+}
 
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
                                  const RunnerOptions& options, const OnResult& on_result) {
@@ -73,9 +88,14 @@ std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector
         continue;
       }
       const Clock::time_point started = Clock::now();
-      auto launched = StartCase(backend, std::get<CaseSpec>(spec),
-                                {options.timeout_seconds, options.required.contains(ids[i]),
-                                 options.tolerance, options.guard});
+      const CaseSpec& resolved = std::get<CaseSpec>(spec);
+      ExecutorOptions case_options{options.timeout_seconds, options.required.contains(ids[i]),
+                                   options.tolerance, options.guard};
+      if (auto digest = options.golden_sha256.find(GoldenFileOf(resolved.fixture));
+          digest != options.golden_sha256.end()) {
+        case_options.golden_sha256 = digest->second;
+      }
+      auto launched = StartCase(backend, resolved, case_options);
       if (auto* verdict = std::get_if<Verdict>(&launched)) {
         finish(i, std::move(*verdict), true, {}, SecondsSince(started));
       } else {

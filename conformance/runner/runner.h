@@ -29,6 +29,9 @@ struct RunnerOptions {
   std::map<std::string, Verdict> decided;  // verdicts known before running (generated.h)
   // Applied in each case's process (suite_guard.h).
   std::shared_ptr<const SuiteGuard> guard = nullptr;
+  // Each golden's SHA-256 when the run started (GoldenDigests): a case whose golden differs
+  // is HARNESS_ERROR suite_modified.
+  std::map<std::string, std::string> golden_sha256 = {};
   // Readable when the run must stop (interrupt.h): the running cases are killed and only
   // the finished ones come back. -1: none.
   int stop_fd = -1;
@@ -36,6 +39,12 @@ struct RunnerOptions {
 
 // Called once per case as it ends.
 using OnResult = std::function<void(size_t done, size_t total, const CaseResult& result)>;
+
+// The SHA-256 of the golden of each case of `ids` that has one (cases resolved with
+// `generated_dir`), by golden file: read before any backend code runs, what the run's cases are
+// checked against.
+std::map<std::string, std::string> GoldenDigests(const std::vector<std::string>& ids,
+                                                 const std::string& generated_dir);
 
 std::vector<CaseResult> RunCases(const LoadedBackend& backend, const std::vector<std::string>& ids,
                                  const RunnerOptions& options, const OnResult& on_result);

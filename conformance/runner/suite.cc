@@ -131,16 +131,18 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
     return SuiteStatus::kError;
   }
   const auto& known = std::get<std::map<std::string, Verdict>>(decided);
+  const auto golden_sha256 = GoldenDigests({o.case_id}, GeneratedDir(o));  // before loading
   auto loaded = LoadBackend(o.library, o.timeout);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
     result.verdict = LoadVerdict(*failure);
   } else if (known.contains(o.case_id)) {
     result.verdict = known.at(o.case_id);
   } else {
+    ExecutorOptions options{o.timeout, core.contains(o.case_id), o.tolerance,
+                            GuardTheSuite(o).first};
+    if (!golden_sha256.empty()) options.golden_sha256 = golden_sha256.begin()->second;
     result.verdict =
-        RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec),
-                {o.timeout, core.contains(o.case_id), o.tolerance, GuardTheSuite(o).first},
-                &result.records);
+        RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec), options, &result.records);
   }
   fmt::print("{}: {}\n", o.case_id, SafeText(FormatVerdict(result.verdict)));
   const std::string folder = KeepFolder(o, result);
@@ -327,6 +329,8 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
   if (auto* error = std::get_if<std::string>(&selection))
     return NotRun(o, *error, SuiteStatus::kError);
   const Selected& selected = std::get<Selected>(selection);
+  // Before the library's code first runs (its constructors, in the parent too).
+  std::map<std::string, std::string> golden_sha256 = GoldenDigests(selected.ids, GeneratedDir(o));
   auto loaded = LoadBackend(o.library, o.timeout);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
     // No case runs (DESIGN.md D7): the library is not a backend of this ABI.
@@ -359,6 +363,7 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
                         std::get<std::map<std::string, Verdict>>(std::move(decided)),
                         guard};
   options.stop_fd = signals.fd();
+  options.golden_sha256 = std::move(golden_sha256);
   // One day for the whole run: the lines printed as cases end count expectations as the
   // closing line does.
   const std::string today = Today();
