@@ -255,9 +255,14 @@ class HardeningTest(unittest.TestCase):
         self.interrupt(signal.SIGTERM)
 
     def test_a_run_that_cannot_start_replaces_the_previous_reports(self):
+        malformed_list, malformed_expectations = self.out / "bad_cases.txt", self.out / "bad_expectations.txt"
+        malformed_list.write_text("not an id\n")
+        malformed_expectations.write_text("s:g:a NOPE why\n")
         for args, code in [(["--backend", "/nonexistent/libnothing.so"], 1),
                            (["--backend", BACKEND, "--caselist", "/nonexistent/cases.txt"], 2),
-                           (["--backend", BACKEND, "--expectations", "/nonexistent/expectations.txt"], 2)]:
+                           (["--backend", BACKEND, "--expectations", "/nonexistent/expectations.txt"], 2),
+                           (["--backend", BACKEND, "--caselist", str(malformed_list)], 2),
+                           (["--backend", BACKEND, "--expectations", str(malformed_expectations)], 2)]:
             json_path, junit_path = self.stale_reports()
             timings_path = self.out / "t.json"
             timings_path.write_text(json.dumps({"state": "complete"}))
@@ -271,6 +276,21 @@ class HardeningTest(unittest.TestCase):
             self.assertEqual([case.name for case in suite], ["tdconform:run"])
             timings = json.loads(timings_path.read_text())
             self.assertEqual((timings["state"], timings["cases"]), ("not_run", []), args)
+        # The located error of a malformed file is the report's detail.
+        self.assertIn(f"{malformed_expectations}:1:7: error: 'NOPE' is not a status", report["detail"])
+
+    def test_a_partial_run_under_strict_judges_only_the_entries_of_what_it_ran(self):
+        # An entry for a case of the other shard is not stale in this one (it was counted so).
+        other = run("--backend", BACKEND, *SELECTION, "--shard", "1/2", "--list").stdout.split()
+        expectations = self.out / "other_shard.txt"
+        expectations.write_text(f"{other[0]} FAIL fails in the other shard\n")
+        result = run("--backend", BACKEND, *SELECTION, "--shard", "0/2", "--strict", "--expectations",
+                     str(expectations))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertNotIn("stale expectation", result.stdout)
+        # The whole selection runs that case, which passes: the entry is stale there.
+        whole = run("--backend", BACKEND, *SELECTION, "--strict", "--expectations", str(expectations))
+        self.assertEqual(whole.returncode, 1, whole.stdout + whole.stderr)
 
     def test_a_case_list_naming_an_unknown_case_is_an_error(self):
         caselist = self.out / "cases.txt"
@@ -290,9 +310,13 @@ class HardeningTest(unittest.TestCase):
             self.assertFalse(same.exists())
 
     def test_timeouts_and_jobs_out_of_range_are_refused(self):
-        for args in (["--timeout", "nan"], ["--timeout", "1e12"], ["--timeout", "inf"], ["--jobs", "0"]):
+        timeout = "--timeout: a number of seconds above 0, at most 604800"
+        for args, message in ((["--timeout", "nan"], timeout), (["--timeout", "1e12"], timeout),
+                              (["--timeout", "inf"], timeout),
+                              (["--jobs", "0"], "--jobs: Value 0 not in range 1 to 1024")):
             result = run("--backend", BACKEND, *SELECTION, *args)
             self.assertNotEqual(result.returncode, 0, args)
+            self.assertIn(message, result.stderr)
             self.assertLess(len(result.stderr), 300, result.stderr)  # no 300-digit bound
 
     def test_backend_strings_are_safe_in_both_reports(self):
