@@ -263,6 +263,17 @@ class Decoder {
   }
 
   bool Items(const tdc_arg& w, graph::Arg& a) {
+    // Deeper than any graph nests (or items that hold themselves): an error, not a stack
+    // overflow.
+    if (depth_ >= kMaxArgDepth)
+      return Reject(fmt::format("arguments nested more than {} levels deep", kMaxArgDepth));
+    ++depth_;
+    const bool decoded = ItemsOf(w, a);
+    --depth_;
+    return decoded;
+  }
+
+  bool ItemsOf(const tdc_arg& w, graph::Arg& a) {
     if (w.num_items > 0 && w.items == nullptr) return Reject("items is NULL");
     const bool dict = a.kind == graph::ValueKind::kDict;
     if (dict && w.num_items % 2 != 0) return Reject("a DICT with an odd number of items");
@@ -299,8 +310,11 @@ class Decoder {
     return false;
   }
 
+  static constexpr int kMaxArgDepth = 64;
+
   const tdc_graph& g_;
   size_t node_ = 0;
+  int depth_ = 0;  // containers being decoded
   std::string error_;
 };
 

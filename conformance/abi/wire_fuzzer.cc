@@ -32,7 +32,7 @@ namespace runtime = tdc::runtime;
 // The largest tensor a constant may describe that a reader could accept and read: larger
 // ones are clamped (their data would have to cover them).
 constexpr int64_t kMaxElements = 4096;
-constexpr size_t kMaxDepth = 32;  // argument nesting (real graphs nest a few levels)
+constexpr size_t kMaxDepth = 80;  // argument nesting: past the decoder's limit (64)
 
 // A tdc_graph and everything it points to, built from the input.
 class Builder {

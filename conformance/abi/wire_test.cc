@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "reference/graph/golden_json.h"
 #include "reference/graph/test_files.h"
@@ -247,6 +248,28 @@ TEST(WireTest, MalformedGraphsAreRefusedNamingTheNode) {
   EXPECT_EQ(DecodeError(g), "node 1: op 6 is not a tdc_node_op");
 
   nodes[1].op = TDC_NODE_OUTPUT;
+  EXPECT_EQ(DecodeError(g), "decoded");
+
+  // Items nested 100,000 deep, and a tuple that holds itself: an error, not a stack overflow
+  // or an endless walk.
+  std::vector<tdc_arg> chain(100000);
+  for (size_t i = 0; i < chain.size(); ++i) {
+    chain[i].kind = TDC_ARG_TUPLE;
+    chain[i].num_items = i + 1 < chain.size() ? 1 : 0;
+    chain[i].items = i + 1 < chain.size() ? &chain[i + 1] : nullptr;
+  }
+  nodes[0].num_args = 1;
+  nodes[0].args = chain.data();
+  EXPECT_EQ(DecodeError(g), "node 0: arguments nested more than 64 levels deep");
+  tdc_arg itself{};
+  itself.kind = TDC_ARG_LIST;
+  itself.num_items = 1;
+  itself.items = &itself;
+  nodes[0].args = &itself;
+  EXPECT_EQ(DecodeError(g), "node 0: arguments nested more than 64 levels deep");
+  chain.resize(64);
+  chain.back().num_items = 0;
+  nodes[0].args = chain.data();
   EXPECT_EQ(DecodeError(g), "decoded");
 }
 
