@@ -337,9 +337,15 @@ std::string NestedOut(int depth) {
          Repeat("[", depth) + Repeat("]", depth) + "}}}";
 }
 
+// Nested 10^5 levels in meta: the nesting error, at the first level past the limit.
+std::string NestedMeta(int depth) {
+  return "{\"schema\": \"tdconform-golden/1\", \"meta\": {\"x\": " + Repeat("[", depth) +
+         Repeat("]", depth) + "}}";
+}
+
 TEST(HostileInputs, DeeplyNestedJsonIsRefusedWithItsPosition) {
-  for (int depth : {30000, 100000}) {
-    std::string file = Write("deep.json", NestedOut(depth));
+  for (const std::string& text : {NestedOut(30000), NestedOut(100000), NestedMeta(100000)}) {
+    std::string file = Write("deep.json", text);
     std::string out, err;
     EXPECT_EQ(Compare(file, file, &out, &err), kCompareError);
     EXPECT_TRUE(Contains(err, "deep.json:1:"));
