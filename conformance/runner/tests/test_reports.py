@@ -12,6 +12,7 @@ Run by ctest (conformance.reports) from the repository root:
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -318,6 +319,19 @@ class HardeningTest(unittest.TestCase):
             self.assertNotEqual(result.returncode, 0, args)
             self.assertIn(message, result.stderr)
             self.assertLess(len(result.stderr), 300, result.stderr)  # no 300-digit bound
+
+    def test_a_backend_path_of_invalid_utf8_runs_and_reports(self):
+        # The template under a name with a 0xFF byte: its cases run, both reports stay valid.
+        library_path = os.fsdecode(bytes(self.out) + b"/lib\xff.so")
+        shutil.copy(BACKEND, library_path)
+        json_path, junit_path = self.out / "r.json", self.out / "r.xml"
+        result = run("--backend", library_path, "--filter", self.NO_SIN, "--json", str(json_path), "--junit",
+                     str(junit_path))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        report = json.loads(json_path.read_bytes().decode("utf-8"))  # strict UTF-8
+        self.assertEqual((report["state"], report["summary"]["passed"]), ("complete", 1))
+        self.assertTrue(report["backend"]["library"].endswith("/lib\ufffd.so"), report["backend"]["library"])
+        xml.etree.ElementTree.parse(junit_path)  # well-formed XML
 
     def test_backend_strings_are_safe_in_both_reports(self):
         json_path, junit_path = self.out / "r.json", self.out / "r.xml"
