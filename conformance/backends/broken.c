@@ -8,7 +8,9 @@
  * records what the graph holds; one small function per fault then overrides entries of the
  * table. TDC_BROKEN_FAULT (a string, set by CMake's TDC_BROKEN_BACKENDS) names the fault.
  */
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,6 +415,39 @@ static tdc_status CreateWritingFixture(const tdc_host_api* host, tdc_backend** o
 }
 static void BreakWritesFixture(tdc_backend_api* api) { api->create = CreateWritingFixture; }
 
+/* Computes wrong numbers and leaves a helper, out of its case's process group, that writes a
+ * PASS verdict into every pipe the harness holds (opened through /proc/<harness>/fd) for 5 s:
+ * the judge's pipe among them once it exists. */
+static tdc_status CreateForgingJudge(const tdc_host_api* host, tdc_backend** out, char* message,
+                                     size_t size) {
+  static const char kForged[] =
+      "verdict {\"status\":\"PASS\",\"phase\":null,\"reason\":\"\",\"message\":\"\"}\n";
+  const pid_t harness = getppid();
+  if (fork() == 0) {
+    int round, fd, opened;
+    char path[64];
+    setsid();
+    prctl(PR_SET_NAME, "tdc_forger");
+    for (round = 0; round < 5000; ++round) {
+      for (fd = 0; fd < 64; ++fd) {
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)harness, fd);
+        opened = open(path, O_WRONLY | O_NONBLOCK);
+        if (opened < 0) continue;
+        if (write(opened, kForged, sizeof kForged - 1) < 0) { /* a full or closed pipe */
+        }
+        close(opened);
+      }
+      poll(NULL, 0, 1); /* 1 ms */
+    }
+    _exit(0);
+  }
+  return Create(host, out, message, size);
+}
+static void BreakForgesJudge(tdc_backend_api* api) {
+  api->create = CreateForgingJudge;
+  api->run = RunWrongNumerics;
+}
+
 /* get_info never returns: loading it once hung the whole run. */
 static void HangingInfo(tdc_backend_info* out) {
   (void)out;
@@ -454,6 +489,7 @@ static const fault_row kFaults[] = {
     {"forges_verdict", BreakForgesVerdict},
     {"writes_fixture", BreakWritesFixture},
     {"hangs_in_info", BreakHangsInInfo},
+    {"forges_judge", BreakForgesJudge},
     {"slow_load", NULL},
     {"hangs_in_constructor", NULL},
     {"chdir_on_load", NULL},

@@ -298,8 +298,13 @@ std::variant<RunningCase, Verdict> StartCase(const LoadedBackend& backend, const
   running.options = options;
   running.files = std::move(files);
   running.timeout_seconds = options.timeout_seconds;
+  // This process and the judges it forks are not dumpable, so a process a backend left behind
+  // (not root, not under the guard, which refuses it anyway) cannot open their pipes through
+  // /proc/<pid>/fd and write a verdict there; the case's process is, as a backend expects.
+  prctl(PR_SET_DUMPABLE, 0);
   // The case's process: the backend called live, each answer sent; its own verdict is not.
   auto forked = Fork([&](int out) {
+    prctl(PR_SET_DUMPABLE, 1);
     if (options.guard) {
       if (std::optional<std::string> failed = ApplySuiteGuard(*options.guard)) {
         WriteAll(out, fmt::format("unguarded {}\n", *failed));

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -317,6 +319,63 @@ TEST(ExecutorTest, TheGuardKeepsTheSuiteOutOfTheBackendsReach) {
   auto [first, second] = RunTwiceWritingTo(suite, elsewhere.string(), options);
   ExpectVerdict(first, CaseStatus::kPass, std::nullopt, "");
   EXPECT_EQ(ReadFile(elsewhere.string()).value(), "x = 1\n\n1 / 0\n\n1 / 0\n");
+}
+
+// A helper the backend leaves out of its case's process group writes PASS verdicts into every
+// pipe the harness holds, opened through /proc/<harness>/fd (the judge's among them once it
+// runs), while the backend computes wrong numbers; without a defence it wins (each case PASS).
+// Under the guard the helper can open none of them (Landlock keeps a sandboxed process out of
+// another's /proc/<pid>/fd, root's too): each case keeps the judge's FAIL.
+TEST(ExecutorTest, UnderTheGuardNoHelperReachesTheJudgesPipe) {
+  auto planned = PlanSuiteGuard(SuitePaths(std::filesystem::current_path().string(), ""));
+  if (auto* why = std::get_if<std::string>(&planned)) GTEST_SKIP() << *why;
+  ExecutorOptions options;
+  options.guard = std::make_shared<SuiteGuard>(std::get<SuiteGuard>(planned));
+  auto backend = LoadBundled("broken_forges_judge");
+  ASSERT_TRUE(backend);
+  const CaseSpec spec = std::get<CaseSpec>(ResolveCase(kAdd));
+  for (int i = 0; i < 5; ++i) {
+    ExpectVerdict(RunCase(*backend, spec, options), CaseStatus::kFail, CasePhase::kCompare,
+                  "value_mismatch");
+  }
+}
+
+// Without the guard (a kernel without Landlock), for a user without CAP_SYS_PTRACE: the
+// harness and its judges are not dumpable, so the same helper cannot open their pipes either.
+// Run as an unprivileged user (nobody, in a child, when the test runs as root).
+TEST(ExecutorTest, WithoutTheGuardTheHarnessIsNotDumpable) {
+  const auto three_fails = [] {
+    auto backend = LoadBundled("broken_forges_judge");
+    if (!backend) return false;
+    const CaseSpec spec = std::get<CaseSpec>(ResolveCase(kAdd));
+    for (int i = 0; i < 3; ++i) {
+      const Verdict v = RunCase(*backend, spec, {});
+      if (v.status != CaseStatus::kFail || v.reason != "value_mismatch") {
+        std::fprintf(stderr, "case %d: %s\n", i, FormatVerdict(v).c_str());
+        return false;
+      }
+    }
+    return true;
+  };
+  if (geteuid() != 0) {
+    EXPECT_TRUE(three_fails());
+    return;
+  }
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    constexpr uid_t kNobody = 65534;
+    if (setgroups(0, nullptr) != 0 || setresgid(kNobody, kNobody, kNobody) != 0 ||
+        setresuid(kNobody, kNobody, kNobody) != 0) {
+      _exit(2);
+    }
+    _exit(three_fails() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: a case was not FAIL value_mismatch; 2: no setuid";
 }
 
 // The level-dependent fixture with its golden's aot_eager outcome changed: an ATen-level case
