@@ -5,6 +5,7 @@
 // the error when the reference does not answer it: nothing is timed that did not run.
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <string>
 
 #include "perf/counting_allocator.h"
@@ -14,24 +15,37 @@
 namespace tdc::perf {
 namespace {
 
-// Times RunOnce(source, spec), counting allocations; when the run fails, the benchmark stops
-// with its error (SkipWithError) and nothing is timed.
-void TimeRuns(benchmark::State& state, const std::string& source, const RunSpec& spec) {
-  if (auto error = RunOnce(source, spec)) {
-    state.SkipWithError(error->c_str());
-    return;
+// Times RunOnce(source, spec), counting allocations, after one untimed run whose peak heap
+// memory it reports (`peak_bytes`); when that run fails, the benchmark stops with its error
+// (SkipWithError) and nothing is timed. The peak, 0 then.
+int64_t TimeRuns(benchmark::State& state, const std::string& source, const RunSpec& spec) {
+  int64_t peak = 0;
+  {
+    PeakMemory memory;
+    if (auto error = RunOnce(source, spec)) {
+      state.SkipWithError(error->c_str());
+      return 0;
+    }
+    peak = memory.Bytes();
   }
+  state.counters["peak_bytes"] = static_cast<double>(peak);
   int64_t allocations = AllocationsSoFar();
   for (auto _ : state) benchmark::DoNotOptimize(RunOnce(source, spec));
   ReportAllocationsPerIteration(state, allocations);
+  return peak;
 }
 
-// The per-op figure a complexity fit reads: seconds per op of the run (`per_op`).
-void CountOps(benchmark::State& state, int64_t ops) {
+// The per-op figures a complexity fit reads: seconds per op of the run (`per_op`), and, given a
+// run's peak memory, that per op (`peak_bytes_per_op`: per node of its graph, for the traced
+// ones).
+void CountOps(benchmark::State& state, int64_t ops, std::optional<int64_t> peak = std::nullopt) {
   state.SetComplexityN(ops);
   state.counters["per_op"] =
       benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsIterationInvariantRate |
                                                        benchmark::Counter::kInvert);
+  if (peak) {
+    state.counters["peak_bytes_per_op"] = static_cast<double>(*peak) / static_cast<double>(ops);
+  }
 }
 
 void BM_Parse(benchmark::State& state) {
@@ -47,15 +61,17 @@ void BM_Parse(benchmark::State& state) {
 BENCHMARK(BM_Parse)->RangeMultiplier(10)->Range(10, 1'000'000)->Complexity(benchmark::oN);
 
 void BM_EagerRun(benchmark::State& state) {
-  TimeRuns(state, StraightLineProgram(state.range(0)), {.mode = RunSpec::Mode::kEager});
-  CountOps(state, state.range(0));
+  const int64_t peak =
+      TimeRuns(state, StraightLineProgram(state.range(0)), {.mode = RunSpec::Mode::kEager});
+  CountOps(state, state.range(0), peak);
 }
 BENCHMARK(BM_EagerRun)->RangeMultiplier(10)->Range(10, 1'000'000)->Complexity(benchmark::oN);
 
 // Dynamo's graph only, then with the ATen capture (aot's make_fx replay).
 void BM_TraceStraightLine(benchmark::State& state) {
-  TimeRuns(state, StraightLineProgram(state.range(0)), {.aten = state.range(1) != 0});
-  CountOps(state, state.range(0));
+  const int64_t peak =
+      TimeRuns(state, StraightLineProgram(state.range(0)), {.aten = state.range(1) != 0});
+  CountOps(state, state.range(0), peak);
 }
 BENCHMARK(BM_TraceStraightLine)
     ->ArgsProduct({benchmark::CreateRange(10, 1'000'000, 10), {0, 1}})
@@ -63,8 +79,9 @@ BENCHMARK(BM_TraceStraightLine)
     ->Complexity(benchmark::oN);
 
 void BM_TraceCallTree(benchmark::State& state) {
-  TimeRuns(state, CallTreeProgram(state.range(0)), {.aten = state.range(1) != 0});
-  CountOps(state, state.range(0));
+  const int64_t peak =
+      TimeRuns(state, CallTreeProgram(state.range(0)), {.aten = state.range(1) != 0});
+  CountOps(state, state.range(0), peak);
 }
 BENCHMARK(BM_TraceCallTree)
     ->ArgsProduct({benchmark::CreateRange(10, 1'000'000, 10), {0, 1}})
