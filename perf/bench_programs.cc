@@ -99,6 +99,22 @@ BENCHMARK(BM_BreakDensity)
     ->ArgsProduct({{1, 2, 5, 10, 25, 100}, {0, 1}})
     ->ArgNames({"break_every", "ngb"});
 
+// Look-ups in the allow/disallow registries under id reuse: `calls` fresh helpers called in
+// one compiled function after `registered` helpers were allowed and dropped. Read against
+// registered:0 at the same calls: what 1000 stale ids add (their registration loop included).
+// No complexity fit: the family mixes two programs per size.
+void BM_RegistryLookups(benchmark::State& state) {
+  const int64_t peak = TimeRuns(state, RegistryProgram(state.range(0), state.range(1)), {});
+  state.counters["peak_bytes_per_call"] =
+      static_cast<double>(peak) / static_cast<double>(state.range(1));
+  state.counters["per_call"] = benchmark::Counter(
+      static_cast<double>(state.range(1)),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_RegistryLookups)
+    ->ArgsProduct({{0, 1000}, benchmark::CreateRange(10, 1000, 10)})
+    ->ArgNames({"registered", "calls"});
+
 // A program's fixed cost: the smallest fixture, eager and compiled.
 void BM_FixedCostEager(benchmark::State& state) {
   TimeRuns(state, TinyProgram(), {.mode = RunSpec::Mode::kEager});

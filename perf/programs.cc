@@ -67,6 +67,18 @@ std::string WarmCallsProgram(int64_t calls, int64_t guards) {
       params, sum, guards, calls);
 }
 
+std::string RegistryProgram(int64_t registered, int64_t calls) {
+  return fmt::format(
+      "import torch\n\n\n"
+      "def make(i):\n    def helper(x):\n        return x + i\n\n    return helper\n\n\n"
+      "for i in range({0}):\n    h = make(i)\n    torch._dynamo.allow_in_graph(h)\n    del h\n\n"
+      "fresh = [make(i) for i in range({1})]\n\n\n"
+      "def f(x):\n    for h in fresh:\n        x = h(x)\n    return x\n\n\n"
+      "out = torch.compile(f, backend=backend)(torch.ones(4))\n"
+      "out_op_count = backend.op_count\n",
+      registered, calls);
+}
+
 std::string TinyProgram() { return StraightLineProgram(1); }
 
 }  // namespace tdc::perf

@@ -23,6 +23,12 @@ std::string CallTreeProgram(int64_t ops, int64_t break_every = 0);
 // metadata: every later call is a cache hit through `guards` tensor guards.
 std::string WarmCallsProgram(int64_t calls, int64_t guards);
 
+// `registered` helpers registered with torch._dynamo.allow_in_graph and dropped (their ids
+// free for reuse, SEMANTICS §6), then one compiled function calling `calls` fresh helpers:
+// every call is a look-up in the registries under reused ids, none of them allowed (each
+// helper inlined: `calls` ops in one graph; real torch 2.13.0 gives the same counts).
+std::string RegistryProgram(int64_t registered, int64_t calls);
+
 // The smallest fixture: one compiled function of one op, called once.
 std::string TinyProgram();
 
