@@ -10,50 +10,21 @@
 #include <string>
 #include <variant>
 
-#include "conformance/abi/wire.h"
 #include "conformance/executor/executor.h"
 #include "perf/counting_allocator.h"
+#include "perf/wire_trip.h"
 
 namespace tdc::perf {
 namespace {
 
-// One input, `ops` chained `torch.add(previous, 1.0)` nodes, the last returned: a graph as
-// Dynamo captures straight-line code.
-graph::Graph ChainGraph(int64_t ops) {
-  graph::Graph g;
-  graph::Node input;
-  input.op = graph::NodeOp::kPlaceholder;
-  input.type = "tensor";
-  input.shape = std::vector<int64_t>{4};
-  input.dtype = graph::DType::kFloat32;
-  input.requires_grad = false;
-  input.source = "L['x']";
-  g.nodes.push_back(std::move(input));
-  for (int64_t i = 0; i < ops; ++i) {
-    graph::Node add;
-    add.target = "torch.add";
-    add.args = {graph::Value::Ref(i), graph::Value::Float(1.0)};
-    g.nodes.push_back(std::move(add));
-  }
-  graph::Node output;
-  output.op = graph::NodeOp::kOutput;
-  output.args = {graph::Value::Sequence(graph::ValueKind::kTuple, {graph::Value::Ref(ops)})};
-  g.nodes.push_back(std::move(output));
-  return g;
-}
-
 void BM_AbiRoundTrip(benchmark::State& state) {
   const graph::Graph g = ChainGraph(state.range(0));
-  auto trip = [&] {
-    conformance::WireGraph wire(g, TDC_GRAPH_LEVEL_DYNAMO, "__compiled_fn_1");
-    return conformance::DecodeGraph(wire.get());
-  };
-  if (auto first = trip(); auto* error = std::get_if<std::string>(&first)) {
+  if (auto error = WireRoundTrip(g)) {
     state.SkipWithError(error->c_str());
     return;
   }
   int64_t allocations = AllocationsSoFar();
-  for (auto _ : state) benchmark::DoNotOptimize(trip());
+  for (auto _ : state) benchmark::DoNotOptimize(WireRoundTrip(g));
   ReportAllocationsPerIteration(state, allocations);
   state.SetComplexityN(state.range(0));
   state.counters["per_node"] = benchmark::Counter(

@@ -6,6 +6,7 @@
 #include "perf/guard_lookup.h"
 #include "perf/programs.h"
 #include "perf/runs.h"
+#include "perf/wire_trip.h"
 
 namespace tdc::perf {
 namespace {
@@ -18,6 +19,7 @@ std::string Straight1000() { return StraightLineProgram(1000); }
 std::string Tree1000() { return CallTreeProgram(1000); }
 std::string TreeBreakEvery5() { return CallTreeProgram(1000, 5); }
 std::string Warm100() { return WarmCallsProgram(100, 4); }
+std::string Registry1000() { return RegistryProgram(1000, 100); }
 
 }  // namespace
 
@@ -36,6 +38,13 @@ const std::vector<Scenario>& Scenarios() {
        Run(TreeBreakEvery5, {})},
       {"breaks_ngb_every5", "1000 ops, a graph break in every 5th helper (nested breaks)",
        Run(TreeBreakEvery5, {.profile = "torch-2.13-ngb"})},
+      {"registry_1000_100", "100 helpers called after 1000 allowed ones were dropped",
+       Run(Registry1000, {})},
+      {"abi_round_trip_1000", "a graph of 1000 ops encoded and decoded through the ABI",
+       [] {
+         return Workload(
+             [g = std::make_shared<graph::Graph>(ChainGraph(1000))] { return WireRoundTrip(*g); });
+       }},
       {"fixed_cost_eager", "the smallest program, eager", Run(TinyProgram, {.mode = Mode::kEager})},
       {"fixed_cost_compile", "the smallest program, compiled", Run(TinyProgram, {})},
       {"warm_calls_100", "100 warm calls of a compiled function of 4 tensors", Run(Warm100, {})},
