@@ -115,6 +115,14 @@ BENCHMARK(BM_RegistryLookups)
     ->ArgsProduct({{0, 1000}, benchmark::CreateRange(10, 1000, 10)})
     ->ArgNames({"registered", "calls"});
 
+// A compiled function with a graph break called in a loop: ns and peak bytes per call (what
+// the reference keeps per call: its loop's range items, 72 B an int, and nothing of Dynamo's).
+void BM_BreakingCalls(benchmark::State& state) {
+  const int64_t peak = TimeRuns(state, BreakingCallsProgram(state.range(0)), {});
+  CountOps(state, state.range(0), peak);
+}
+BENCHMARK(BM_BreakingCalls)->RangeMultiplier(10)->Range(100, 10'000)->ArgName("calls");
+
 // A program's fixed cost: the smallest fixture, eager and compiled.
 void BM_FixedCostEager(benchmark::State& state) {
   TimeRuns(state, TinyProgram(), {.mode = RunSpec::Mode::kEager});

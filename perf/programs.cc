@@ -79,6 +79,17 @@ std::string RegistryProgram(int64_t registered, int64_t calls) {
       registered, calls);
 }
 
+std::string BreakingCallsProgram(int64_t calls) {
+  return fmt::format(
+      "import torch\n\n\n"
+      "def f(x):\n    x = x + 1\n    torch._dynamo.graph_break()\n    return x + 1\n\n\n"
+      "opt = torch.compile(f, backend=backend)\n"
+      "x = torch.ones(4)\n"
+      "for _ in range({}):\n    x = opt(x)\n"
+      "out = x\n",
+      calls);
+}
+
 std::string TinyProgram() { return StraightLineProgram(1); }
 
 }  // namespace tdc::perf

@@ -29,6 +29,11 @@ std::string WarmCallsProgram(int64_t calls, int64_t guards);
 // helper inlined: `calls` ops in one graph; real torch 2.13.0 gives the same counts).
 std::string RegistryProgram(int64_t registered, int64_t calls);
 
+// A function with a graph break between two ops, compiled, then called `calls` times in a
+// loop: each call runs its first graph, the resume function's code (a cache hit) and the
+// second graph. What the run keeps per call shows in its peak memory (torch's is flat).
+std::string BreakingCallsProgram(int64_t calls);
+
 // The smallest fixture: one compiled function of one op, called once.
 std::string TinyProgram();
 

@@ -38,7 +38,7 @@ bool SameTensors(const std::vector<runtime::Tensor>& a, const std::vector<runtim
 AtenExpectation ExpectAtAten(const std::string& source, const std::string& display_name,
                              dynamo::CompileRunOptions run) {
   AtenExpectation expectation;
-  backends::InterpretingBackend interpreter(backends::GraphLevel::kAten);
+  backends::InterpretingBackend interpreter(backends::GraphLevel::kAten, /*keep_runs=*/true);
   run.backend = &interpreter;
   auto outcome = dynamo::RunCompiled(source, display_name, run);
   expectation.graphs = interpreter.computed();

@@ -32,13 +32,13 @@ std::variant<std::vector<runtime::Tensor>, std::string> InterpretGraph(
 std::optional<std::vector<runtime::Tensor>> InterpretingBackend::Run(const Graphs& graphs) {
   // By index: a host node the interpreter runs could, in principle, send a graph of its own.
   const size_t at = computed_.size();
-  computed_.push_back(Computed{graphs.compile, Copies(graphs.inputs), {}});
+  if (keep_runs_) computed_.push_back(Computed{graphs.compile, Copies(graphs.inputs), {}});
   auto outputs = InterpretGraph(graphs, level_);
   if (auto* error = std::get_if<std::string>(&outputs)) {
     if (error_.empty()) error_ = fmt::format("graph {}: {}", graphs.compile_id, *error);
     return std::nullopt;
   }
-  computed_[at].outputs = Copies(std::get<std::vector<runtime::Tensor>>(outputs));
+  if (keep_runs_) computed_[at].outputs = Copies(std::get<std::vector<runtime::Tensor>>(outputs));
   return std::get<std::vector<runtime::Tensor>>(std::move(outputs));
 }
 

@@ -32,15 +32,20 @@ class InterpretingBackend final : public runtime::GraphBackend {
     std::optional<std::vector<runtime::Tensor>> outputs;  // none when it could not run it
   };
 
-  explicit InterpretingBackend(GraphLevel level) : level_(level) {}
+  // `keep_runs`: keep a Computed of every run (what the conformance executor holds a backend
+  // to); without it nothing is kept, so a program calling a compiled function in a loop runs
+  // in constant memory, as under torch.
+  explicit InterpretingBackend(GraphLevel level, bool keep_runs = false)
+      : level_(level), keep_runs_(keep_runs) {}
   std::optional<std::vector<runtime::Tensor>> Run(const Graphs& graphs) override;
   // Why the first graph it could not run failed; empty when every graph ran.
   const std::string& error() const { return error_; }
-  // Every graph it was given, in order (a cache hit's again).
+  // Every graph it was given, in order (a cache hit's again), when it keeps runs.
   const std::vector<Computed>& computed() const { return computed_; }
 
  private:
   GraphLevel level_;
+  bool keep_runs_;
   std::string error_;
   std::vector<Computed> computed_;
 };

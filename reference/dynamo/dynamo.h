@@ -44,9 +44,13 @@ struct Records {
   std::vector<graph::Invocation> invocations;
   std::vector<graph::GraphBreak> graph_breaks;
   // `tdref explain`: what Dynamo decided and why, one line per decision, indented by
-  // how many compiled frames enclose it.
+  // how many compiled frames enclose it; the first kMaxExplanationLines only (a compiled
+  // function called in a loop decides again on every call), those past it counted.
   std::vector<std::string> explanation;
+  int64_t explanation_omitted = 0;
 };
+
+inline constexpr size_t kMaxExplanationLines = 10'000;
 
 // A callable as Dynamo's messages show it, its address normalized (`<function f at 0x?>`).
 std::string FunctionReprOf(const Value& v);

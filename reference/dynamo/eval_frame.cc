@@ -335,6 +335,10 @@ bool Dynamo::HasTensorInFrame(const lang::Node& def, const Value& globals,
 }
 
 void Dynamo::Explain(std::string text) {
+  if (records_.explanation.size() >= kMaxExplanationLines) {
+    ++records_.explanation_omitted;
+    return;
+  }
   records_.explanation.push_back(std::string(2 * contexts_.size(), ' ') + std::move(text));
 }
 

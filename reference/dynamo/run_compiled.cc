@@ -107,6 +107,11 @@ std::variant<Explained, std::string> RunExplained(const ParsedProgram& parsed,
     // torch._dynamo.utils.counters["graph_break"] at the end (the program may clear it).
     outcome.counters.graph_break = process.compiler.counters.Counts("graph_break");
     explained.explanation = records.explanation;
+    if (records.explanation_omitted > 0) {
+      explained.explanation.push_back(
+          fmt::format("... and {} more decisions, not kept (the first {} are above)",
+                      records.explanation_omitted, kMaxExplanationLines));
+    }
     auto count = [&](const char* name) {
       const auto* v = DynCast<PyInt>(in.GetAttr(recorder, name));
       return v != nullptr ? v->value() : 0;
