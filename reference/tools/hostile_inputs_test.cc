@@ -263,6 +263,24 @@ TEST(HostileInputs, EndlessLoopIsRefusedByTheStepBudget) {
   EXPECT_TRUE(Contains(compiled.out, "the program ran more than 10000 steps"));
 }
 
+// range(10**9) was made whole before the step budget could end the loop (72 GB of ints: an
+// abort under a memory limit): a range past a million items is refused where it is made.
+TEST(HostileInputs, AHugeRangeIsRefusedWhereItIsMade) {
+  Result r = RunText("x = 0\nfor i in range(10**9):\n    x += 1\n");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "unsupported "));
+  EXPECT_TRUE(Contains(r.out,
+                       "program.py:2:10: range(0, 1000000000, 1) of "
+                       "1000000000 items: the reference makes a range's items at once"));
+  // len() of ranges, as CPython 3.11 gives it ([4, 5, 0, 4]; it was a TypeError here).
+  Result lengths = RunText(
+      "out = [len(range(7, 0, -2)), len(range(5)), len(range(3, 3)), "
+      "len(range(-2**62, 2**62, 2**61))]\n");
+  EXPECT_TRUE(Contains(lengths.out,
+                       "out = {\"list\":[{\"int\":4},{\"int\":5},{\"int\":0},"
+                       "{\"int\":4}]}"));
+}
+
 // A program that keeps 20 tensors of 4 MiB: refused at the statement where it holds more than
 // a 64 MiB budget, eagerly and compiled; one that makes as many but frees each runs (a freed
 // storage gives its bytes back).

@@ -9,9 +9,26 @@
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/tensor_values.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::runtime {
+
 namespace {
+
+// The most items a range may have: about 72 MB of ints, far past any fixture's loops.
+constexpr uint64_t kMaxRangeItems = 1'000'000;
+
+// How many items range(start, stop, step) has (step != 0), in unsigned arithmetic: the
+// distance between two int64s and a step's magnitude fit in a uint64.
+uint64_t RangeLength(int64_t start, int64_t stop, int64_t step) {
+  const bool up = step > 0;
+  if (up ? stop <= start : start <= stop) return 0;
+  const uint64_t span = up ? static_cast<uint64_t>(stop) - static_cast<uint64_t>(start)
+                           : static_cast<uint64_t>(start) - static_cast<uint64_t>(stop);
+  const uint64_t magnitude =
+      up ? static_cast<uint64_t>(step) : static_cast<uint64_t>(-(step + 1)) + 1;
+  return (span - 1) / magnitude + 1;
+}
 
 Value IntOf(Interpreter& in, const Value& v) {
   if (const auto* i = DynCast<PyInt>(v)) return in.heap().Int(i->value());
@@ -246,6 +263,14 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
       if (a.positional.size() == 3) step = IntArg(in, a.positional[2]);
     }
     if (step == 0) Raise(in.heap(), ExcType::kValueError, "range() arg 3 must not be zero");
+    // The items are made at once (iteration here takes a list): a range longer than any
+    // program the reference answers would exhaust memory before the step budget ends it.
+    if (const uint64_t length = RangeLength(start, stop, step); length > kMaxRangeItems) {
+      RefuseNotModeled(
+          fmt::format("range({}, {}, {}) of {} items: the reference makes a range's "
+                      "items at once, at most {}",
+                      start, stop, step, length, kMaxRangeItems));
+    }
     Ref<PyInstance> r = in.heap().NewInstance(range);
     std::vector<Value> items;
     for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
@@ -256,6 +281,11 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
   range->dict->SetStr("__iter_items__", MakeBuiltin(in, "range.__iter_items__", [](CallArgs& a) {
                         return DynCast<PyInstance>(a.positional[0])->attrs->GetStr("__items__");
                       }));
+  range->dict->SetStr(
+      "__len__", MakeBuiltin(in, "range.__len__", [&in](CallArgs& a) {
+        const Value items = DynCast<PyInstance>(a.positional[0])->attrs->GetStr("__items__");
+        return in.heap().Int(static_cast<int64_t>(DynCast<PyList>(items)->items().size()));
+      }));
   in.process().builtins()->SetAttr("range", range);
   InstallListMethods(in);
   InstallDictMethods(in);
