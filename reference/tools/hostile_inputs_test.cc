@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -279,6 +280,25 @@ TEST(HostileInputs, AHugeRangeIsRefusedWhereItIsMade) {
   EXPECT_TRUE(Contains(lengths.out,
                        "out = {\"list\":[{\"int\":4},{\"int\":5},{\"int\":0},"
                        "{\"int\":4}]}"));
+}
+
+// `tdref explain` of a compiled function with a graph break called 5,000 times (each call
+// decides again: cache hits, the break, the resume function): the first 10,000 decisions
+// and a count of the rest, not a line per decision of every call kept in memory.
+TEST(HostileInputs, TheExplanationOfALongLoopIsBounded) {
+  const std::string file =
+      Write("program.py",
+            "import torch\n\n\ndef f(x):\n    x = x + 1\n    torch._dynamo.graph_break()\n"
+            "    return x + 1\n\n\nopt = torch.compile(f, backend=backend)\nx = torch.ones(2)\n"
+            "for _ in range(5000):\n    x = opt(x)\nout = x\n");
+  std::ostringstream out, err;
+  ASSERT_EQ(RunExplain(file, {}, out, err), 0) << err.str();
+  const std::string text = out.str();
+  const size_t outcome = text.find("\noutcome:\n");
+  ASSERT_NE(outcome, std::string::npos);
+  const std::string explanation = text.substr(0, outcome + 1);
+  EXPECT_EQ(std::count(explanation.begin(), explanation.end(), '\n'), 10'001);
+  EXPECT_TRUE(Contains(explanation, "more decisions, not kept (the first 10000 are above)\n"));
 }
 
 // A program that keeps 20 tensors of 4 MiB: refused at the statement where it holds more than
