@@ -8,14 +8,16 @@
 namespace tdc::aot {
 namespace {
 
-// dtype (when given), then device and pin_memory; `like` factories have no device.
+bool IsGiven(const Value& v) { return v && !runtime::Is<runtime::PyNone>(v); }
+
+// dtype (when given), then device and pin_memory; `like` factories have a device only when
+// the call gave one (the only one modeled is "cpu", tensor_values.cc).
 graph::OrderedMap<graph::Arg> FactoryKwargs(Recorder& r, const OpCall& call,
                                             bool with_device = true) {
   graph::OrderedMap<graph::Arg> kwargs;
-  if (Value dtype = call.Given("dtype"); dtype && !runtime::Is<runtime::PyNone>(dtype)) {
+  if (Value dtype = call.Given("dtype"); IsGiven(dtype))
     kwargs.emplace_back("dtype", r.ArgOf(dtype));
-  }
-  if (with_device) kwargs.emplace_back("device", CpuDevice());
+  if (with_device || IsGiven(call.Given("device"))) kwargs.emplace_back("device", CpuDevice());
   kwargs.emplace_back("pin_memory", graph::Arg::Bool(false));
   return kwargs;
 }
@@ -29,7 +31,7 @@ void LowerTensorFactory(Recorder& r, const OpCall& call) {
 
 void LowerArange(Recorder& r, const OpCall& call) {
   Value start = call.Given("start"), end = call.Given("end"), step = call.Given("step");
-  const bool has_end = end && !runtime::Is<runtime::PyNone>(end);
+  const bool has_end = IsGiven(end);
   if (!has_end) {  // arange(end)
     return r.Bind(call.result,
                   r.Emit("aten.arange.default", {r.ArgOf(start)}, FactoryKwargs(r, call)));

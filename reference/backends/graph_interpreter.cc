@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "reference/backends/special_nodes.h"
+#include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_table.h"
 #include "reference/runtime/op_value.h"
 
@@ -169,6 +170,8 @@ class Run {
                              std::move(args->keywords));
     } catch (const runtime::TorchError& e) {
       return Fail(fmt::format("{} raised {}: {}", n.target, e.type(), e.what()));
+    } catch (const runtime::NotModeled& refusal) {
+      return Fail(fmt::format("{}: {}", n.target, refusal.what()));
     }
   }
 
@@ -288,10 +291,12 @@ class Run {
         return a.kind == graph::ValueKind::kTuple ? OpValue::Tuple(std::move(items))
                                                   : OpValue::List(std::move(items));
       }
+      case graph::ValueKind::kStr:  // a factory's device="cpu", as the Dynamo graph keeps it
+        if (a.text == "cpu") return OpValue::CpuDevice();
+        break;
       case graph::ValueKind::kLayout:
       case graph::ValueKind::kDevice:
       case graph::ValueKind::kMemoryFormat:
-      case graph::ValueKind::kStr:
       case graph::ValueKind::kEllipsis:
       case graph::ValueKind::kDict:
       case graph::ValueKind::kCallable:

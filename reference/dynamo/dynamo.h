@@ -239,6 +239,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // error_on_graph_break(...) traced: anything but one bool is Dynamo's RuntimeError,
   // wrapped as InternalTorchDynamoError.
   void CheckErrorOnGraphBreakCall(const CallArgs& args);
+  // patch_dynamo_config(...) traced (patch_dynamo_config_call.cc): the error of a patch it
+  // rejects, as Dynamo lets it out.
+  runtime::Value TracePatchDynamoConfigCall(const runtime::Value& callee, runtime::CallArgs& args);
   // The code a skip_frame() call would skip: co_name and co_firstlineno of the calling frame.
   std::pair<std::string, int64_t> SkippedFrame() const;
   // co_name and co_firstlineno of the code the frame at `depth` runs (a resume function's
@@ -341,6 +344,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // reports "Skip inlining" from there).
   [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message,
                                       bool after_call = false);
+  // An exception raised by code Dynamo runs while it traces (a library function it calls on
+  // constants), as torch 2.13.0 lets it out: AssertionError and IndexError as they are, any
+  // other wrapped as InternalTorchDynamoError("Type: message"); the user code appended.
+  [[noreturn]] void RaiseFromTracing(const runtime::PyError& error);
   std::string UserTraceback(const Trace& t, bool after_call) const;
   // torch._dynamo.config.verbose: an error's tail drops its verbosity hint, the graph-break
   // log logs every user stack again (its duplicate checker's add always answers new).

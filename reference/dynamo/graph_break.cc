@@ -71,6 +71,15 @@ void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool af
   }
 }
 
+void Dynamo::RaiseFromTracing(const PyError& error) {
+  // convert_frame._compile re-raises these as they are and rewraps the rest "for clarity".
+  const ExcType type = error.type();
+  if (type == ExcType::kAssertionError || type == ExcType::kIndexError) {
+    RaiseWithUserCode(type, Str(error.exception()));
+  }
+  RaiseWithUserCode(ExcType::kInternalTorchDynamoError, error.what());
+}
+
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {
   std::string key = FormatBreak(text);
   if (rules_.on(Rule::kGbCounter) && !ends_frame && !text.at_jump) {

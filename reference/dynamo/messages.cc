@@ -260,14 +260,6 @@ BreakText SkippedFunctionText(const std::string& name, const std::string& file,
       fmt::format("module: {}, qualname: {}, skip reason: {}", module, qualname, skip_repr));
 }
 
-BreakText SkippedLibFunctionText(const std::string& module, const std::string& qualname,
-                                 const std::string& file, const std::string& skiplist_dir) {
-  return SkippedFunction(
-      qualname, fmt::format("<torch>/{}", file),
-      fmt::format("module: {}, qualname: {}, skip reason: file matches MOD_SKIPLIST (<torch>/{})",
-                  module, qualname, skiplist_dir));
-}
-
 BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types,
                               bool has_kwargs, const std::string& variable_classes) {
   return {

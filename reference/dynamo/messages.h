@@ -105,10 +105,6 @@ BreakText SkippedBuiltinText(const std::string& module, const std::string& qualn
 BreakText SkippedFunctionText(const std::string& name, const std::string& file,
                               const std::string& module, const std::string& qualname,
                               const std::string& skip_repr);
-// A function of torch's own (`file` under <torch>/) that trace_rules skips as its directory
-// is on MOD_SKIPLIST (skipped_lib_functions.def).
-BreakText SkippedLibFunctionText(const std::string& module, const std::string& qualname,
-                                 const std::string& file, const std::string& skiplist_dir);
 
 // A builtin Dynamo cannot trace with these argument types (print): gb0059.
 BreakText BuiltinOperatorText(const std::string& name, const std::string& arg_types,

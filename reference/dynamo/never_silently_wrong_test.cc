@@ -147,8 +147,8 @@ constexpr Probe kProbes[] = {
     {"out = torch.compiler.list_backends", "torch.compiler.list_backends is not modeled"},
     {"out = torch.compiler.cudagraph_mark_step_begin",
      "torch.compiler.cudagraph_mark_step_begin is not modeled"},
-    {"from torch._dynamo import patch_dynamo_config",
-     "torch._dynamo.patch_dynamo_config is not modeled"},
+    {"from torch._dynamo import override_cudagraphs",
+     "torch._dynamo.override_cudagraphs is not modeled"},
     {"@torch._dynamo.assume_constant_result\ndef k(x):\n    return x\n"
      "def f(x):\n    return x + k(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
@@ -239,9 +239,12 @@ constexpr Probe kProbes[] = {
      "id() of a class statement's instance (of C) is not modeled (SEMANTICS", 5},
     {"def g():\n    pass\ng.a = 1\ng.a += 1",
      "augmented assignment to an attribute of other than a class statement's instance", 6},
-    // Op arguments of a kind the reference's ops do not take (a device string, a dtype name).
-    {"out = torch.arange(1.0, 5.0, device='cpu')",
-     "arange(device=...) with an argument of type 'str' is not modeled"},
+    // Op arguments of a kind the reference's ops do not take (a device other than the CPU,
+    // a str where torch takes a dtype, a dtype name).
+    {"out = torch.arange(1.0, 5.0, device='cuda')",
+     "arange(device='cuda') is not modeled: the reference computes on the CPU only"},
+    {"out = torch.zeros(2, dtype='float32')",
+     "zeros(dtype=...) with an argument of type 'str' is not modeled"},
     {"out = torch.add(torch.ones(2), 'a')",
      "add() with an argument of type 'str' (position 2) is not modeled"},
     // A leaf autograd tracks (requires_grad=False is the default the factories model).
@@ -329,6 +332,26 @@ constexpr Probe kProbes[] = {
     // A builtin name CPython has and the runtime lacks.
     {"out = UserWarning", "the builtin UserWarning is not modeled"},
     {"import warnings\nwarnings.simplefilter('error')", "warnings.simplefilter is not modeled", 4},
+    // Types CPython makes objects of (object(), type(None)()) or raises its own errors for.
+    {"out = object()", "calling the type 'object' is not modeled"},
+    {"out = type(None)()", "calling the type 'NoneType' is not modeled"},
+    // unittest: the decorator skip returns (tests it would skip), the rest of the module.
+    {"import unittest\nout = unittest.skip('a')(len)",
+     "the decorator unittest.skip returns is not modeled", 4},
+    {"import unittest\nout = unittest.TestCase", "unittest.TestCase is not modeled", 4},
+    // patch_dynamo_config: a patch it accepts changes Dynamo's config while it traces, eagerly
+    // or traced; an argument that is not a constant shows its VariableTracker under Dynamo.
+    {"with torch._dynamo.patch_dynamo_config(verbose=True):\n    pass",
+     "torch._dynamo.patch_dynamo_config with a patch it allows (Dynamo's config changed while "
+     "it traces) is not modeled"},
+    {"def f(x):\n    with torch._dynamo.patch_dynamo_config('verbose', True):\n"
+     "        return x + 1\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "torch._dynamo.patch_dynamo_config with a patch it allows (Dynamo's config changed while "
+     "it traces) is not modeled",
+     4},
+    {"def f(x):\n    with torch._dynamo.patch_dynamo_config(verbose=x):\n"
+     "        return x + 1\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "patch_dynamo_config() traced with an argument that is not a Python constant", 4},
     // contextlib.nullcontext(enter_result) live across a break (torch raises
     // InternalTorchDynamoError rebuilding it, probed), or from outside the trace (not probed).
     {"import contextlib\ndef f(x):\n    c = contextlib.nullcontext(2)\n    x = x + 1\n"

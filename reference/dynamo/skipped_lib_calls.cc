@@ -7,11 +7,11 @@ using namespace runtime;  // NOLINT
 namespace {
 
 struct SkippedLibFunction {
-  std::string_view module, qualname, file, skiplist_dir;
+  std::string_view module, qualname, file, skip_reason;
 };
 
 constexpr SkippedLibFunction kSkippedLibFunctions[] = {
-#define TDC_SKIPPED_LIB_FUNCTION(module, qualname, file, dir) {module, qualname, file, dir},
+#define TDC_SKIPPED_LIB_FUNCTION(module, qualname, file, reason) {module, qualname, file, reason},
 #include "reference/dynamo/skipped_lib_functions.def"
 #undef TDC_SKIPPED_LIB_FUNCTION
 };
@@ -29,8 +29,8 @@ std::optional<BreakText> SkippedLibCallText(const Value& callee) {
   const std::string module = ModuleNameOf(*f);
   for (const SkippedLibFunction& row : kSkippedLibFunctions) {
     if (row.module == module && row.qualname == f->qualname_text()) {
-      return SkippedLibFunctionText(module, std::string(row.qualname), std::string(row.file),
-                                    std::string(row.skiplist_dir));
+      return SkippedFunctionText(std::string(row.qualname), std::string(row.file), module,
+                                 std::string(row.qualname), std::string(row.skip_reason));
     }
   }
   return std::nullopt;

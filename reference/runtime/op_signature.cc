@@ -28,6 +28,7 @@ constexpr ParamTypeName kParamTypeNames[] = {
     {ParamType::kTensorList, "Tensor[]"},
     {ParamType::kScalarType, "ScalarType"},
     {ParamType::kData, "Data"},
+    {ParamType::kDevice, "Device"},
 };
 
 // What torch's argument errors call each type.
@@ -52,6 +53,8 @@ std::string_view ExpectedText(ParamType type) {
       return "torch.dtype";
     case ParamType::kData:
       return "data";
+    case ParamType::kDevice:
+      return "torch.device";
   }
   return "?";
 }
@@ -132,6 +135,8 @@ bool Accepts(const Param& p, const OpValue& v) {
       return v.kind == OpValue::Kind::kDType;
     case ParamType::kData:
       return v.kind == OpValue::Kind::kScalar || v.IsSequence();
+    case ParamType::kDevice:
+      return v.kind == OpValue::Kind::kCpuDevice;
   }
   return false;
 }

@@ -9,7 +9,8 @@
 // annotation syntax: "self: Tensor, dim: int[1]? = None, keepdim: bool = False, *,
 // dtype: ScalarType? = None". Types: Tensor, Number (a Python bool, int or float),
 // Tensor|Number, int, bool, int[], int[1], Tensor[], ScalarType, Data (torch.tensor's
-// nested lists); `?` accepts None. Defaults: None, True, False, an int, or [] (empty list).
+// nested lists), Device (device="cpu", the only one modeled); `?` accepts None. Defaults: None,
+// True, False, an int, or [] (empty list).
 #ifndef TDCONFORM_REFERENCE_RUNTIME_OP_SIGNATURE_H_
 #define TDCONFORM_REFERENCE_RUNTIME_OP_SIGNATURE_H_
 
@@ -33,7 +34,8 @@ enum class ParamType {
   kIntListOrInt,
   kTensorList,
   kScalarType,
-  kData
+  kData,
+  kDevice
 };
 
 struct Param {

@@ -38,6 +38,12 @@ OpValue OpValue::Tuple(std::vector<OpValue> items) {
   return v;
 }
 
+OpValue OpValue::CpuDevice() {
+  OpValue v;
+  v.kind = Kind::kCpuDevice;
+  return v;
+}
+
 OpValue OpValue::Size(const Shape& sizes) {
   std::vector<OpValue> items;
   for (int64_t s : sizes) items.push_back(Of(Scalar::Int(s)));
@@ -56,6 +62,8 @@ std::string PythonTypeName(const OpValue& v) {
       return "list";
     case OpValue::Kind::kTuple:
       return "tuple";
+    case OpValue::Kind::kCpuDevice:
+      return "str";
     case OpValue::Kind::kScalar:
       break;
   }

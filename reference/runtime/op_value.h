@@ -13,7 +13,7 @@
 namespace tdc::runtime {
 
 struct OpValue {
-  enum class Kind { kNone, kScalar, kTensor, kDType, kList, kTuple };
+  enum class Kind { kNone, kScalar, kTensor, kDType, kList, kTuple, kCpuDevice };
 
   Kind kind = Kind::kNone;
   Scalar scalar;                  // kScalar: a Python bool, int or float (its dtype says which)
@@ -27,6 +27,8 @@ struct OpValue {
   static OpValue OfDType(DType d);
   static OpValue List(std::vector<OpValue> items);
   static OpValue Tuple(std::vector<OpValue> items);
+  // device="cpu", the one device the reference computes on (tensor_values.cc).
+  static OpValue CpuDevice();
   // A tuple of ints, as torch.Size is.
   static OpValue Size(const Shape& sizes);
 

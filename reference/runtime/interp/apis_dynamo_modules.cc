@@ -75,6 +75,7 @@ void InstallDynamoModules(Interpreter& in) {
   InstallExcClasses(in);
   InstallDynamoCounters(in);
   InstallInnermostFn(in);
+  InstallPatchDynamoConfig(in);
   InstallDecoratorsModule(in);
 }
 

@@ -252,8 +252,9 @@ Value CallOther(Interpreter& in, const Value& callee, CallArgs args) {
       return in.heap().NewException(*t->exception, in.heap().NewTuple(std::move(args.positional)));
     }
     if (t->construct) return t->construct(args);
-    Raise(in.heap(), ExcType::kTypeError,
-          fmt::format("cannot create '{}' instances", t->QualifiedName()));
+    // CPython makes objects of most types (object(), type(None)() is None, ...) and raises
+    // its own TypeErrors for the rest: not modeled, never a TypeError of the reference's.
+    RefuseNotModeled(fmt::format("calling the type '{}' is not modeled", t->QualifiedName()));
   }
   if (Is<PyInstance>(callee)) {
     if (std::optional<Value> call = LookupMethod(in, callee, "__call__")) {

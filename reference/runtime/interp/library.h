@@ -54,6 +54,9 @@ void InstallStdlibModules(Interpreter& in);
 // torch._dynamo.exc's exception classes, torch._dynamo.utils.counters and the
 // torch._dynamo.eval_frame functions fixtures import (apis_dynamo_modules.cc).
 void InstallDynamoModules(Interpreter& in);
+// torch._dynamo.patch_dynamo_config, its errors (apis_patch_dynamo_config.cc); called by
+// InstallDynamoModules.
+void InstallPatchDynamoConfig(Interpreter& in);
 // torch._dynamo.utils.counters over CompilerState::counters (apis_counters.cc).
 void InstallDynamoCounters(Interpreter& in);
 // str's methods (str_methods.cc); called by InstallBuiltinTypeConstructors.

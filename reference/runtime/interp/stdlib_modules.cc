@@ -1,10 +1,11 @@
-// functools, operator, contextlib, weakref and warnings as fixtures use them, with CPython 3.11's
-// objects: functools.wraps returns a functools.partial of update_wrapper; operator's functions are
-// builtins of the _operator module. Also the helpers of stdlib_modules_support.h.
+// functools, operator, contextlib, weakref, warnings and unittest as fixtures use them, with
+// CPython 3.11's objects: functools.wraps returns a functools.partial of update_wrapper; operator's
+// functions are builtins of the _operator module. Also the helpers of stdlib_modules_support.h.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
@@ -299,12 +300,30 @@ void InstallWarnings(Interpreter& in) {
       }));
 }
 
+// unittest.skip(reason), a function of unittest/case.py (which Dynamo skips), returns its
+// decorator `skip.<locals>.decorator`; what the decorator does to a test is not modeled.
+void InstallUnittest(Interpreter& in) {
+  Value globals = apis::LibGlobals(in, "unittest.case");
+  in.process().modules()[ModuleId::kUnittest]->SetAttr(
+      "skip",
+      apis::MakeLibFunction(in, globals, "skip", [&in, globals](PyFunction&, CallArgs& args) {
+        Value reason = apis::BindParams(in, "skip", {{"reason"}}, args)[0];
+        if (!Is<PyStr>(reason)) RefuseNotModeled("unittest.skip with a reason other than a str");
+        // A new closure each call, as CPython's.
+        return Value(apis::MakeLibFunction(
+            in, globals, "skip.<locals>.decorator", [](PyFunction&, CallArgs&) -> Value {
+              RefuseNotModeled("the decorator unittest.skip returns is not modeled");
+            }));
+      }));
+}
+
 void InstallStdlibModules(Interpreter& in) {
   InstallFunctools(in);
   InstallOperator(in);
   InstallWeakref(in);
   InstallContextlib(in);
   InstallWarnings(in);
+  InstallUnittest(in);
 }
 
 }  // namespace tdc::runtime

@@ -67,6 +67,18 @@ OpArgs ToOpArgs(std::string_view op_name, const CallArgs& args) {
     out.positional.push_back(std::move(*v));
   }
   for (const auto& [name, value] : args.keywords) {
+    // A device by name: the reference computes on the CPU only. torch's CPU build raises for
+    // "cuda"; "meta" or "cpu:0" would make other tensors or other graph arguments.
+    if (name == "device" && Is<PyStr>(value)) {
+      const std::string& device = DynCast<PyStr>(value)->value();
+      if (device != "cpu") {
+        RefuseNotModeled(
+            fmt::format("{}(device='{}') is not modeled: the reference computes on the CPU only",
+                        op_name, device));
+      }
+      out.keywords.emplace_back(name, OpValue::CpuDevice());
+      continue;
+    }
     std::optional<OpValue> v = ToOpValue(value);
     if (!v) {
       RefuseNotModeled(fmt::format("{}({}=...) with an argument of type '{}' is not modeled",
@@ -209,6 +221,7 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
       return ListValue(in, result);
     case OpValue::Kind::kNone:
     case OpValue::Kind::kDType:
+    case OpValue::Kind::kCpuDevice:
       break;
   }
   return in.heap().None();
