@@ -65,6 +65,12 @@ void LowerPow(Recorder& r, const OpCall& call) {
   r.Bind(call.result, r.Emit("aten.pow.Scalar", {r.ArgOf(o.other), r.ArgOf(o.tensor)}));
 }
 
+// `x << n` and `x >> y` (Tensor.__lshift__ / __rshift__; a number on the left is refused).
+void LowerShift(Recorder& r, const OpCall& call) {
+  EmitBinary(r, call, call.site.op->name == "lshift" ? "__lshift__" : "__rshift__", "Tensor",
+             "Scalar");
+}
+
 // eq ... ge; a reflected comparison reaches here already mirrored (`3 < x` is gt).
 void LowerComparison(Recorder& r, const OpCall& call) {
   EmitBinary(r, call, call.site.op->name, "Tensor", "Scalar");

@@ -55,6 +55,8 @@ Tensor Reflected(BinaryOp op, const Scalar& left, const Tensor& right) {
     case BinaryOp::kLe:
     case BinaryOp::kGt:
     case BinaryOp::kGe:
+    case BinaryOp::kLShift:
+    case BinaryOp::kRShift:
       break;
   }
   return runtime::Binary(op, Arg::Python(left), Arg::Of(right));

@@ -388,8 +388,15 @@ constexpr Probe kProbes[] = {
      "model",
      4},
     // Tensor operators torch has that the reference does not model, on either side.
-    {"out = torch.zeros(2, dtype=torch.long) << 4", "the tensor operator << is not modeled"},
+    {"out = torch.zeros(2, dtype=torch.long) & 4", "the tensor operator & is not modeled"},
     {"out = 2 % torch.ones(2)", "the tensor operator % is not modeled"},
+    // The shifts: a number on the left (torch.bitwise_left_shift.Scalar_Tensor), and a bool
+    // tensor under Dynamo (eager promotes it; torch's meta kernel rejects it).
+    {"out = 3 << torch.zeros(2, dtype=torch.long)",
+     "a Python number on the left of the tensor operator << is not modeled"},
+    {"def f(m):\n    return m >> 1\n"
+     "out = torch.compile(f, backend=backend)(torch.tensor([True, False]))",
+     "rshift of a bool tensor in traced code (torch 2.13.0 raises TorchRuntimeError", 4},
     // A custom op's registrations torch has and the reference does not model.
     {"@torch.library.custom_op('m::p', mutates_args=())\n"
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"

@@ -88,6 +88,8 @@ T Arith(BinaryOp op, T a, T b) {
       case BinaryOp::kLe:
       case BinaryOp::kGt:
       case BinaryOp::kGe:
+      case BinaryOp::kLShift:
+      case BinaryOp::kRShift:
         break;
     }
     return false;
@@ -101,6 +103,12 @@ T Arith(BinaryOp op, T a, T b) {
         return Wrap(uint64_t(a) * uint64_t(b));
       case BinaryOp::kPow:
         return IntPow(a, b);
+      // torch's CPU kernels: a shift by a negative amount or by the width or more gives 0
+      // (left) or the sign (right); a left shift is of the unsigned bits.
+      case BinaryOp::kLShift:
+        return b < 0 || b >= 64 ? 0 : Wrap(uint64_t(a) << b);
+      case BinaryOp::kRShift:
+        return a >> (b < 0 || b >= 64 ? 63 : b);
       case BinaryOp::kDiv:
       case BinaryOp::kEq:
       case BinaryOp::kNe:
@@ -129,6 +137,8 @@ T Arith(BinaryOp op, T a, T b) {
       case BinaryOp::kLe:
       case BinaryOp::kGt:
       case BinaryOp::kGe:
+      case BinaryOp::kLShift:
+      case BinaryOp::kRShift:
         break;
     }
     return 0;
@@ -155,6 +165,8 @@ bool Compare(BinaryOp op, T a, T b) {
     case BinaryOp::kMul:
     case BinaryOp::kDiv:
     case BinaryOp::kPow:
+    case BinaryOp::kLShift:
+    case BinaryOp::kRShift:
       break;
   }
   return false;
@@ -174,6 +186,8 @@ bool IsComparison(BinaryOp op) {
     case BinaryOp::kMul:
     case BinaryOp::kDiv:
     case BinaryOp::kPow:
+    case BinaryOp::kLShift:
+    case BinaryOp::kRShift:
       return false;
   }
   return false;
@@ -252,6 +266,12 @@ Tensor Binary(BinaryOp op, const Arg& a, const Arg& b) {
   // pow(bool tensor, Python bool) is defined; two bool tensors have no kernel.
   if (op == BinaryOp::kPow && common == DType::kBool && b.tensor) {
     throw TorchError("NotImplementedError", "\"pow\" not implemented for 'Bool'");
+  }
+  // The shifts have integral kernels only (a bool tensor with a Python int promotes to int64).
+  if ((op == BinaryOp::kLShift || op == BinaryOp::kRShift) && common != DType::kInt64) {
+    const std::string kernel = op == BinaryOp::kLShift ? "lshift_cpu" : "rshift_cpu";
+    throw TorchError("NotImplementedError",
+                     "\"" + kernel + "\" not implemented for '" + TorchTypeName(common) + "'");
   }
   // True division of integral operands computes in the default float dtype.
   if (op == BinaryOp::kDiv && !IsFloating(common)) common = DType::kFloat32;

@@ -10,7 +10,21 @@
 
 namespace tdc::runtime {
 
-enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kEq, kNe, kLt, kLe, kGt, kGe };
+enum class BinaryOp {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kLShift,
+  kRShift
+};
 enum class UnaryOp {
   kNeg,
   kAbs,

@@ -61,6 +61,8 @@ OpValue Sub(const BoundArgs& a) { return BinaryKernel(BinaryOp::kSub, a, "other"
 OpValue Mul(const BoundArgs& a) { return BinaryKernel(BinaryOp::kMul, a, "other"); }
 OpValue Div(const BoundArgs& a) { return BinaryKernel(BinaryOp::kDiv, a, "other"); }
 OpValue Pow(const BoundArgs& a) { return BinaryKernel(BinaryOp::kPow, a, "exponent"); }
+OpValue LShift(const BoundArgs& a) { return BinaryKernel(BinaryOp::kLShift, a, "other"); }
+OpValue RShift(const BoundArgs& a) { return BinaryKernel(BinaryOp::kRShift, a, "other"); }
 OpValue Eq(const BoundArgs& a) { return BinaryKernel(BinaryOp::kEq, a, "other"); }
 OpValue Ne(const BoundArgs& a) { return BinaryKernel(BinaryOp::kNe, a, "other"); }
 OpValue Lt(const BoundArgs& a) { return BinaryKernel(BinaryOp::kLt, a, "other"); }

@@ -83,9 +83,11 @@ std::string_view TensorOperator(BinaryOp op) {
       return "operator.pow";
     case BinaryOp::kMatMult:
       return "operator.matmul";
-    case BinaryOp::kMod:
     case BinaryOp::kLShift:
+      return "operator.lshift";
     case BinaryOp::kRShift:
+      return "operator.rshift";
+    case BinaryOp::kMod:
     case BinaryOp::kBitOr:
     case BinaryOp::kBitXor:
     case BinaryOp::kBitAnd:
@@ -256,10 +258,15 @@ Value TensorOperation(Interpreter& in, BinaryOp op, const Value& a, const Value&
     case BinaryOp::kPow:
       return WrapTensor(
           in, Binary(runtime::BinaryOp::kPow, Arg::Python(ScalarOf(a)), Arg::Of(TensorOf(b))));
-    case BinaryOp::kMatMult:
-    case BinaryOp::kMod:
+    // Tensor.__rlshift__ / __rrshift__: torch.bitwise_left_shift(2, x), another ATen op.
     case BinaryOp::kLShift:
     case BinaryOp::kRShift:
+      RefuseNotModeled(
+          fmt::format("a Python number on the left of the tensor operator {} is not "
+                      "modeled",
+                      OperatorSymbol(op)));
+    case BinaryOp::kMatMult:
+    case BinaryOp::kMod:
     case BinaryOp::kBitOr:
     case BinaryOp::kBitXor:
     case BinaryOp::kBitAnd:

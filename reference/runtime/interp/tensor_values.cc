@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "reference/runtime/interp/interpreter.h"
@@ -156,28 +157,42 @@ Value CallTensorOpAt(Interpreter& in, const OpCallSite& site, const OpInfo& op, 
   return result;
 }
 
+namespace {
+
+// torch's meta kernels of the shifts (_meta_registrations.shift_dtype_check) reject a bool
+// tensor on either side, which the CPU kernels promote: Dynamo, running the op on fake tensors,
+// raises where eager computes (probed).
+bool FakeKernelRejects(const OpInfo& op, const OpArgs& args) {
+  if (op.name != "lshift" && op.name != "rshift") return false;
+  return std::ranges::any_of(args.positional, [](const OpValue& v) {
+    return v.kind == OpValue::Kind::kTensor && v.tensor.dtype == DType::kBool;
+  });
+}
+
+}  // namespace
+
 Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs args) {
   // Dynamo runs a traced op on fake tensors first: an error there is TorchRuntimeError
   // "Dynamo failed to run FX node with fake tensors", raised by the compile (probed), which no
   // try block of the traced code catches.
-  auto refuse_if_traced = [&in, &op]() {
+  auto refuse_if_traced = [&in, &op](std::string_view what) {
     const OpObserver* observer = in.process().compiler.op_observer;
     if (observer == nullptr || !observer->RecordsOps()) return;
-    RefuseNotModeled(fmt::format(
-        "{} raising an error in traced code (torch 2.13.0 raises TorchRuntimeError from the "
-        "compile)",
-        op.name));
+    RefuseNotModeled(
+        fmt::format("{} {} in traced code (torch 2.13.0 raises TorchRuntimeError from the compile)",
+                    op.name, what));
   };
   OpValue result;
   try {
     OpArgs converted = ToOpArgs(op.name, args);
+    if (FakeKernelRejects(op, converted)) refuse_if_traced("of a bool tensor");
     result = CallOp(op, surface, std::move(converted.positional), std::move(converted.keywords));
   } catch (const TorchError& error) {
-    refuse_if_traced();
+    refuse_if_traced("raising an error");
     // A Python exception wherever the op was reached from (an operator too, not only a call).
     throw ToPyError(in.heap(), error);
   } catch (const PyError&) {
-    refuse_if_traced();
+    refuse_if_traced("raising an error");
     throw;
   }
   // Autograd's flag: a floating result of a differentiable op on a tensor that requires

@@ -201,6 +201,22 @@ def binary(r):
     r.method(make(torch.float64, [3]), 1.5)
 
 
+@generates("lshift", "rshift")
+def shift(r):
+    """Tensor.__lshift__ / __rshift__: shift amounts past the width and negative ones, tensor
+    amounts with broadcasting, a bool tensor (promoted by an int), and the dtypes without a
+    kernel (float, a float amount, two bool tensors)."""
+    x = torch.tensor([1, -8, 5, 2**62, -1, 0])
+    for amount in [0, 1, 3, 63, 64, 65, -1, -64, True]:
+        r.method(x, amount)
+    r.method(x, torch.tensor([1, 64, -1, 2, 70, 3]))
+    r.method(make(torch.int64, [2, 3]), make(torch.int64, [3], seed=1).abs() % 5)
+    r.method(torch.tensor([True, False]), 2)
+    for a, b in [(make(torch.float32, [3]), 1), (x, 1.5), (torch.tensor([True]), torch.tensor([True])),
+                 (x, make(torch.float64, [6]))]:
+        r.method(a, b)
+
+
 @generates("neg", "abs", "relu", "sigmoid", "tanh", "sin", "cos", "tan", "exp", "log", "sqrt")
 def unary(r):
     for d in DTYPES.values():
