@@ -322,7 +322,13 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
     const bool backedge =
         LayoutOf(*std::get<UserCode>(here.function->code).def).BackedgeAfter(site->at) ||
         BackedgeAtOrAbove(*t, innermost - 1);
-    if (nested && !backedge) {
+    // Under a class statement's context manager no frame there can end the graph: the branch's
+    // error unwinds to the calls around it (golden
+    // variants/classes__break_under_user_context_manager__wrap).
+    BreakText probe = text;
+    probe.from_inlined_jump = true;
+    const bool under_generic = UnderGenericContexts(*t, probe).has_value();
+    if (nested && !backedge && !under_generic) {
       BreakAtBranch(*t, tensor, branch, *site, text);
       return;
     }
@@ -337,6 +343,7 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
           "a data-dependent branch in an inlined frame with R-classic-reattribute off");
     }
     text.at_jump = false;
+    text.from_inlined_jump = true;
     CallArgs none;
     Break(text, in_.heap().None(), none);  // unwinds to the root frame's call
     RefuseNotModeled("a data-dependent branch in an inlined frame that ends no graph");
@@ -362,11 +369,19 @@ void Dynamo::NotOnTensor(Trace& t, const lang::Expr& not_expr) {
 
 void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch,
                            const JumpSite& jump, const BreakText& reached) {
-  RefuseBreakAroundClassValues(t);
   const size_t slot = contexts_.size() - 1;
   const auto& frames = in_.frames();
   const size_t innermost = frames.size() - 1;
   const Frame& f = *frames[innermost];
+  // Under a class statement's context manager: Dynamo cannot compile a partial graph, and the
+  // branch's own error skips the frame (no "graph break in loop" chained).
+  if (BreakText text = reached; UnderGenericContexts(t, text) == t.root_depth) {
+    if (t.record) LogBreak(t, text, true, t.root_depth);
+    Explain(fmt::format("line {} in {}: {} under a class statement's context manager", LineOf(f),
+                        CodeName(*f.scope), text.gb_type));
+    SkipRootFrame();
+  }
+  RefuseBreakAroundClassValues(t);
   const lang::Node& code = *std::get<UserCode>(f.function->code).def;
   if (code.kind != lang::NodeKind::kFunctionDef) {
     RefuseNotModeled("a data-dependent branch outside a def");

@@ -62,6 +62,10 @@ std::optional<std::string> CustomOpTarget(const Value& v);
 // when it has none.
 std::string InstanceText(const Value& v, const char* attr);
 
+// Whether `v` is the __exit__ of a class statement's context manager, kept on a frame's stack
+// by its with statement (generic_contexts.cc).
+bool IsGenericContextExit(const runtime::Value& v);
+
 class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:
   // `recorder` is the oracle's RecordingBackend instance: a graph handed to it is an
@@ -289,10 +293,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void RefuseChangedTwice(const Trace::InlinedCall& call) const;
 
   // ---- made_instances.cc
-  // Refuses a graph break inside the __init__ of an instance the traced code makes, with a
-  // method bound to one or a super / descriptor object live in a traced frame, or inside the
-  // with block of a class statement's context manager.
+  // Refuses a graph break inside the __init__ of an instance the traced code makes, or with a
+  // method bound to one or a super / descriptor object live in a traced frame.
   void RefuseBreakAroundClassValues(const Trace& t) const;
+
+  // ---- generic_contexts.cc
+  // A break under class statements' context managers active in traced frames: chains their
+  // texts to `text` and returns the outermost such frame's depth (no frame from there inward
+  // can end the graph; the root's: `text.then` becomes kSkipFrame). nullopt: none active.
+  std::optional<size_t> UnderGenericContexts(const Trace& t, BreakText& text) const;
 
   // ---- graph_break.cc
   // Marks `v` used as realizing it does (a break's arguments, the values handed to a resume
@@ -416,8 +425,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // ---- nested_breaks.cc (profile torch-2.13-ngb, spec §3.4)
   // A break reached in an inlined frame: the exception goes out frame by frame until one
   // can end the graph at its call or step back to its checkpoint; the root's call when
-  // none does (classic).
-  Ending InlinedEnding(Trace& t, BreakText& text);
+  // none does (classic). Frames from `blocked_from` inward can do neither (a class
+  // statement's context manager active there or around them: UnderGenericContexts).
+  Ending InlinedEnding(Trace& t, BreakText& text, size_t blocked_from);
   // A break that the frame at `level`, waiting at the call of its inner frame's resume
   // function, ends the graph at (spec §3.4): nothing was traced at its level, and the inner
   // frame's resume function runs as a frame of its own (its trace is what this one traced),

@@ -157,10 +157,17 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
     RaiseWithUserCode(ExcType::kUnsupported,
                       FormatBreak(step ? StepUnsupportedErrorText() : reached), reached.after_call);
   }
-  RefuseBreakAroundClassValues(t);
   BreakText text = reached;
   const size_t innermost = in_.frames().size() - 1;
-  const Ending ending = innermost == t.root_depth ? RootEnding(t, text) : InlinedEnding(t, text);
+  // Under a class statement's context manager of the root frame, the frame is skipped: no
+  // resume function is made, so what it could not rebuild does not matter.
+  const std::optional<size_t> blocked_from = UnderGenericContexts(t, text);
+  const bool skip_root = blocked_from == t.root_depth;
+  if (!skip_root) RefuseBreakAroundClassValues(t);
+  const Ending ending = skip_root ? Ending{t.root_depth, Ending::Kind::kSkipFrame}
+                        : innermost == t.root_depth
+                            ? RootEnding(t, text)
+                            : InlinedEnding(t, text, blocked_from.value_or(SIZE_MAX));
   using Kind = Ending::Kind;
   text.then = ending.kind == Kind::kAtCall ? BreakText::Then::kResume
               : ending.kind == Kind::kStep ? BreakText::Then::kStepUnsupported

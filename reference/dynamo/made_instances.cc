@@ -2,8 +2,8 @@
 // traces them as it traces the frame's own arguments (SEMANTICS §7.4). A graph break around
 // the values of class statements is refused where torch would have to rebuild what it
 // cannot for a resume function (a method bound to a made instance, a descriptor or super
-// object), resume inside an instance half made, or break under a class statement's context
-// manager (GenericContextWrappingVariable).
+// object) or resume inside an instance half made; a break under a class statement's context
+// manager is generic_contexts.cc's.
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
@@ -49,20 +49,6 @@ void Dynamo::RefuseBreakAroundClassValues(const Trace& t) const {
           "a graph break inside the __init__ of an instance the traced code makes is not "
           "modeled");
     }
-    // The __exit__ a with block keeps on the stack: torch 2.13.0 skips the frame with
-    // "Graph break under GenericContextWrappingVariable" (upstream error_messages/
-    // test_generic_ctx_mgr_graph_break_fullgraph_false), text not modeled.
-    for (const Value& v : f.stack) {
-      const auto* exit = DynCast<PyMethod>(v);
-      const auto* function = exit != nullptr ? DynCast<PyFunction>(exit->function) : nullptr;
-      if (function != nullptr && function->name_text() == "__exit__" &&
-          IsUserInstance(exit->self)) {
-        RefuseNotModeled(fmt::format(
-            "a graph break inside the with block of {} is not modeled (torch: graph break under "
-            "GenericContextWrappingVariable)",
-            DescribeUserClassValue(exit->self)));
-      }
-    }
     // Nor does torch rebuild a method bound to a made instance for the resume function
     // (upstream error_messages/test_reconstruction_failure_gb: "Reconstruction failure").
     auto refuse_if_unrebuildable = [&](const Value& v) {
@@ -74,7 +60,11 @@ void Dynamo::RefuseBreakAroundClassValues(const Trace& t) const {
       }
     };
     for (const Value& v : f.fast) refuse_if_unrebuildable(v);
-    for (const Value& v : f.stack) refuse_if_unrebuildable(v);
+    // A context manager's __exit__ marks a frame that cannot end the graph, so never resumes
+    // (generic_contexts.cc).
+    for (const Value& v : f.stack) {
+      if (!IsGenericContextExit(v)) refuse_if_unrebuildable(v);
+    }
   }
 }
 

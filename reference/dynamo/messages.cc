@@ -149,6 +149,25 @@ BreakText LoopBreakText(BreakText original, const std::string& frame, const std:
   return original;
 }
 
+BreakText GenericContextBreakText(BreakText original, const std::vector<std::string>& classes) {
+  std::vector<std::string> variables;
+  for (const std::string& c : classes) {
+    variables.push_back(fmt::format("GenericContextWrappingVariable({})", c));
+  }
+  original.context += fmt::format(
+      "\n\n For more details about this graph break, please visit: {}\n\n*** While handling this "
+      "graph break, another graph break occurred: ***\n\nGraph break under "
+      "GenericContextWrappingVariable\n  Explanation: Attempted to graph break in an active "
+      "context manager(s) that doesn't support graph breaking.\n  Hint: Move the offending "
+      "context manager(s) to outside the compiled region.\n  Hint: This graph break may have "
+      "been caused by an earlier graph break. Resolving the earlier graph break may resolve this "
+      "one.\n\n  Developer debug context: Active generic context managers: [{}]",
+      Link(original.gb_id), fmt::join(variables, ", "));
+  original.duplicate_type = "Graph break under GenericContextWrappingVariable";
+  original.gb_id = "gb0066";
+  return original;
+}
+
 std::string FrameEndingReason(BreakText::Then then) {
   return then == BreakText::Then::kSkipFrame
              ? "Failed to handle graph break gracefully. Skipping the function and falling back to "

@@ -33,6 +33,9 @@ struct BreakText {
   // Reached at a conditional jump (generic_jump), not at a call: its record's reason is its
   // gb type and no counter counts it.
   bool at_jump = false;
+  // Raised by an inlined frame's conditional jump and unwinding to its callers: the jumping
+  // frame's call wrapper never saw it (no GenericContextWrappingVariable text of its own).
+  bool from_inlined_jump = false;
 };
 
 // A conditional jump on a traced tensor (gb0170): `computation` is how the tensor was
@@ -83,6 +86,9 @@ BreakText StepEmptyCheckpointText();
 // loop" is chained to it (the frame `frame` at `file`:`line` is skipped).
 BreakText LoopBreakText(BreakText original, const std::string& frame, const std::string& file,
                         int64_t line);
+// `original`, met in a traced frame with class statements' context managers active
+// (`classes`, outermost first): "Graph break under GenericContextWrappingVariable" chained.
+BreakText GenericContextBreakText(BreakText original, const std::vector<std::string>& classes);
 // A record's `reason` when the root frame itself reaches skip_frame / step_unsupported.
 std::string FrameEndingReason(BreakText::Then then);
 

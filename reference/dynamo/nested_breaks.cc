@@ -54,7 +54,7 @@ bool Dynamo::TryAbove(const Trace& t, size_t depth) {
   return false;
 }
 
-Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
+Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text, size_t blocked_from) {
   using Kind = Ending::Kind;
   const size_t innermost = in_.frames().size() - 1;
   const size_t deepest = NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak)
@@ -81,6 +81,7 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text) {
       text.then = BreakText::Then::kResume;
       continue;
     }
+    if (level >= blocked_from) continue;  // its call wrapper passes the break on
     if (level <= deepest) {
       if (!BackedgeAtOrAbove(t, level)) return {level, Kind::kAtCall};
       // A loop in this frame or around it: the frame would be skipped, which the

@@ -223,6 +223,21 @@ constexpr Probe kProbes[] = {
      "an exception leaving the with block of a class statement's instance (of M) in traced code "
      "is not modeled",
      9},
+    // A break under a class statement's context manager two calls below the compiled frame
+    // under nested graph breaks (torch steps back), and skip_frame() under one.
+    {"class M:\n    def __enter__(self):\n        return 1\n    def __exit__(self, *args):\n"
+     "        return False\ndef h(x):\n    with M():\n        torch._dynamo.graph_break()\n"
+     "    return x\ndef g(x):\n    return h(x) * 2\ndef f(x):\n    return g(x) + 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a graph break under a class statement's context manager entered two calls below the "
+     "compiled frame or deeper, under nested graph breaks",
+     10, "torch-2.13-ngb"},
+    {"class M:\n    def __enter__(self):\n        return 1\n    def __exit__(self, *args):\n"
+     "        return False\ndef f(x):\n    with M():\n        torch._dynamo.skip_frame()\n"
+     "    return x\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "skip_frame() or step_unsupported() inside the with block of a class statement's context "
+     "manager",
+     10},
     {"def g(s):\n    return 1\nout = property(g, g, g)",
      "property() with other than a getter and a setter is not modeled", 5},
     {"out = staticmethod()", "staticmethod() with other than one argument is not modeled"},
@@ -332,9 +347,21 @@ constexpr Probe kProbes[] = {
     // A builtin name CPython has and the runtime lacks.
     {"out = UserWarning", "the builtin UserWarning is not modeled"},
     {"import warnings\nwarnings.simplefilter('error')", "warnings.simplefilter is not modeled", 4},
-    // Types CPython makes objects of (object(), type(None)()) or raises its own errors for.
-    {"out = object()", "calling the type 'object' is not modeled"},
+    // repr() and str() the program reads where CPython's text shows another object's address,
+    // a file or torch's tensor format (a function's or object()'s own address is the model's
+    // id, as id() gives it).
+    {"out = repr(torch.add)",
+     "repr() of a 'builtin_function_or_method' object (another object's address) is not "
+     "modeled"},
+    {"out = str(torch.ones(2))", "repr() of a 'Tensor' object (torch's tensor print format)"},
+    {"out = '{}'.format(torch)", "repr() of a 'module' object (its file) is not modeled"},
+    // Types CPython makes objects of (type(None)() is None) or raises its own errors for; and
+    // object() with arguments in traced code (eagerly a TypeError).
     {"out = type(None)()", "calling the type 'NoneType' is not modeled"},
+    {"out = type(len)()", "calling the type 'builtin_function_or_method' is not modeled"},
+    {"def f(x):\n    object(1)\n    return x\nout = torch.compile(f, "
+     "backend=backend)(torch.ones(2))",
+     "object() with arguments in traced code is not modeled", 4},
     // unittest: the decorator skip returns (tests it would skip), the rest of the module.
     {"import unittest\nout = unittest.skip('a')(len)",
      "the decorator unittest.skip returns is not modeled", 4},
@@ -349,9 +376,11 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.patch_dynamo_config with a patch it allows (Dynamo's config changed while "
      "it traces) is not modeled",
      4},
-    {"def f(x):\n    with torch._dynamo.patch_dynamo_config(verbose=x):\n"
+    {"def f(x):\n    with torch._dynamo.patch_dynamo_config(verbose=x + 1):\n"
      "        return x + 1\nout = torch.compile(f, backend=backend)(torch.ones(2))",
-     "patch_dynamo_config() traced with an argument that is not a Python constant", 4},
+     "patch_dynamo_config() traced with an argument that is not a Python constant (its "
+     "VariableTracker, which Dynamo's error shows, is not modeled)",
+     4},
     // contextlib.nullcontext(enter_result) live across a break (torch raises
     // InternalTorchDynamoError rebuilding it, probed), or from outside the trace (not probed).
     {"import contextlib\ndef f(x):\n    c = contextlib.nullcontext(2)\n    x = x + 1\n"

@@ -3,8 +3,12 @@
 // out as it lets out any (RaiseFromTracing); a patch it accepts is not modeled (the runtime
 // refuses it).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/variable_repr.h"
@@ -31,15 +35,53 @@ bool HasPythonConstant(const Value& v) {
   return false;
 }
 
+// How Dynamo's message shows an argument (VariableTracker's repr), where the reference knows it:
+// a constant the trace did not receive, or a tensor or object() the frame received, realized by
+// as_python_constant (probed: `LazyVariableTracker(realized: ObjectVariable())`).
+std::optional<std::string> ShownArgument(const Trace& t, const PyType& object_type,
+                                         const Value& v) {
+  const bool received = t.Received(v);
+  if (IsPythonConstant(v) && !received) return VariableRepr(v);
+  if (!received) return std::nullopt;
+  if (Is<PyTensor>(v)) return "LazyVariableTracker(realized: TensorVariable())";
+  const auto* i = DynCast<PyInstance>(v);
+  if (i != nullptr && i->type.get() == &object_type) {
+    return "LazyVariableTracker(realized: ObjectVariable())";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Value Dynamo::TracePatchDynamoConfigCall(const Value& callee, CallArgs& args) {
   bool constants = std::ranges::all_of(args.positional, HasPythonConstant) &&
                    std::ranges::all_of(args.keywords,
                                        [](const auto& kw) { return HasPythonConstant(kw.second); });
-  // Dynamo's RuntimeError shows each argument's VariableTracker, lazy or realized: not modeled.
   if (!constants) {
-    RefuseNotModeled("patch_dynamo_config() traced with an argument that is not a Python constant");
+    // Dynamo's RuntimeError, naming every argument's VariableTracker.
+    const Trace& t = *Tracing();
+    const PyType& object_type = *in_.process().types().object();
+    auto shown = [&](const Value& v) {
+      std::optional<std::string> text = ShownArgument(t, object_type, v);
+      if (!text) {
+        RefuseNotModeled(
+            "patch_dynamo_config() traced with an argument that is not a Python constant (its "
+            "VariableTracker, which Dynamo's error shows, is not modeled)");
+      }
+      return *text;
+    };
+    std::vector<std::string> positional, keywords;
+    for (const Value& v : args.positional) positional.push_back(shown(v));
+    for (const auto& [name, v] : args.keywords) {
+      keywords.push_back(fmt::format("'{}': {}", name, shown(v)));
+    }
+    Explain("patch_dynamo_config() traced with an argument that is not a Python constant");
+    RaiseWithUserCode(
+        ExcType::kInternalTorchDynamoError,
+        fmt::format("RuntimeError: Cannot convert patch_dynamo_config args/kwargs to constants. "
+                    "Please fix your call to patch_dynamo_config by using simpler inputs. args: "
+                    "[{}], kwargs: {{{}}}",
+                    fmt::join(positional, ", "), fmt::join(keywords, ", ")));
   }
   // The function's own code, run directly: a call through the interpreter would come back here.
   auto& function = *DynCast<PyFunction>(callee);

@@ -1,4 +1,6 @@
 // repr() and str() of runtime values as CPython 3.11 prints them (values.h).
+#include <fmt/format.h>
+
 #include "reference/base/py_repr.h"
 #include "reference/runtime/heap.h"
 #include "reference/runtime/not_modeled.h"
@@ -11,9 +13,21 @@ namespace {
 // as Py_ReprEnter makes CPython do.
 class ReprPrinter {
  public:
+  // `program`: the text reaches the program (repr(), str(), str.format), so a value whose
+  // CPython text the reference cannot give is refused rather than approximated (DESIGN D13).
+  explicit ReprPrinter(bool program = false) : program_(program) {}
   std::string Print(const Value& v);
 
  private:
+  // Why CPython's text of `v` is not modeled: it shows the address of another object (a
+  // bound method, a cell, a torch builtin), a file path (a module), or torch's tensor print
+  // format. nullptr: modeled.
+  static const char* NotModeledText(const Value& v);
+  // CPython's `<function f at 0x...>` / `<module.Type object at 0x...>`, the address being the
+  // model's id, as id() returns it (SEMANTICS §6: only equality of ids is meaningful); empty
+  // for other values.
+  static std::string AddressedText(const Value& v);
+  bool program_;
   std::string Sequence(const Value& v, const std::vector<Value>& items, char open, char close);
   std::vector<const Object*> active_;
 };
@@ -35,7 +49,57 @@ std::string ReprPrinter::Sequence(const Value& v, const std::vector<Value>& item
   return out;
 }
 
+const char* ReprPrinter::NotModeledText(const Value& v) {
+  switch (v->kind()) {
+    case ObjectKind::kMethod:
+    case ObjectKind::kCell:
+      return "another object's address";
+    case ObjectKind::kTensor:
+      return "torch's tensor print format";
+    case ObjectKind::kModule:
+      return "its file";
+    case ObjectKind::kBuiltin:
+      return DynCast<PyBuiltin>(v)->name().find('.') == std::string::npos
+                 ? nullptr
+                 : "another object's address";
+    case ObjectKind::kFunction:
+    case ObjectKind::kInstance:
+    case ObjectKind::kNone:
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat:
+    case ObjectKind::kStr:
+    case ObjectKind::kTuple:
+    case ObjectKind::kList:
+    case ObjectKind::kDict:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kDType:
+      break;
+  }
+  return nullptr;
+}
+
+std::string ReprPrinter::AddressedText(const Value& v) {
+  if (const auto* f = DynCast<PyFunction>(v)) {
+    return fmt::format("<function {} at {:#x}>", f->qualname_text(), v->id());
+  }
+  // (A class statement's instance may define __repr__: the lenient path below refuses it.)
+  if (const auto* i = DynCast<PyInstance>(v);
+      i != nullptr && i->repr.empty() && !i->repr_not_modeled && !i->type->user_defined) {
+    return fmt::format("<{} object at {:#x}>", i->type->QualifiedName(), v->id());
+  }
+  return "";
+}
+
 std::string ReprPrinter::Print(const Value& v) {
+  if (program_) {
+    if (std::string text = AddressedText(v); !text.empty()) return text;
+    if (const char* why = NotModeledText(v)) {
+      RefuseNotModeled(
+          fmt::format("repr() of a '{}' object ({}) is not modeled", TypeName(v), why));
+    }
+  }
   switch (v->kind()) {
     case ObjectKind::kNone:
       return "None";
@@ -109,20 +173,26 @@ std::string ReprPrinter::Print(const Value& v) {
   return "?";
 }
 
-}  // namespace
-
-std::string Repr(const Value& v) { return ReprPrinter().Print(v); }
-
-std::string Str(const Value& v) {
+std::string StrOf(const Value& v, bool program) {
   if (const auto* str = DynCast<PyStr>(v)) return str->value();
   if (const auto* exc = DynCast<PyException>(v)) {
     // BaseException_str: "" / str(arg) / str(args); KeyError_str uses repr(arg).
     const std::vector<Value>& args = exc->args()->items();
     if (args.empty()) return "";
-    if (args.size() == 1) return exc->type() == ExcType::kKeyError ? Repr(args[0]) : Str(args[0]);
-    return Repr(exc->args());
+    if (args.size() == 1) {
+      return exc->type() == ExcType::kKeyError ? ReprPrinter(program).Print(args[0])
+                                               : StrOf(args[0], program);
+    }
+    return ReprPrinter(program).Print(exc->args());
   }
-  return Repr(v);
+  return ReprPrinter(program).Print(v);
 }
+
+}  // namespace
+
+std::string Repr(const Value& v) { return ReprPrinter().Print(v); }
+std::string Str(const Value& v) { return StrOf(v, false); }
+std::string ProgramRepr(const Value& v) { return ReprPrinter(true).Print(v); }
+std::string ProgramStr(const Value& v) { return StrOf(v, true); }
 
 }  // namespace tdc::runtime

@@ -312,13 +312,19 @@ class PyException final : public Object {
 
 // --- Python semantics of values -----------------------------------------------------
 
-// repr(v) as CPython prints it. Ids are never printed (I1): functions print as
-// `<function qualname>`, cells as `<cell: int object>`, modules as `<module 'name'>`.
-// Tensors print `tensor(shape=[2, 3], dtype=torch.float32)`, not torch's element format
-// (no fixture records printed tensors).
+// repr(v) as the reference's messages show it. Ids are never printed (I1): functions print
+// as `<function qualname>`, cells as `<cell: int object>`, modules as `<module 'name'>`,
+// tensors as `tensor(shape=[2, 3], dtype=torch.float32)`; none of these is CPython's text,
+// which is why the program's own repr() and str() do not use them (ProgramRepr).
 std::string Repr(const Value& v);
 // str(v): the text of a str, str(exc) for exceptions, otherwise repr.
 std::string Str(const Value& v);
+// repr() and str() as the program sees them (builtins repr and str, str.format): a function's
+// or library object's own address is the model's id; a value whose CPython text shows another
+// object's address, a file or torch's tensor format is refused (DESIGN D13). Repr and Str are
+// the reference's own texts of values, for its messages.
+std::string ProgramRepr(const Value& v);
+std::string ProgramStr(const Value& v);
 // v == w for non-tensor values: numbers across bool/int/float, str, tuple/list (same type,
 // items compared `is` first, as CPython's containers do), dict (same items in any
 // order); other objects (tensors included) by identity.

@@ -89,7 +89,7 @@ Value PatchDynamoConfig(Interpreter& in, CallArgs& args) {
       Raise(in.heap(), ExcType::kValueError,
             fmt::format("patch_dynamo_config does not support patching config {} with "
                         "non-safe-constant value {}",
-                        name, Str(value)));
+                        name, ProgramStr(value)));
     }
   }
   RefuseNotModeled(

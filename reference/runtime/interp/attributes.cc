@@ -216,7 +216,9 @@ void Interpreter::SetAttr(const Value& object, std::string_view name, Value valu
     SetClassStatementAttribute(*this, object, name, &value);
     return;
   }
-  if (auto* i = DynCast<PyInstance>(object)) return i->attrs->SetStr(name, std::move(value));
+  // An object() has no __dict__: CPython's AttributeError below.
+  if (auto* i = DynCast<PyInstance>(object); i != nullptr && i->type != process().types().object())
+    return i->attrs->SetStr(name, std::move(value));
   Raise(heap(), ExcType::kAttributeError,
         fmt::format("'{}' object has no attribute '{}'", TypeName(object), name));
 }

@@ -214,7 +214,7 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
     return in.heap().Bool(!a.positional.empty() && Truth(in, a.positional[0]));
   };
   types.ForKind(ObjectKind::kStr)->construct = [&in](CallArgs& a) {
-    return a.positional.empty() ? in.heap().Intern("") : in.heap().Str(Str(a.positional[0]));
+    return a.positional.empty() ? in.heap().Intern("") : in.heap().Str(ProgramStr(a.positional[0]));
   };
   types.ForKind(ObjectKind::kList)->construct = [&in](CallArgs& a) {
     return Value(in.heap().NewList(a.positional.empty() ? std::vector<Value>{}
@@ -239,6 +239,12 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
     }
     for (auto& [k, v] : a.keywords) d->SetStr(k, v);
     return Value(d);
+  };
+  // object(): an instance with no attributes of its own (no __dict__: interp/attributes.cc).
+  types.object()->construct = [&in](CallArgs& a) -> Value {
+    if (!a.positional.empty() || !a.keywords.empty())
+      Raise(in.heap(), ExcType::kTypeError, "object() takes no arguments");
+    return in.heap().NewInstance(in.process().types().object());
   };
   types.ForKind(ObjectKind::kType)->construct = [&in](CallArgs& a) {
     if (a.positional.size() != 1)

@@ -166,7 +166,7 @@ void InstallBuiltins(Interpreter& in) {
   });
   def("repr", [&in](CallArgs& args) {
     ExpectArgs(in, "repr", args, 1, 1);
-    return in.heap().Str(Repr(args.positional[0]));
+    return in.heap().Str(ProgramRepr(args.positional[0]));
   });
   def("abs", [&in](CallArgs& args) {
     ExpectArgs(in, "abs", args, 1, 1);

@@ -328,7 +328,7 @@ Value StrMethods::Format(const std::u32string& s, CallArgs& args) {
       if (!v)
         throw PyError(heap().NewException(ExcType::kKeyError, heap().NewTuple({heap().Str(name)})));
     }
-    out += Decode(conversion == 'r' ? Repr(v) : Str(v));
+    out += Decode(conversion == 'r' ? ProgramRepr(v) : ProgramStr(v));
   }
   return Str32(out);
 }
