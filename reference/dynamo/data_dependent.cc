@@ -325,10 +325,12 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
     // Under a class statement's context manager no frame there can end the graph: the branch's
     // error unwinds to the calls around it (golden
     // variants/classes__break_under_user_context_manager__wrap).
-    BreakText probe = text;
-    probe.from_inlined_jump = true;
-    const bool under_generic = UnderGenericContexts(*t, probe).has_value();
-    if (nested && !backedge && !under_generic) {
+    auto under_generic = [&]() {
+      BreakText probe = text;
+      probe.from_inlined_jump = true;
+      return UnderGenericContexts(*t, probe).has_value();
+    };
+    if (nested && !backedge && !under_generic()) {
       BreakAtBranch(*t, tensor, branch, *site, text);
       return;
     }

@@ -62,9 +62,11 @@ std::optional<std::string> CustomOpTarget(const Value& v);
 // when it has none.
 std::string InstanceText(const Value& v, const char* attr);
 
-// Whether `v` is the __exit__ of a class statement's context manager, kept on a frame's stack
-// by its with statement (generic_contexts.cc).
-bool IsGenericContextExit(const runtime::Value& v);
+// Whether `v` is the runtime's torch._dynamo.patch_dynamo_config (patch_dynamo_config_call.cc).
+bool IsPatchDynamoConfig(const runtime::Value& v);
+// Whether `f.stack[index]` is the __exit__ of a class statement's context manager that a with
+// statement of `f` keeps there (generic_contexts.cc).
+bool IsGenericContextExit(const runtime::Frame& f, size_t index);
 
 class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
  public:

@@ -19,10 +19,10 @@ namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
 
-bool IsGenericContextExit(const Value& v) {
-  const auto* exit = DynCast<PyMethod>(v);
-  const auto* function = exit != nullptr ? DynCast<PyFunction>(exit->function) : nullptr;
-  return function != nullptr && function->name_text() == "__exit__" && IsUserInstance(exit->self);
+bool IsGenericContextExit(const Frame& f, size_t index) {
+  if (std::ranges::find(f.with_exits, index) == f.with_exits.end()) return false;
+  const auto* exit = DynCast<PyMethod>(f.stack[index]);
+  return exit != nullptr && IsUserInstance(exit->self);
 }
 
 namespace {
@@ -31,9 +31,9 @@ namespace {
 // outermost first: the __exit__ each with statement keeps on the frame's stack.
 std::vector<std::string> ActiveGenericContexts(const Frame& f) {
   std::vector<std::string> classes;
-  for (const Value& v : f.stack) {
-    if (IsGenericContextExit(v)) {
-      classes.emplace_back(TypeName(DynCast<PyMethod>(v)->self));
+  for (size_t index : f.with_exits) {
+    if (IsGenericContextExit(f, index)) {
+      classes.emplace_back(TypeName(DynCast<PyMethod>(f.stack[index])->self));
     }
   }
   return classes;
@@ -52,11 +52,13 @@ std::optional<size_t> Dynamo::UnderGenericContexts(const Trace& t, BreakText& te
     if (!active[depth].empty() && !outermost) outermost = depth;
   }
   if (!outermost) return std::nullopt;
-  // skip_frame() and step_unsupported() take other ways through Dynamo: not probed.
+  // A break that ends the frame another way (skip_frame(), step_unsupported(), `not` on a
+  // tensor, an unsupported context manager) takes another way through Dynamo: not probed.
   if (text.then != BreakText::Then::kResume) {
     RefuseNotModeled(
-        "skip_frame() or step_unsupported() inside the with block of a class statement's "
-        "context manager (torch: graph break under GenericContextWrappingVariable)");
+        "a graph break that skips or steps back its frame (skip_frame(), step_unsupported(), "
+        "`not` on a tensor, an unsupported context manager) inside the with block of a class "
+        "statement's context manager (torch: graph break under GenericContextWrappingVariable)");
   }
   // Under nested graph breaks, managers two calls below the root or deeper: torch compiles
   // up to the previous resumable state instead ("Encountered graph break that we cannot

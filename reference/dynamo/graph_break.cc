@@ -77,7 +77,8 @@ void Dynamo::RaiseFromTracing(const PyError& error) {
   if (type == ExcType::kAssertionError || type == ExcType::kIndexError) {
     RaiseWithUserCode(type, Str(error.exception()));
   }
-  RaiseWithUserCode(ExcType::kInternalTorchDynamoError, error.what());
+  RaiseWithUserCode(ExcType::kInternalTorchDynamoError,
+                    fmt::format("{}: {}", ExcTypeName(type), Str(error.exception())));
 }
 
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {

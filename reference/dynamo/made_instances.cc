@@ -62,8 +62,8 @@ void Dynamo::RefuseBreakAroundClassValues(const Trace& t) const {
     for (const Value& v : f.fast) refuse_if_unrebuildable(v);
     // A context manager's __exit__ marks a frame that cannot end the graph, so never resumes
     // (generic_contexts.cc).
-    for (const Value& v : f.stack) {
-      if (!IsGenericContextExit(v)) refuse_if_unrebuildable(v);
+    for (size_t index = 0; index < f.stack.size(); ++index) {
+      if (!IsGenericContextExit(f, index)) refuse_if_unrebuildable(f.stack[index]);
     }
   }
 }

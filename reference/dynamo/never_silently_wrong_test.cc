@@ -235,8 +235,9 @@ constexpr Probe kProbes[] = {
     {"class M:\n    def __enter__(self):\n        return 1\n    def __exit__(self, *args):\n"
      "        return False\ndef f(x):\n    with M():\n        torch._dynamo.skip_frame()\n"
      "    return x\nout = torch.compile(f, backend=backend)(torch.ones(2))",
-     "skip_frame() or step_unsupported() inside the with block of a class statement's context "
-     "manager",
+     "a graph break that skips or steps back its frame (skip_frame(), step_unsupported(), `not` "
+     "on a tensor, an unsupported context manager) inside the with block of a class statement's "
+     "context manager",
      10},
     {"def g(s):\n    return 1\nout = property(g, g, g)",
      "property() with other than a getter and a setter is not modeled", 5},
@@ -351,8 +352,12 @@ constexpr Probe kProbes[] = {
     // a file or torch's tensor format (a function's or object()'s own address is the model's
     // id, as id() gives it).
     {"out = repr(torch.add)",
-     "repr() of a 'builtin_function_or_method' object (another object's address) is not "
+     "repr() of a 'builtin_function_or_method' object (a builtin's or class's text) is not "
      "modeled"},
+    {"out = str(torch.no_grad())",
+     "repr() of a 'no_grad' object (its class's repr) is not modeled"},
+    {"import contextlib\nout = repr(contextlib.nullcontext().__enter__)",
+     "repr() of a 'method' object (another object's address) is not modeled", 4},
     {"out = str(torch.ones(2))", "repr() of a 'Tensor' object (torch's tensor print format)"},
     {"out = '{}'.format(torch)", "repr() of a 'module' object (its file) is not modeled"},
     // Types CPython makes objects of (type(None)() is None) or raises its own errors for; and

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/skipped_lib_calls.h"
 #include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/not_modeled.h"
 
@@ -53,6 +54,13 @@ std::optional<std::string> ShownArgument(const Trace& t, const PyType& object_ty
 
 }  // namespace
 
+bool IsPatchDynamoConfig(const Value& v) {
+  // The runtime's own function (native code), not whatever a program bound to the name.
+  const auto* f = DynCast<PyFunction>(v);
+  return f != nullptr && f->is_native() && f->qualname_text() == "patch_dynamo_config" &&
+         ModuleNameOf(*f) == "torch._dynamo.decorators";
+}
+
 Value Dynamo::TracePatchDynamoConfigCall(const Value& callee, CallArgs& args) {
   bool constants = std::ranges::all_of(args.positional, HasPythonConstant) &&
                    std::ranges::all_of(args.keywords,
@@ -70,10 +78,22 @@ Value Dynamo::TracePatchDynamoConfigCall(const Value& callee, CallArgs& args) {
       }
       return *text;
     };
+    // Dynamo converts the arguments in order and stops at the first it cannot: a received one
+    // after it is shown unrealized (its type, not modeled).
+    bool failed = false;
+    auto shown_in_order = [&](const Value& v) {
+      if (failed && t.Received(v)) {
+        RefuseNotModeled(
+            "patch_dynamo_config() traced with a frame's value after an argument that is not a "
+            "Python constant (Dynamo's error shows it unrealized)");
+      }
+      failed = failed || !HasPythonConstant(v);
+      return shown(v);
+    };
     std::vector<std::string> positional, keywords;
-    for (const Value& v : args.positional) positional.push_back(shown(v));
+    for (const Value& v : args.positional) positional.push_back(shown_in_order(v));
     for (const auto& [name, v] : args.keywords) {
-      keywords.push_back(fmt::format("'{}': {}", name, shown(v)));
+      keywords.push_back(fmt::format("'{}': {}", name, shown_in_order(v)));
     }
     Explain("patch_dynamo_config() traced with an argument that is not a Python constant");
     RaiseWithUserCode(

@@ -204,9 +204,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
       rules_.on(Rule::kErrorOnGraphBreak)) {
     CheckErrorOnGraphBreakCall(args);
   }
-  if (callee == in_.process().modules()[ModuleId::kTorchDynamo]->GetAttr("patch_dynamo_config")) {
-    return TracePatchDynamoConfigCall(callee, args);
-  }
+  if (IsPatchDynamoConfig(callee)) return TracePatchDynamoConfigCall(callee, args);
   if (std::optional<Value> read = ScalarReadBreak(callee, args)) return read;
   if (std::optional<BreakText> text = BreakTextOf(callee, args)) {
     RealizeArguments(*Tracing(), args);

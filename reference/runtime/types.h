@@ -29,8 +29,12 @@ class PyType final : public Object {
   // Dynamo traced an instance of it (or of a subclass): a store into its dict afterwards is
   // refused, as the cached code's guards do not cover the class.
   bool traced = false;
-  // Calling the class; null: TypeError "cannot create 'name' instances".
+  // Calling the class; null: refused (CPython makes objects of most types).
   BuiltinCode construct;
+  // Its instances print as object.__repr__ does (`<module.Type object at 0x...>`): object and
+  // the library classes that keep that repr. Others without a fixed repr are refused when the
+  // program prints one (ProgramRepr).
+  bool object_repr = false;
 
   // __module__ + "." + __qualname__ with "builtins." dropped.
   std::string QualifiedName() const;

@@ -20,12 +20,12 @@ class ReprPrinter {
 
  private:
   // Why CPython's text of `v` is not modeled: it shows the address of another object (a
-  // bound method, a cell, a torch builtin), a file path (a module), or torch's tensor print
-  // format. nullptr: modeled.
+  // bound method, a cell), a file path (a module), torch's tensor print format, a builtin's or
+  // class's own text, or a library class's own repr. nullptr: modeled.
   static const char* NotModeledText(const Value& v);
-  // CPython's `<function f at 0x...>` / `<module.Type object at 0x...>`, the address being the
-  // model's id, as id() returns it (SEMANTICS §6: only equality of ids is meaningful); empty
-  // for other values.
+  // CPython's `<function f at 0x...>` / `<module.Type object at 0x...>` (PyType::object_repr),
+  // the address being the model's id, as id() returns it (SEMANTICS §6: only equality of ids
+  // is meaningful); empty for other values.
   static std::string AddressedText(const Value& v);
   bool program_;
   std::string Sequence(const Value& v, const std::vector<Value>& items, char open, char close);
@@ -59,11 +59,15 @@ const char* ReprPrinter::NotModeledText(const Value& v) {
     case ObjectKind::kModule:
       return "its file";
     case ObjectKind::kBuiltin:
-      return DynCast<PyBuiltin>(v)->name().find('.') == std::string::npos
-                 ? nullptr
-                 : "another object's address";
+      return "a builtin's or class's text";  // `<built-in function len>`, `<class 'zip'>`, ...
+    case ObjectKind::kInstance: {
+      const auto* i = DynCast<PyInstance>(v);
+      return i->repr.empty() && !i->repr_not_modeled && !i->type->user_defined &&
+                     !i->type->object_repr
+                 ? "its class's repr"
+                 : nullptr;
+    }
     case ObjectKind::kFunction:
-    case ObjectKind::kInstance:
     case ObjectKind::kNone:
     case ObjectKind::kBool:
     case ObjectKind::kInt:
@@ -84,9 +88,7 @@ std::string ReprPrinter::AddressedText(const Value& v) {
   if (const auto* f = DynCast<PyFunction>(v)) {
     return fmt::format("<function {} at {:#x}>", f->qualname_text(), v->id());
   }
-  // (A class statement's instance may define __repr__: the lenient path below refuses it.)
-  if (const auto* i = DynCast<PyInstance>(v);
-      i != nullptr && i->repr.empty() && !i->repr_not_modeled && !i->type->user_defined) {
+  if (const auto* i = DynCast<PyInstance>(v); i != nullptr && i->type->object_repr) {
     return fmt::format("<{} object at {:#x}>", i->type->QualifiedName(), v->id());
   }
   return "";

@@ -27,11 +27,12 @@ constexpr std::array<std::string_view, 8> kAllowedPatches = {"verbose",
                                                              "nested_graph_breaks"};
 
 // torch._dynamo.utils.is_safe_constant for the values the runtime has: the common constant
-// types (None, bool, int, float, str, Ellipsis, torch.dtype), a type, and tuples of them.
+// types (None, bool, int, float, str, Ellipsis, torch.dtype), a slice, a type, and tuples of
+// them.
 bool IsSafeConstant(const Value& v) {
   if (const auto* t = DynCast<PyTuple>(v)) return std::ranges::all_of(t->items(), IsSafeConstant);
   return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v) ||
-         Is<PyDType>(v) || Is<PyType>(v) || IsEllipsis(v);
+         Is<PyDType>(v) || Is<PyType>(v) || IsEllipsis(v) || SliceOf(v).has_value();
 }
 
 // config.patch's `changes` (torch/utils/_config_module.py): its AssertionErrors as it raises them.
@@ -65,22 +66,33 @@ Ref<PyDict> ChangesOf(Interpreter& in, const Value& arg1, const Value& arg2,
   return Ref<PyDict>(DynCast<PyDict>(arg1));
 }
 
+// The def's binding: (arg1=None, arg2=None, **kwargs), CPython's TypeErrors.
 Value PatchDynamoConfig(Interpreter& in, CallArgs& args) {
   if (args.positional.size() > 2) {
-    RefuseNotModeled("torch._dynamo.patch_dynamo_config with more than two positional arguments");
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("patch_dynamo_config() takes from 0 to 2 positional arguments but {} were "
+                      "given",
+                      args.positional.size()));
   }
-  Value arg1 = args.positional.empty() ? in.heap().None() : args.positional[0];
-  Value arg2 = args.positional.size() < 2 ? in.heap().None() : args.positional[1];
+  Value named[2] = {args.positional.size() > 0 ? args.positional[0] : nullptr,
+                    args.positional.size() > 1 ? args.positional[1] : nullptr};
   Ref<PyDict> kwargs = in.heap().NewDict();
   for (const auto& [name, value] : args.keywords) {
-    if (name == "arg1" || name == "arg2") {
-      RefuseNotModeled(
-          fmt::format("torch._dynamo.patch_dynamo_config({}=...) is not modeled", name));
+    if (name != "arg1" && name != "arg2") {
+      kwargs->SetStr(name, value);
+      continue;
     }
-    kwargs->SetStr(name, value);
+    Value& slot = named[name == "arg1" ? 0 : 1];
+    if (slot) {
+      Raise(in.heap(), ExcType::kTypeError,
+            fmt::format("patch_dynamo_config() got multiple values for argument '{}'", name));
+    }
+    slot = value;
   }
+  const Value arg1 = named[0] ? named[0] : in.heap().None();
+  const Value arg2 = named[1] ? named[1] : in.heap().None();
   for (const auto& [key, value] : ChangesOf(in, arg1, arg2, kwargs)->Items()) {
-    std::string name = Str(key);
+    std::string name = ProgramStr(key);
     if (std::ranges::find(kAllowedPatches, name) == kAllowedPatches.end()) {
       Raise(in.heap(), ExcType::kValueError,
             fmt::format("patch_dynamo_config does not support patching config {}", name));

@@ -241,6 +241,7 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
     return Value(d);
   };
   // object(): an instance with no attributes of its own (no __dict__: interp/attributes.cc).
+  types.object()->object_repr = true;
   types.object()->construct = [&in](CallArgs& a) -> Value {
     if (!a.positional.empty() || !a.keywords.empty())
       Raise(in.heap(), ExcType::kTypeError, "object() takes no arguments");

@@ -346,8 +346,21 @@ Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, V
   if (IsUserInstance(manager)) {
     std::tie(enter, exit) = ContextMethods(*this, manager);
   } else {
-    exit = GetAttr(manager, "__exit__");
-    enter = GetAttr(manager, "__enter__");
+    // BEFORE_WITH looks __enter__ up, then __exit__; a missing one is its TypeError.
+    auto method = [&](std::string_view name) -> Value {
+      try {
+        return GetAttr(manager, name);
+      } catch (const PyError& e) {
+        if (e.type() != ExcType::kAttributeError) throw;
+        return nullptr;
+      }
+    };
+    const std::string protocol =
+        fmt::format("'{}' object does not support the context manager protocol", TypeName(manager));
+    enter = method("__enter__");
+    if (!enter) Raise(heap(), ExcType::kTypeError, protocol);
+    exit = method("__exit__");
+    if (!exit) Raise(heap(), ExcType::kTypeError, protocol + " (missed __exit__ method)");
   }
   Value entered = Call(enter, {});
   enter.Reset();
@@ -357,8 +370,12 @@ Interpreter::Flow Interpreter::ExecWith(Frame& f, const With& st, size_t item, V
   struct OnStack {
     Frame& f;
     size_t depth;
-    ~OnStack() { f.stack.resize(depth); }
+    ~OnStack() {
+      f.stack.resize(depth);
+      f.with_exits.pop_back();
+    }
   } on_stack{f, f.stack.size()};
+  f.with_exits.push_back(f.stack.size());
   f.stack.push_back(exit);
   if (w.optional_vars) Assign(f, *w.optional_vars, std::move(entered));
   entered.Reset();

@@ -50,6 +50,8 @@ struct Frame {
   // stack minus the call being made): a binary operator's left side while the right one
   // is evaluated, a call's callee and earlier arguments while a later one is.
   std::vector<Value> stack;
+  // The indices of `stack` holding a with statement's __exit__, outermost first.
+  std::vector<size_t> with_exits;
   // While the second copy of a while statement's test runs (at the end of its body): its
   // jumps are other instructions than the first copy's.
   bool in_loop_end_test = false;

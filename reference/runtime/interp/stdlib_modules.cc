@@ -254,6 +254,7 @@ void InstallWeakref(Interpreter& in) {
 // contextlib.nullcontext(enter_result=None): entering gives enter_result, leaving does nothing.
 void InstallContextlib(Interpreter& in) {
   Ref<PyType> nullcontext = LibraryClass(in, "nullcontext", "contextlib");
+  nullcontext->object_repr = true;
   PyType* raw = nullcontext.get();
   nullcontext->construct = [&in, raw](CallArgs& args) -> Value {
     for (const auto& [name, value] : args.keywords) {

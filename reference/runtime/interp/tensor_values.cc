@@ -164,9 +164,12 @@ namespace {
 // raises where eager computes (probed).
 bool FakeKernelRejects(const OpInfo& op, const OpArgs& args) {
   if (op.name != "lshift" && op.name != "rshift") return false;
-  return std::ranges::any_of(args.positional, [](const OpValue& v) {
+  auto is_bool_tensor = [](const OpValue& v) {
     return v.kind == OpValue::Kind::kTensor && v.tensor.dtype == DType::kBool;
-  });
+  };
+  return std::ranges::any_of(args.positional, is_bool_tensor) ||
+         std::ranges::any_of(args.keywords,
+                             [&](const auto& kw) { return is_bool_tensor(kw.second); });
 }
 
 }  // namespace
