@@ -356,6 +356,9 @@ constexpr Probe kProbes[] = {
      "modeled"},
     {"out = str(torch.no_grad())",
      "repr() of a 'no_grad' object (its class's repr) is not modeled"},
+    // ...and a message CPython builds with repr() (list.index's "x is not in list").
+    {"try:\n    [1].index(torch.zeros(1))\nexcept ValueError as e:\n    out = str(e)",
+     "repr() of a 'Tensor' object (torch's tensor print format)", 4},
     {"import contextlib\nout = repr(contextlib.nullcontext().__enter__)",
      "repr() of a 'method' object (another object's address) is not modeled", 4},
     {"out = str(torch.ones(2))", "repr() of a 'Tensor' object (torch's tensor print format)"},

@@ -166,9 +166,9 @@ Value EagerCond(Interpreter& in, CallArgs& args, std::string_view name) {
                     name));
   }
   if (const auto* t = DynCast<PyTensor>(pred); t != nullptr && t->tensor().numel() != 1) {
-    Raise(
-        in.heap(), ExcType::kRuntimeError,
-        fmt::format("Expected pred to be bool or single-element tensor, but got {}.", Repr(pred)));
+    Raise(in.heap(), ExcType::kRuntimeError,
+          fmt::format("Expected pred to be bool or single-element tensor, but got {}.",
+                      ProgramRepr(pred)));
   }
   CallArgs call;
   if (operands) call.positional = in.Iterate(operands);

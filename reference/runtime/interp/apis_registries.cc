@@ -154,7 +154,7 @@ Value CallLeafFunction(Interpreter& in, PyFunction& inner) {
           fmt::format("leaf_function '{}' requires a fake implementation. Please provide one "
                       "using the @<func>.register_fake decorator. See the leaf_function "
                       "docstring for details.",
-                      name && Is<PyStr>(name) ? Str(name) : Repr(real)));
+                      name && Is<PyStr>(name) ? Str(name) : ProgramRepr(real)));
   }
   RefuseNotModeled(
       "a call of a @leaf_function (torch's invoke_leaf_function higher-order op, its autograd "

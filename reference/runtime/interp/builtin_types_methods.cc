@@ -143,7 +143,7 @@ void InstallListMethods(Interpreter& in) {
         return in.heap().Int(static_cast<int64_t>(i));
     }
     Raise(in.heap(), ExcType::kValueError,
-          fmt::format("{} is not in list", Repr(a.positional.at(1))));
+          fmt::format("{} is not in list", ProgramRepr(a.positional.at(1))));
   });
   def("count", [&in](CallArgs& a) {
     int64_t n = 0;
