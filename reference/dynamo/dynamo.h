@@ -98,6 +98,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnMissingAttribute(const Value& object, std::string_view name) override;
   void OnMutate(const Value& object) override;
   void OnNewInstance(const Value& instance) override;
+  void OnNewContextWrapper(const Value& wrapper) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no
@@ -126,6 +127,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   eval_frame.cc        which frames are converted, traces begin, the hooks' bookkeeping
   //   code_cache.{h,cc}    cache entries, guards checked, compile ids (CodeCache)
   //   tracer_calls.cc      a traced frame's calls: inlined, allowed, disabled, breaking
+  //   breaking_calls.cc    which calls break the graph, with torch's text (BreakTextOf)
   //   opaque_calls.cc      nonstrict_trace and custom-op calls (one opaque node)
   //   graph_break.cc       a break reached: its ending decided, the graph emitted, logged
   //   side_effects.cc      stores of computed tensors torch would replay: refused (D13)
@@ -140,6 +142,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   bound_from.cc        where an inlined frame's locals came from (Trace::bound_from)
   //   run_on_backend.cc    an invocation's graphs compiled and run by a GraphBackend
   //   compile_wrapper.cc   torch.compile's wrapper and the stances it reads
+  //   context_wrappers.cc  calls of context managers' function wrappers (torch.no_grad()(f))
 
   // ---- Signals that unwind the interpreter to the frame that ends a graph. They are C++
   // exceptions because the interpreter's recursion has no other way out of a call.
@@ -148,6 +151,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   struct Restart {
     size_t depth;
     bool step = false;  // that frame steps back to its checkpoint instead
+  };
+  // A break at a context manager's function wrapper's call of its function: torch ends the
+  // graph at the call of the wrapper, its frame (context_wrappers.cc).
+  struct WrapperBreak {
+    bool step = false;  // stepping back to the checkpoint instead
   };
   // A frame-skipping break in the trace of contexts_[slot] (its root frame or a resume
   // function): the call that began it runs again, now meeting the skipped code's mark.
@@ -259,6 +267,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   Value InlineCall(const Value& callee, const Value& function, CallArgs& args,
                    bool through_compile_wrapper);
   Value AllowedCall(const Value& callee, CallArgs& args);
+  // A call of a context manager's function wrapper, made inside the Python frame torch has
+  // for it (context_wrappers.cc).
+  Value ContextWrapperCall(const Value& callee, CallArgs& args);
   // The ATen fragment of an allowed or nonstrict_trace function's node: its body run again
   // as AOT autograd traces it, the tensors it reads but is not given handled as `foreign`.
   Fragment AotTrace(const Value& callee, const CallArgs& args, ForeignTensor foreign);
@@ -321,7 +332,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // The graph ends at the innermost frame's call of `callee` (the root frame's, or under
   // nested graph breaks an inlined frame's): it is compiled, the call runs eagerly, and a
   // resume function goes on.
-  Value BreakAtCall(const Value& callee, CallArgs args);
+  Value BreakAtCall(const Value& callee, CallArgs args, bool via_polyfill = false);
   // Realizes what the live locals `names` (with `values`) of the frame at `depth` hold at a
   // break, as a resume function's arguments (an inlined frame's: where they came from).
   void UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string>& names,
@@ -609,6 +620,16 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Interpreter frames (by depth) a trace entered by inlining a compiled function: its
   // tracebacks show torch's polyfill frames above them.
   std::set<size_t> inlined_compiled_;
+  // The context managers' function wrappers running (ContextWrapperCall): the depth of the
+  // frame that called each, and where torch's frame of it makes its call (`func(*args,
+  // **kwargs)`), if torch has one; a break at that call is located there.
+  struct WrapperCall {
+    size_t depth;
+    std::optional<graph::FileLine> at;  // none: the caller's line (no frame of torch's)
+  };
+  std::vector<WrapperCall> wrapper_calls_;
+  // The wrapper whose call of its function is being made (a call at its caller's depth).
+  const WrapperCall* CallByWrapper() const;
   // While AotTrace runs an allowed function's body: the recorder of its ops, and the
   // is_compiling family as AOT autograd's tracing reads it.
   FragmentRecorder* body_recorder_ = nullptr;

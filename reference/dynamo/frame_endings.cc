@@ -42,8 +42,10 @@ Value Dynamo::EndFrame(FrameEnding how, const Ending& ending, const BreakText& r
   }
   switch (how) {
     case FrameEnding::kBreakAtCall:
+      if (CallByWrapper() != nullptr) throw WrapperBreak{false};
       return BreakAtCall(callee, std::move(args));
     case FrameEnding::kStepBack:
+      if (callee && CallByWrapper() != nullptr) throw WrapperBreak{true};
       return StepBreak(callee, std::move(args));
     case FrameEnding::kReroot:
       return RerootAt(ending.level, reached, callee, args);

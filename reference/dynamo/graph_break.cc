@@ -96,7 +96,14 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   record.location = graph::FileLine{at.program->filename, LineOf(at)};
   // A frame waiting in a nested resume function is at its call of the inner frame's resume
   // function, `__nested_resume_fns[-1](*...)`.
-  const bool variadic = IsVariadic(frames[level]->call) || level + 1 <= t.waiting_above;
+  bool variadic = IsVariadic(frames[level]->call) || level + 1 <= t.waiting_above;
+  // A context manager's function wrapper breaking at its call of its function: torch's frame
+  // of the wrapper, whose variadic call ends the graph under nested graph breaks.
+  if (const WrapperCall* wrapper = CallByWrapper();
+      wrapper != nullptr && wrapper->at && !ends_frame) {
+    record.location = *wrapper->at;
+    variadic = variadic || NestedGraphBreaks();
+  }
   record.reason = ends_frame     ? FrameEndingReason(text.then)
                   : text.at_jump ? text.gb_type
                                  : BreakReason(variadic);
@@ -406,7 +413,7 @@ Dynamo::FrameAtCall Dynamo::AtCall(Trace& t, size_t depth, bool breaking) {
   return at;
 }
 
-Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
+Value Dynamo::BreakAtCall(const Value& callee, CallArgs args, bool via_polyfill) {
   size_t slot = contexts_.size() - 1;
   Trace& t = *contexts_[slot];
   const auto& frames = in_.frames();
@@ -464,6 +471,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args) {
     RefuseNotModeled("a graph break's call that leaves grad mode changed, with a resume function");
   }
   resuming.back().stack.push_back(result);  // the call's value goes to the deepest frame resuming
+  resuming.back().value_from_polyfill = via_polyfill;
   ForgetReturnedContextManager(t, resuming);
   StartResume(slot, std::move(resuming));
   return result;

@@ -95,7 +95,7 @@ constexpr Probe kProbes[] = {
      "set_stance(skip_guard_eval_unsafe=True) is not modeled under Dynamo"},
     // Modules the reference does not model.
     {"import random", "module 'random' is not modeled"},
-    {"import os", "module 'os' is not modeled"},
+    {"import itertools", "module 'itertools' is not modeled"},
     {"import sys", "module 'sys' is not modeled"},
     {"import math", "module 'math' is not modeled"},
     {"import collections", "module 'collections' is not modeled"},
@@ -374,6 +374,30 @@ constexpr Probe kProbes[] = {
     {"import unittest\nout = unittest.skip('a')(len)",
      "the decorator unittest.skip returns is not modeled", 4},
     {"import unittest\nout = unittest.TestCase", "unittest.TestCase is not modeled", 4},
+    // os.environ: the machine's variables, and any use in a compiled region (Dynamo breaks at
+    // os.putenv); unittest.mock beyond patch.dict as a context manager.
+    {"import os\nout = os.environ['HOME']",
+     "os.environ['HOME'] (a variable the program did not set: its value is the machine's) is not "
+     "modeled",
+     4},
+    {"import os\nout = len(os.environ)",
+     "the length, iteration or comparison of os.environ (the machine's variables) is not modeled",
+     4},
+    {"import os\nout = repr(os.environ)", "repr() of a os._Environ object is not modeled", 4},
+    {"import os\nout = os.path", "os.path is not modeled", 4},
+    {"import os\ndef f(x):\n    os.environ['A'] = '1'\n    return x + 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "os.environ in a compiled region is not modeled", 5},
+    {"import os\nfrom unittest.mock import patch\nwith patch.dict(os.environ, clear=True):\n"
+     "    pass",
+     "unittest.mock.patch.dict(os.environ, clear=True) is not modeled", 5},
+    {"from unittest.mock import patch\ndef f(x):\n    with patch.dict({}, {'a': 1}):\n"
+     "        return x + 1\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "unittest.mock.patch.dict in a compiled region is not modeled", 5},
+    {"from unittest.mock import patch\nout = patch.dict({}, {})(len)",
+     "unittest.mock.patch.dict as a decorator is not modeled", 4},
+    {"from unittest.mock import patch\nout = patch.object(torch, 'x', 1)",
+     "unittest.mock._patch_object is not modeled", 4},
     // patch_dynamo_config: a patch it accepts changes Dynamo's config while it traces, eagerly
     // or traced; an argument that is not a constant shows its VariableTracker under Dynamo.
     {"with torch._dynamo.patch_dynamo_config(verbose=True):\n    pass",
@@ -497,7 +521,9 @@ TEST(NeverSilentlyWrong, EachProbeIsRefusedWithItsReasonAndLocation) {
     for (const Probe& probe : kProbes) {
       if (probe.only_profile != nullptr && std::string_view(probe.only_profile) != profile)
         continue;
-      SCOPED_TRACE(fmt::format("{}: {}", profile, probe.program));
+      std::string shown = probe.program;
+      std::replace(shown.begin(), shown.end(), '\n', ' ');  // one line in the trace
+      SCOPED_TRACE(fmt::format("{}: {}", profile, shown));
       graph::CompiledOutcome outcome = RunProbe(probe.program, profile);
       ASSERT_TRUE(outcome.unsupported)
           << "an ordinary outcome"

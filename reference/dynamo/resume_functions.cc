@@ -66,9 +66,15 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
   // (L['__nested_frame_values'][0][1]).
   Sources sources;
+  // A polyfill frame resuming below the deepest frame is the first of the inner ones.
+  const size_t below = levels.back().value_from_polyfill ? 1 : 0;
   auto add = [&](const ResumeLevel& level, auto name) {
-    for (size_t i = 0; i < level.stack.size(); ++i)
-      sources.emplace_back(level.stack[i], name(i, fmt::format("___stack{}", i)));
+    for (size_t i = 0; i < level.stack.size(); ++i) {
+      const bool from_polyfill = level.value_from_polyfill && i + 1 == level.stack.size();
+      sources.emplace_back(level.stack[i], from_polyfill
+                                               ? std::string("L['__nested_frame_values'][0][1]")
+                                               : name(i, fmt::format("___stack{}", i)));
+    }
     for (size_t i = 0; i < level.live.size(); ++i) {
       sources.emplace_back(level.values[i], name(level.stack.size() + i, level.live[i]));
     }
@@ -82,7 +88,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
       key.branch_target = level.branch_target;
     }
     key.open_contexts += "| " + OpenContexts(level.stack);
-    const size_t index = levels.size() - 1 - k;
+    const size_t index = levels.size() - 1 - k + below;
     add(level, [index](size_t i, const std::string&) {
       return fmt::format("L['__nested_frame_values'][{}][{}]", index, i);
     });

@@ -25,7 +25,9 @@ std::string ModuleNameOf(const PyFunction& f) {
 
 std::optional<BreakText> SkippedLibCallText(const Value& callee) {
   const auto* f = DynCast<PyFunction>(callee);
-  if (f == nullptr || !f->is_native()) return std::nullopt;
+  // functools.wraps gives a wrapper its function's __module__ and __qualname__, not its code
+  // (torch.no_grad()(fn) is inlined, and fn's call breaks: context_wrappers.cc).
+  if (f == nullptr || !f->is_native() || f->GetAttr("__wrapped__")) return std::nullopt;
   const std::string module = ModuleNameOf(*f);
   for (const SkippedLibFunction& row : kSkippedLibFunctions) {
     if (row.module == module && row.qualname == f->qualname_text()) {

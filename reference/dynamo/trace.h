@@ -60,6 +60,10 @@ struct ResumeLevel {
   // instruction it goes on at (CodeLayout's).
   size_t branch_target = 0;
   bool grad_enabled_at_start = true;  // its frame's (Frame::grad_enabled_at_start)
+  // The call it resumes after was made by torch's polyfill frame of a context manager's
+  // function wrapper, a frame resuming below it: the call's value is that frame's
+  // (`L['__nested_frame_values'][0][1]`, after its with block's __exit__; context_wrappers.cc).
+  bool value_from_polyfill = false;
 };
 // One frame being traced (or, on a cache hit, run again without recording).
 // Where a frame's graph ended: its line, at a return or a graph break, holding an op or not.
@@ -136,6 +140,9 @@ struct Trace {
   // The class statements' instances its traced code made (identity only: an entry keeps
   // nothing alive); Dynamo traces them as it does the frame's own (SEMANTICS §7.4).
   std::unordered_set<const runtime::Object*> made;
+  // The context managers' function wrappers (torch.no_grad()(fn)) its traced code made
+  // (identity only): Dynamo calls them through a polyfill (context_wrappers.cc).
+  std::unordered_set<const runtime::Object*> made_context_wrappers;
   // Whether it used a class statement's value or a super, property, staticmethod or
   // classmethod object (a break then checks for them: RefuseBreakAroundClassValues).
   bool used_class_values = false;

@@ -254,17 +254,35 @@ class PyModule final : public Object {
  public:
   static constexpr ObjectKind kKind = ObjectKind::kModule;
   const std::string& name() const { return name_; }
-  PyDict& dict() const { return *dict_; }
-  Value GetAttr(std::string_view attr) const { return dict_->GetStr(attr); }
-  void SetAttr(std::string_view attr, Value value) { dict_->SetStr(attr, std::move(value)); }
+  PyDict& dict() const {
+    Fill();
+    return *dict_;
+  }
+  Value GetAttr(std::string_view attr) const {
+    Fill();
+    return dict_->GetStr(attr);
+  }
+  void SetAttr(std::string_view attr, Value value) {
+    Fill();
+    dict_->SetStr(attr, std::move(value));
+  }
+  // `fill` makes the namespace when anything first reads or writes it (a module few
+  // programs import need not cost every program its making: perf's fixed_cost scenarios).
+  void FillOnFirstUse(std::function<void()> fill) { fill_ = std::move(fill); }
 
  private:
   friend class Heap;
   PyModule(std::string name, Ref<PyDict> dict)
       : Object(kKind), name_(std::move(name)), dict_(std::move(dict)) {}
   void TakeReferences(std::vector<Value>& out) override;
+  void DropNativeState() override { fill_ = nullptr; }
+  // Runs fill_ once; it is cleared first, as filling writes the namespace.
+  void Fill() const {
+    if (fill_) std::exchange(fill_, nullptr)();
+  }
   std::string name_;
   Ref<PyDict> dict_;
+  mutable std::function<void()> fill_;
 };
 
 // A torch.Tensor Python object. A view holds its base's object, so the base keeps its id

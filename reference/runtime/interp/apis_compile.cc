@@ -1,7 +1,8 @@
-// torch.compile under TORCHDYNAMO_DISABLE=1 (torch/__init__.py of torch 2.13.0): the
-// keyword checks and backend validation run, then torch._dynamo.optimize returns a
-// _NullDecorator, which hands back the model itself (after checking it is callable).
+// torch.compile (torch/__init__.py of torch 2.13.0): the keyword checks and backend
+// validation run, then torch._dynamo.optimize returns a _NullDecorator, which hands back the
+// model itself, when disable=True or TORCHDYNAMO_DISABLE is "1" (always in the eager run).
 #include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/interp/os_environ.h"
 
 namespace tdc::runtime {
 namespace {
@@ -155,7 +156,8 @@ Value Compile(Interpreter& in, std::vector<Value> a) {
           fmt::format("A callable function is expected, but {} is provided.",
                       apis::TypeRepr(in, model)));
   }
-  if (in.process().compiler.make_compile_wrapper && !(a[kDisable] && Truth(in, a[kDisable]))) {
+  const bool disable = a[kDisable] && Truth(in, a[kDisable]);
+  if (!disable && !DynamoDisabledByEnviron(in)) {
     CompileCallback callback{backend, a[kFullgraph] && Truth(in, a[kFullgraph])};
     return in.process().compiler.make_compile_wrapper(model, std::move(callback));
   }

@@ -1,5 +1,5 @@
-// torch._dynamo.exc, torch._dynamo.utils, torch._dynamo.eval_frame and
-// torch._dynamo.decorators as far as fixtures import them: exc's exception classes
+// torch._dynamo.exc, torch._dynamo.utils, torch._dynamo.eval_frame, torch._dynamo.decorators
+// and torch._dynamo.testing as far as fixtures import them: exc's exception classes
 // (exceptions.def, the classes the runtime raises), utils.counters (apis_counters.cc),
 // eval_frame.innermost_fn; eval_frame._set_stance is apis_stances.cc's; decorators' own
 // leaf_function is apis_registries.cc's.
@@ -69,6 +69,24 @@ void InstallDecoratorsModule(Interpreter& in) {
   decorators.SetAttr("torch", modules[ModuleId::kTorch]);  // `import torch`
 }
 
+// def _skipped_function_for_test_reconstruct(f, *args, **kwargs): return f(*args, **kwargs)
+// (torch/_dynamo/testing.py), a function Dynamo skips (skipped_lib_functions.def).
+void InstallTestingModule(Interpreter& in) {
+  in.process().modules()[ModuleId::kTorchDynamoTesting]->SetAttr(
+      "_skipped_function_for_test_reconstruct",
+      apis::MakeLibFunction(
+          in, apis::LibGlobals(in, "torch._dynamo.testing"),
+          "_skipped_function_for_test_reconstruct", [&in](PyFunction&, CallArgs& args) -> Value {
+            ParamSpec spec;
+            spec.positional = {"f"};
+            spec.varargs = spec.varkw = true;
+            BoundCall call =
+                BindCall(in.heap(), "_skipped_function_for_test_reconstruct", spec, args);
+            return in.Call(call.params[0],
+                           {std::move(call.extra_positional), std::move(call.extra_keywords)});
+          }));
+}
+
 }  // namespace
 
 void InstallDynamoModules(Interpreter& in) {
@@ -77,6 +95,7 @@ void InstallDynamoModules(Interpreter& in) {
   InstallInnermostFn(in);
   InstallPatchDynamoConfig(in);
   InstallDecoratorsModule(in);
+  InstallTestingModule(in);
 }
 
 }  // namespace tdc::runtime

@@ -14,7 +14,6 @@ void InstallCompilerApisEager(Interpreter& in) {
   InstallStanceApis(in);
   InstallLibraryApis(in);
   InstallDynamoModules(in);
-  InstallReModule(in);
 }
 
 }  // namespace tdc::runtime

@@ -148,6 +148,9 @@ class FrameHook {
   virtual void OnMutate(const Value& object) { (void)object; }
   // A class statement's class made `instance` (before its __init__ runs).
   virtual void OnNewInstance(const Value& instance) { (void)instance; }
+  // A context manager decorated a function: `wrapper` is torch.utils._contextlib's
+  // decorate_context around it (Dynamo calls one a traced frame made through a polyfill).
+  virtual void OnNewContextWrapper(const Value& wrapper) { (void)wrapper; }
   // Attribute `name` of a class statement's instance was found on its class.
   virtual void OnClassAttributeRead(const Value& instance, std::string_view name) {
     (void)instance;
@@ -189,6 +192,10 @@ class Interpreter {
   std::vector<Value> Iterate(const Value& iterable);
 
   void set_frame_hook(FrameHook* hook) { hook_ = hook; }
+  // A context manager's decorator made `wrapper` (ContextDecorator).
+  void NoteContextWrapper(const Value& wrapper) {
+    if (hook_ != nullptr) hook_->OnNewContextWrapper(wrapper);
+  }
   // Whether a ResumeFrame can start at `stmt` of a function's `body`: it is one of the
   // body's statements or inside if statements there (no block to enter again).
   static bool CanResumeAt(const lang::StmtList& body, const lang::Stmt& stmt);

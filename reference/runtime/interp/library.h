@@ -49,8 +49,11 @@ void InstallLibraryApis(Interpreter& in);
 // that apis_library.cc defines, making ATen packets and overloads on first access.
 void InstallAtenOps(Interpreter& in, const Ref<PyType>& namespace_type,
                     const Ref<PyType>& packet_type, const Ref<PyType>& overload_type);
-// functools, operator and weakref.finalize as fixtures use them (stdlib_modules.cc).
+// functools, operator, weakref, contextlib, warnings, unittest, unittest.mock, os and re as
+// fixtures use them (stdlib_modules.cc); the last five are filled on their first use.
 void InstallStdlibModules(Interpreter& in);
+// unittest.mock.patch.dict (unittest_mock.cc); os.environ is in os_environ.h.
+void InstallUnittestMock(Interpreter& in);
 // torch._dynamo.exc's exception classes, torch._dynamo.utils.counters and the
 // torch._dynamo.eval_frame functions fixtures import (apis_dynamo_modules.cc).
 void InstallDynamoModules(Interpreter& in);
@@ -61,7 +64,8 @@ void InstallPatchDynamoConfig(Interpreter& in);
 void InstallDynamoCounters(Interpreter& in);
 // str's methods (str_methods.cc); called by InstallBuiltinTypeConstructors.
 void InstallStrMethods(Interpreter& in);
-// The re module for the pattern syntax re_module.cc accepts (re_module.cc).
+// The re module for the pattern syntax re_module.cc accepts (re_module.cc); called by
+// InstallStdlibModules.
 void InstallReModule(Interpreter& in);
 // torch.nn.functional, torch.special, torch.linalg, torch.fft and the torch functions
 // outside ops.def that fixtures call (torch_namespaces.cc).

@@ -4,6 +4,11 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_PROCESS_H_
 
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
 #include "reference/runtime/heap.h"
 #include "reference/runtime/interp/builtin_types.h"
 #include "reference/runtime/interp/compiler_contract.h"
@@ -27,6 +32,9 @@ class Process {
   bool grad_enabled = true;
   // The compiler APIs' state and Dynamo's hooks into the runtime (compiler_contract.h).
   CompilerState compiler;
+  // os.environ's variables the program set (a value) or deleted (nullopt); the others are
+  // the machine's (os_environ.cc).
+  std::map<std::string, std::optional<std::string>, std::less<>> environ_changes;
 
  private:
   // Declared first so that it is destroyed last: every Ref below must go before it.

@@ -147,6 +147,10 @@ void DelItem(Interpreter& in, const Value& container, const Value& key) {
       throw PyError(in.heap().NewException(ExcType::kKeyError, in.heap().NewTuple({key})));
     return;
   }
+  if (std::optional<Value> method = LookupMethod(in, container, "__delitem__")) {
+    in.Call(*method, {{container, key}, {}});
+    return;
+  }
   Raise(in.heap(), ExcType::kTypeError,
         fmt::format("'{}' object doesn't support item deletion", TypeName(container)));
 }

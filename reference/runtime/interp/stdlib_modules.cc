@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <typeinfo>
 
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/library.h"
+#include "reference/runtime/interp/os_environ.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/stdlib_modules_support.h"
 
@@ -28,6 +30,11 @@ void RefuseOtherAttributes(Interpreter& in, const Ref<PyType>& type) {
   AddMethod(in, type, "__getattr__", [qualified](CallArgs& args) -> Value {
     RefuseNotModeled(fmt::format("{}.{} is not modeled", qualified, Str(args.positional.at(1))));
   });
+}
+
+void RefuseInCompiledRegion(Interpreter& in, std::string_view what) {
+  if (in.process().compiler.eval_frame_callback)
+    RefuseNotModeled(fmt::format("{} in a compiled region is not modeled", what));
 }
 
 Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name) {
@@ -63,16 +70,34 @@ Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArg
   return result;
 }
 
+namespace {
+
+// decorate_context's body: `with ctx_factory(): return func(*args, **kwargs)`. A type of its
+// own, so that a wrapper is known by its code whatever functools.wraps renamed it to.
+struct ContextWrapperBody {
+  Interpreter* in;
+  std::function<Value()> factory;
+  Value func;
+  Value operator()(PyFunction&, CallArgs& args) const {
+    return CallWithin(*in, factory(), func, std::move(args));
+  }
+};
+
+}  // namespace
+
+bool IsContextWrapper(const Value& v) {
+  const auto* f = DynCast<PyFunction>(v);
+  return f != nullptr && f->is_native() &&
+         std::get<NativeCode>(f->code).target_type() == typeid(ContextWrapperBody);
+}
+
 Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
                        const Value& fn) {
-  Value captured = fn;
   Ref<PyFunction> wrapper =
       apis::MakeLibFunction(in, globals, "context_decorator.<locals>.decorate_context",
-                            [&in, factory, captured](PyFunction&, CallArgs& args) {
-                              Value manager = factory();
-                              return CallWithin(in, manager, captured, std::move(args));
-                            });
+                            ContextWrapperBody{&in, std::move(factory), fn});
   apis::UpdateWrapper(in, wrapper, fn);
+  in.NoteContextWrapper(wrapper);
   return wrapper;
 }
 
@@ -318,13 +343,25 @@ void InstallUnittest(Interpreter& in) {
       }));
 }
 
+namespace {
+
+void FillOnFirstUse(Interpreter& in, ModuleId id, void (*install)(Interpreter&)) {
+  in.process().modules()[id]->FillOnFirstUse([&in, install] { install(in); });
+}
+
+}  // namespace
+
 void InstallStdlibModules(Interpreter& in) {
   InstallFunctools(in);
   InstallOperator(in);
   InstallWeakref(in);
   InstallContextlib(in);
-  InstallWarnings(in);
-  InstallUnittest(in);
+  // What the library itself does not use waits until the program does.
+  FillOnFirstUse(in, ModuleId::kWarnings, InstallWarnings);
+  FillOnFirstUse(in, ModuleId::kUnittest, InstallUnittest);
+  FillOnFirstUse(in, ModuleId::kUnittestMock, InstallUnittestMock);
+  FillOnFirstUse(in, ModuleId::kOs, InstallOs);
+  FillOnFirstUse(in, ModuleId::kRe, InstallReModule);
 }
 
 }  // namespace tdc::runtime

@@ -18,6 +18,9 @@ void AddMethod(Interpreter& in, const Ref<PyType>& type, std::string_view name, 
 // A library class whose other attributes (those the reference does not give it) are
 // refused, not AttributeError: `<module>.<Class>.<name> is not modeled` (DESIGN D13).
 void RefuseOtherAttributes(Interpreter& in, const Ref<PyType>& type);
+// Refuses `what` (e.g. "os.environ") while a compiled region runs: Dynamo traces the library's
+// Python code there, which the reference does not model.
+void RefuseInCompiledRegion(Interpreter& in, std::string_view what);
 // The positional argument `index`, or the keyword `name`, or null.
 Value ArgOrKeyword(const CallArgs& args, size_t index, std::string_view name);
 // The `with ctx: return fn(*args, **kwargs)` body of a context-manager decorator.
@@ -26,6 +29,8 @@ Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArg
 // fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
 Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
                        const Value& fn);
+// Whether `v` is a function ContextDecorator made (Dynamo calls these as torch does).
+bool IsContextWrapper(const Value& v);
 
 }  // namespace tdc::runtime
 
