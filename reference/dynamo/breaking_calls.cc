@@ -55,8 +55,10 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
       skipped && rules_.on(Rule::kSkippedLibCall)) {
     return skipped;
   }
-  if (callee == p.modules()[ModuleId::kWarnings]->GetAttr("warn") &&
-      rules_.on(Rule::kSkippedLibCall)) {
+  // warnings.warn, the runtime's one builtin of that name (looked up by name: reading the
+  // module would make it in every traced program, stdlib_modules.cc).
+  if (const auto* b = DynCast<PyBuiltin>(callee);
+      b != nullptr && b->name() == "warn" && rules_.on(Rule::kSkippedLibCall)) {
     return SkippedCBuiltinText("_warnings", "warn");
   }
   // torch 2.13.0 traces into custom_op and breaks at torch._library's infer_schema: the

@@ -58,6 +58,10 @@ Value Dynamo::ContextWrapperCall(const Value& callee, CallArgs& args) {
     throw;
   }
   wrapper_calls_.pop_back();
+  // A wrapper around this one at the same call: torch ends the graph at the outermost's call.
+  if (!wrapper_calls_.empty() && wrapper_calls_.back().depth + 1 == in_.frames().size()) {
+    throw *broke;
+  }
   // The break (logged where torch's frame of the wrapper is) ends the graph at the wrapper's
   // call: what the wrapper traced (its context's grad-mode node, reads) is not the graph's,
   // and the wrapper runs eagerly, whole (its context left by the unwinding).

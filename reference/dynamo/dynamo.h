@@ -298,9 +298,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
                       const CallArgs& as_called, const Value& result);
 
   // ---- side_effects.cc
-  // Refuses the graph when traced code stored a tensor it computes, other than the graph's
-  // outputs `live`, in a global or inside one of the frame's values.
-  static void RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& live);
+  // Appends to the graph's outputs `live` the tensors the graph computes that traced code
+  // stored in the frame's own dicts and lists (torch's replay of the stores reads them), and
+  // refuses the graph when it stored one anywhere else it outlives the frame.
+  void AddReplayedStores(const Trace& t, std::vector<Value>& live) const;
+  // Whether the trace changed in place what the frame was given or a global: torch's side
+  // effects are not empty.
+  bool ChangedWhatOutlives(const Trace& t) const;
+  // The objects changed in place since `t` began (Dynamo::changes_).
+  std::unordered_set<const runtime::Object*> ChangedInTrace(const Trace& t) const;
   // Refuses running `call` again (a break abandoned or skipped what it traced) when its
   // first run changed in place something that outlives it: torch runs it once.
   void RefuseChangedTwice(const Trace::InlinedCall& call) const;
@@ -377,7 +383,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Whether a user stack shown now passes through a resume function or code compiled from
   // inlined frames (which torch's verbose log shows uncollapsed: not modeled).
   bool StackHasResumeFrames() const;
-  void Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return);
+  void Emit(Trace& t, const std::vector<Value>& live_values, int64_t line, bool at_return);
 
   // ---- frame_endings.cc
   // How the trace ends at a break (Break decides it once; EndFrame is the one place that

@@ -237,7 +237,7 @@ void Dynamo::OnMutate(const Value& object) {
 
 void Dynamo::OnStoreAttribute(const Value& object) {
   // A store on an instance the frame received runs now, as torch's replay after the graph
-  // leaves it (a graph-computed tensor stored there is refused: RefuseUnreplayedStores).
+  // leaves it (a graph-computed tensor stored there is refused: AddReplayedStores).
   if (Tracing() != nullptr && Is<runtime::PyType>(object) && runtime::IsOfUserClass(object)) {
     RefuseNotModeled(fmt::format(
         "an attribute store on {} in traced code is not modeled (Dynamo replays it after the "

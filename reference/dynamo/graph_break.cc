@@ -97,12 +97,18 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   // A frame waiting in a nested resume function is at its call of the inner frame's resume
   // function, `__nested_resume_fns[-1](*...)`.
   bool variadic = IsVariadic(frames[level]->call) || level + 1 <= t.waiting_above;
+  // The frames whose lines key the duplicate check besides the location.
+  size_t keyed_frames_end = nested ? level : t.root_depth;
   // A context manager's function wrapper breaking at its call of its function: torch's frame
-  // of the wrapper, whose variadic call ends the graph under nested graph breaks.
+  // of the wrapper, below every interpreter frame; under nested graph breaks its variadic call
+  // ends the graph, and the frames above it key the check.
   if (const WrapperCall* wrapper = CallByWrapper();
       wrapper != nullptr && wrapper->at && !ends_frame) {
     record.location = *wrapper->at;
-    variadic = variadic || NestedGraphBreaks();
+    if (NestedGraphBreaks()) {
+      variadic = true;
+      keyed_frames_end = frames.size();
+    }
   }
   record.reason = ends_frame     ? FrameEndingReason(text.then)
                   : text.at_jump ? text.gb_type
@@ -116,7 +122,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
   std::string location =
       fmt::format("{} {}:{}", text.duplicate_type.empty() ? text.gb_type : text.duplicate_type,
                   record.location->file, record.location->line);
-  for (size_t i = t.root_depth; nested && i < level; ++i) {
+  for (size_t i = t.root_depth; i < keyed_frames_end; ++i) {
     location += fmt::format(" in {}:{}", frames[i]->program->filename, LineOf(*frames[i]));
   }
   const bool verbose = Verbose();
@@ -220,7 +226,14 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
   return {t.root_depth, Kind::kAtCall};
 }
 
-void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool at_return) {
+void Dynamo::Emit(Trace& t, const std::vector<Value>& live_values, int64_t line, bool at_return) {
+  // What the graph outputs: the live values, then the tensors torch's replay of the trace's
+  // stores reads (R-graph-outputs).
+  auto graph_outputs = [&] {
+    std::vector<Value> outputs = live_values;
+    if (rules_.on(Rule::kGraphOutputs)) AddReplayedStores(t, outputs);
+    return outputs;
+  };
   // error_on_graph_break, true where the frame returns, makes it one graph as fullgraph does:
   // an empty graph still reaches the backend (golden version/empty_graph_backend_call). At a
   // break the flag plays no part (torch's compile_subgraph; golden
@@ -238,7 +251,9 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
           "the reference keeps did not tell them apart)",
           t.code_name, ending.Describe(), cached->Describe()));
     }
-    RunCachedOnBackend(t, live, fullgraph);
+    // (graph_outputs() walks what the frame reaches: only where a backend runs the graph.)
+    if (backend_ != nullptr && t.cached_invocation)
+      RunCachedOnBackend(t, graph_outputs(), fullgraph);
     return;
   }
   CodeState& code = code_cache_.Of(t.key);
@@ -269,11 +284,12 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
   // fullgraph returns the inputs it outputs from the graph (R-graph-outputs): realized. So
   // does a return of one tensor: torch's compile_subgraph then takes its fast path, which
   // makes every stack value a graph output, an input too (golden
-  // graph_break/return_input_after_no_grad_break).
-  const bool returns_one_tensor = at_return && live.size() == 1 && Is<PyTensor>(live.front());
+  // graph_break/return_input_after_no_grad_break), unless the trace has side effects.
+  const bool returns_one_tensor = at_return && live_values.size() == 1 &&
+                                  Is<PyTensor>(live_values.front()) && !ChangedWhatOutlives(t);
   const bool outputs_inputs = fullgraph || returns_one_tensor;
   if (outputs_inputs) {
-    for (const Value& v : live) Realize(t, v);
+    for (const Value& v : live_values) Realize(t, v);
   }
   code.cache.push_back(code_cache_.EntryFor(t));
   code.cache.back().ending = ending;
@@ -282,7 +298,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live, int64_t line, bool a
     Explain(ends + ": empty, not sent to the backend");
     return;
   }
-  if (rules_.on(Rule::kGraphOutputs)) RefuseUnreplayedStores(t, live);
+  const std::vector<Value> live = graph_outputs();
   FinishedGraphs graphs = t.graph.Finish(live, outputs_inputs, t.grad_enabled);
   // Without the aot layer (a Dynamo-level test) there is no ATen graph to predict.
   if (aten_ != nullptr && !graphs.aten_unsupported.empty()) {

@@ -243,6 +243,14 @@ void Reads::Use(ObjectId object) {
   if (inserted) journal_.push_back({.into = Inserted::Into::kUsed, .id = at});
 }
 
+std::vector<ObjectId> Reads::UsedInOrder() const {
+  std::vector<ObjectId> out;
+  for (const Inserted& i : journal_) {
+    if (i.into == Inserted::Into::kUsed) out.push_back(*i.id);
+  }
+  return out;
+}
+
 void Reads::ReadClassAttribute(ObjectId owner, const std::string& name) {
   auto [at, inserted] = class_attributes_.insert({owner, name});
   if (inserted) journal_.push_back({.into = Inserted::Into::kClassAttributes, .attribute = at});

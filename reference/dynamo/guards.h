@@ -98,6 +98,8 @@ class Reads {
   void UseAllOf(const Reads& other);
   // A copy of what this one used (all UseAllOf takes): what a trace had used at a moment.
   Reads UsedSoFar() const;
+  // The objects used (Use), in the order first used.
+  std::vector<runtime::ObjectId> UsedInOrder() const;
 
   using Mark = size_t;
   Mark mark() const { return journal_.size(); }

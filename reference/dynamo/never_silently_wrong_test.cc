@@ -265,13 +265,15 @@ constexpr Probe kProbes[] = {
      "add() with an argument of type 'str' (position 2) is not modeled"},
     // A leaf autograd tracks (requires_grad=False is the default the factories model).
     {"out = torch.zeros(2, requires_grad=True)", "zeros(requires_grad=True) is not modeled"},
-    // Stores of a computed tensor torch replays after the graph, outputting the tensor.
-    {"def f(x, d):\n    d['a'] = x + 1\n    return x * 2\n"
-     "out = torch.compile(f, backend=backend)(torch.ones(2), {})",
+    // Stores of a computed tensor torch replays after the graph, outputting the tensor: into
+    // a container inside the frame's dict, and a changed list of the frame's returned inside
+    // a tuple (torch loads it from its source and replays; the order is not modeled).
+    {"def f(x, d):\n    d['l'].append(x + 1)\n    return x * 2\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), {'l': []})",
      "a tensor the graph computes stored in L['d'], where it outlives the frame", 6},
-    {"def f(x, lst):\n    lst.append(x + 1)\n    return x * 2\n"
+    {"def f(x, lst):\n    lst.append(x + 1)\n    return lst, x * 2\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), [])",
-     "a tensor the graph computes stored in L['lst'], where it outlives the frame", 6},
+     "a changed dict or list the frame was given, inside a value the graph hands on", 6},
     // A skipped frame runs again from its start: what its first run changed in place would
     // change twice (Dynamo::RefuseChangedTwice).
     {"def f(x, lst):\n    lst.append(1)\n    y = torch.sin(x)\n    torch._dynamo.skip_frame()\n"
@@ -385,6 +387,8 @@ constexpr Probe kProbes[] = {
      4},
     {"import os\nout = repr(os.environ)", "repr() of a os._Environ object is not modeled", 4},
     {"import os\nout = os.path", "os.path is not modeled", 4},
+    {"import os\nos.environ['A=B'] = '1'",
+     "os.environ[...] = ... with an empty name, or '=' or a NUL in it", 4},
     {"import os\ndef f(x):\n    os.environ['A'] = '1'\n    return x + 1\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "os.environ in a compiled region is not modeled", 5},

@@ -1,10 +1,11 @@
-// D13 for side effects: traced code that stores a tensor the graph computes where it
-// outlives the frame (a global, an item of a list or dict the frame was given) makes torch
+// Side effects (R-graph-outputs): traced code that stores a tensor the graph computes where
+// it outlives the frame (a global, an item of a list or dict the frame was given) makes torch
 // replay that store after the graph and output the tensor from it (torch 2.13.0, probed:
 // `d["a"] = x + 1`, `lst.append(x + 3)`, `global g; g = x + 1`, `obj.t = x + 1` each add the stored
 // tensor to the output tuple; golden upstream/decorators/test_nonstrict_trace_pre_existing_dict_
-// with_side_effects). The reference does not model that replay, so such a graph is refused
-// instead of being emitted without the output.
+// with_side_effects). The reference models the stores into the frame's own dicts and lists,
+// whose order torch's codegen follows (library/replayed_stores); a stored tensor anywhere else
+// is refused instead of being emitted without the output (D13).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -45,6 +46,35 @@ void VisitTensors(const Value& v, Seen& seen, const Found& found) {
   if (!v || !seen.insert(v.get()).second) return;
   if (Is<PyTensor>(v)) return found(v);
   VisitItems(v, seen, found);
+}
+
+// The items of a dict (its values) or a list; none for anything else.
+std::vector<Value> ItemsOfContainer(const Value& v) {
+  std::vector<Value> items;
+  if (const auto* dict = DynCast<PyDict>(v)) {
+    for (auto& [key, item] : dict->Items()) items.push_back(item);
+  } else if (const auto* list = DynCast<PyList>(v)) {
+    items = list->items();
+  }
+  return items;
+}
+
+// Calls `found(c)` for each dict or list inside `v`'s tuples, lists and dicts (not `v`),
+// each container once (a list may hold itself).
+template <typename Found>
+void VisitContainers(const Value& v, Seen& seen, const Found& found) {
+  if (!seen.insert(v.get()).second) return;
+  std::vector<Value> items;
+  if (const auto* tuple = DynCast<PyTuple>(v)) {
+    items = tuple->items();
+  } else {
+    items = ItemsOfContainer(v);
+  }
+  for (const Value& item : items) {
+    if (Is<PyDict>(item) || Is<PyList>(item)) found(item);
+    if (Is<PyDict>(item) || Is<PyList>(item) || Is<PyTuple>(item))
+      VisitContainers(item, seen, found);
+  }
 }
 
 // Whether any of `targets` is reachable from `roots` through items, attributes, cells,
@@ -109,13 +139,54 @@ void Dynamo::RefuseChangedTwice(const Trace::InlinedCall& call) const {
       function != nullptr ? function->name_text() : std::string_view("a callable")));
 }
 
-void Dynamo::RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& live) {
+void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
+  const std::unordered_set<const Object*> changed = ChangedInTrace(t);
+  auto is_input = [&](const Value& v) {
+    return std::any_of(t.inputs.begin(), t.inputs.end(),
+                       [&](const auto& input) { return input.first == v; });
+  };
+  auto is_container = [](const Value& v) { return Is<PyDict>(v) || Is<PyList>(v); };
+  // The frame's own dicts and lists among the live values are loaded from their sources
+  // after the graph, not rebuilt from its outputs: what the trace stored in them is
+  // replayed, its tensors output below (probed: `z` live and `d` live after `d[k] = a` at a
+  // break output z, then a). One inside another live value would be output after that
+  // value's other tensors: not modeled.
+  std::erase_if(live, [&](const Value& v) { return is_container(v) && is_input(v); });
+  Seen visited;
+  for (const Value& v : live) {
+    VisitContainers(v, visited, [&](const Value& inner) {
+      if (is_input(inner) && changed.contains(inner.get())) {
+        RefuseNotModeled(
+            "a changed dict or list the frame was given, inside a value the graph hands on (torch "
+            "loads it from its source and replays its stores after the graph's outputs)");
+      }
+    });
+  }
   std::vector<const PyTensor*> outputs;
   for (const Value& v : live) CollectTensors(v, outputs);
+  auto is_stored = [&](const Value& v) {
+    return Is<PyTensor>(v) && t.graph.NodeOf(v) &&
+           std::find(outputs.begin(), outputs.end(), v.get()) == outputs.end();
+  };
+  // torch tracks a changed dict or list of the frame's as the trace first uses it, and
+  // rebuilds each in that order, its items in their final order (probed: the output order of
+  // `len(l); d[k] = a; l.append(b)` is l's, then d's).
+  if (!changed.empty()) {
+    for (ObjectId id : t.reads.UsedInOrder()) {
+      auto input = std::find_if(t.inputs.begin(), t.inputs.end(), [&](const auto& in) {
+        return in.first->id() == id && is_container(in.first) && changed.contains(in.first.get());
+      });
+      if (input == t.inputs.end()) continue;
+      for (const Value& item : ItemsOfContainer(input->first)) {
+        if (!is_stored(item)) continue;
+        outputs.push_back(DynCast<PyTensor>(item));
+        live.push_back(item);
+      }
+    }
+  }
   auto refuse_if_stored = [&](const std::string& where) {
     return [&, where](const Value& tensor) {
-      if (!t.graph.NodeOf(tensor)) return;
-      if (std::find(outputs.begin(), outputs.end(), tensor.get()) != outputs.end()) return;
+      if (!is_stored(tensor)) return;
       RefuseNotModeled(fmt::format(
           "a tensor the graph computes stored in {}, where it outlives the frame, is not "
           "modeled (torch replays the store after the graph and outputs the tensor)",
@@ -137,6 +208,19 @@ void Dynamo::RefuseUnreplayedStores(const Trace& t, const std::vector<Value>& li
   for (const Value& value : live) {
     VisitItems(value, seen, refuse_if_stored("an instance the graph hands on"));
   }
+}
+
+std::unordered_set<const Object*> Dynamo::ChangedInTrace(const Trace& t) const {
+  const size_t begin = std::min(t.changes_begin, changes_.size());
+  return {changes_.begin() + static_cast<std::ptrdiff_t>(begin), changes_.end()};
+}
+
+bool Dynamo::ChangedWhatOutlives(const Trace& t) const {
+  std::unordered_set<const Object*> changed = ChangedInTrace(t);
+  if (changed.empty()) return false;
+  std::vector<const Object*> roots{t.globals.get()};
+  for (const auto& [value, source] : t.inputs) roots.push_back(value.get());
+  return ReachesAny(std::move(roots), changed);
 }
 
 }  // namespace tdc::dynamo

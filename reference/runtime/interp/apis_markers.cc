@@ -28,7 +28,7 @@ Value AlwaysFalse(Interpreter& in, const Value& globals, const std::string& name
 // An API torch 2.13.0 has whose behaviour the reference does not model yet: present (so
 // hasattr agrees with torch) but calling it raises NotImplementedError.
 Value UnmodeledApi(Interpreter& in, const Value& globals, const std::string& name) {
-  return apis::MakeLibFunction(in, globals, name, [&in, name](PyFunction&, CallArgs&) -> Value {
+  return apis::MakeLibFunction(in, globals, name, [name](PyFunction&, CallArgs&) -> Value {
     RefuseNotModeled(name + " is outside the reference");
   });
 }

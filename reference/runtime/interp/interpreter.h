@@ -148,8 +148,8 @@ class FrameHook {
   virtual void OnMutate(const Value& object) { (void)object; }
   // A class statement's class made `instance` (before its __init__ runs).
   virtual void OnNewInstance(const Value& instance) { (void)instance; }
-  // A context manager decorated a function: `wrapper` is torch.utils._contextlib's
-  // decorate_context around it (Dynamo calls one a traced frame made through a polyfill).
+  // A context manager decorated a function: `wrapper` is the function around it
+  // (ContextDecorator; Dynamo calls a grad mode's one a traced frame made through a polyfill).
   virtual void OnNewContextWrapper(const Value& wrapper) { (void)wrapper; }
   // Attribute `name` of a class statement's instance was found on its class.
   virtual void OnClassAttributeRead(const Value& instance, std::string_view name) {

@@ -117,7 +117,13 @@ void RestoreEnviron(Interpreter& in, EnvironChanges saved) {
 void SetEnvironVariable(Interpreter& in, const Value& key, const Value& value) {
   RefuseInCompiledRegion(in, "os.environ");
   const std::string& name = EncodeStr(in, key);
-  in.process().environ_changes[name] = EncodeStr(in, value);
+  const std::string& text = EncodeStr(in, value);
+  // os.putenv's ValueErrors ("illegal environment variable name", "embedded null byte").
+  if (name.empty() || name.find_first_of(std::string_view("=\0", 2)) != std::string::npos ||
+      text.find('\0') != std::string::npos) {
+    RefuseNotModeled("os.environ[...] = ... with an empty name, or '=' or a NUL in it");
+  }
+  in.process().environ_changes[name] = text;
 }
 
 bool DynamoDisabledByEnviron(Interpreter& in) {

@@ -87,8 +87,14 @@ struct ContextWrapperBody {
 
 bool IsContextWrapper(const Value& v) {
   const auto* f = DynCast<PyFunction>(v);
-  return f != nullptr && f->is_native() &&
-         std::get<NativeCode>(f->code).target_type() == typeid(ContextWrapperBody);
+  if (f == nullptr || !f->is_native() ||
+      std::get<NativeCode>(f->code).target_type() != typeid(ContextWrapperBody)) {
+    return false;
+  }
+  // torch.utils._contextlib's (grad modes); config.patch's is contextlib.ContextDecorator's.
+  const auto* globals = DynCast<PyDict>(f->globals);
+  const auto* module = globals != nullptr ? DynCast<PyStr>(globals->GetStr("__name__")) : nullptr;
+  return module != nullptr && module->value() == "torch.utils._contextlib";
 }
 
 Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,

@@ -29,7 +29,8 @@ Value CallWithin(Interpreter& in, const Value& manager, const Value& fn, CallArg
 // fn inside a fresh context manager from `factory`, renamed after fn by functools.wraps.
 Value ContextDecorator(Interpreter& in, const Ref<PyDict>& globals, std::function<Value()> factory,
                        const Value& fn);
-// Whether `v` is a function ContextDecorator made (Dynamo calls these as torch does).
+// Whether `v` is a function ContextDecorator made with torch.utils._contextlib's globals (a
+// grad mode's decorate_context; Dynamo calls these as torch does).
 bool IsContextWrapper(const Value& v);
 
 }  // namespace tdc::runtime
