@@ -55,8 +55,7 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
       skipped && rules_.on(Rule::kSkippedLibCall)) {
     return skipped;
   }
-  // warnings.warn, the runtime's one builtin of that name (looked up by name: reading the
-  // module would make it in every traced program, stdlib_modules.cc).
+  // warnings.warn, the runtime's one builtin of that name.
   if (const auto* b = DynCast<PyBuiltin>(callee);
       b != nullptr && b->name() == "warn" && rules_.on(Rule::kSkippedLibCall)) {
     return SkippedCBuiltinText("_warnings", "warn");

@@ -184,13 +184,14 @@ void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
       }
     }
   }
-  auto refuse_if_stored = [&](const std::string& where) {
-    return [&, where](const Value& tensor) {
+  // `where` says where the store went, made only for the refusal (the globals are many).
+  auto refuse_if_stored = [&](auto where) {
+    return [&is_stored, where](const Value& tensor) {
       if (!is_stored(tensor)) return;
       RefuseNotModeled(fmt::format(
           "a tensor the graph computes stored in {}, where it outlives the frame, is not "
           "modeled (torch replays the store after the graph and outputs the tensor)",
-          where));
+          where()));
     };
   };
   Seen seen;
@@ -198,15 +199,17 @@ void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
   // hold now may not be.
   for (const auto& [value, source] : t.inputs) {
     seen.insert(value.get());
-    VisitItems(value, seen, refuse_if_stored(source));
+    VisitItems(value, seen, refuse_if_stored([&source] { return source; }));
   }
   for (const auto& [name, value] : DynCast<PyDict>(t.globals)->Items()) {
-    VisitTensors(value, seen, refuse_if_stored(fmt::format("the global {}", Repr(name))));
+    VisitTensors(value, seen,
+                 refuse_if_stored([&name] { return fmt::format("the global {}", Repr(name)); }));
   }
   // What the graph hands on (returned, or live at a break): an instance among it is rebuilt
   // by torch after the graph, its tensors output from it.
   for (const Value& value : live) {
-    VisitItems(value, seen, refuse_if_stored("an instance the graph hands on"));
+    VisitItems(value, seen,
+               refuse_if_stored([] { return std::string("an instance the graph hands on"); }));
   }
 }
 

@@ -95,7 +95,8 @@ Ref<T> Heap::Adopt(T* object, bool shared, size_t class_length) {
   object->class_length_ = class_length;
   // I2: shared objects exist before the program runs in CPython (constants are made at
   // compile time, singletons at startup), so they never take a freed id.
-  object->id_ = shared ? next_fresh_id_++ : AllocateId({object->kind(), class_length});
+  object->id_ = shared || startup_first_id_ != 0 ? next_fresh_id_++
+                                                 : AllocateId({object->kind(), class_length});
   object->next_ = first_;
   if (first_ != nullptr) first_->prev_ = object;
   first_ = object;
@@ -185,6 +186,7 @@ void Heap::Free(Object* object) {
   const ObjectId id = object->id_;
   Unlink(object);
   delete object;  // a native body's captures die here: the code is dropped last
+  if (startup_first_id_ != 0 && id >= startup_first_id_) return;  // made in a StartupScope
   free_ids_[key].push_back(id);
   last_freed_ = {key, id};
 }

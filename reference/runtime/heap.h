@@ -108,6 +108,25 @@ class Heap {
   // Takes one allocation decision against the model from now on (ReuseFlip).
   void set_reuse_flip(ReuseFlip flip) { flip_ = flip; }
 
+  // While one is alive, objects are made as the library makes them at startup, before the
+  // program has freed anything: each takes a fresh id, and one that dies before the scope
+  // ends frees none. The free stacks the program's objects use stay as they were (I5, I7),
+  // so a module filled on first use (PyModule::FillOnFirstUse) changes no id the program
+  // can compare.
+  class StartupScope {
+   public:
+    explicit StartupScope(Heap& heap) : heap_(heap), saved_first_(heap.startup_first_id_) {
+      if (saved_first_ == 0) heap.startup_first_id_ = heap.next_fresh_id_;
+    }
+    ~StartupScope() { heap_.startup_first_id_ = saved_first_; }
+    StartupScope(const StartupScope&) = delete;
+    StartupScope& operator=(const StartupScope&) = delete;
+
+   private:
+    Heap& heap_;
+    ObjectId saved_first_;
+  };
+
   // --- introspection (tests, leak checks) ---
   // Objects not yet freed, shared ones included.
   size_t live_objects() const { return live_count_; }
@@ -129,6 +148,8 @@ class Heap {
   void Unlink(Object* object);
 
   ObjectId next_fresh_id_ = 1;  // I11: any nonzero start; only equality is observable
+  // The first id a StartupScope made (0: none is alive); inner scopes keep the outermost's.
+  ObjectId startup_first_id_ = 0;
   ReuseFlip flip_;
   int64_t reuses_ = 0;  // allocations that took a freed id (or would have)
   int64_t fresh_ = 0;   // allocations that took a fresh id (or would have)

@@ -879,5 +879,34 @@ TEST(HeapTeardown, EachHeapStartsEmpty) {
   EXPECT_TRUE(b.FreeIds(ObjectKind::kList).empty());
 }
 
+// A module filled on first use makes its objects inside a StartupScope: they take fresh ids,
+// what dies there frees none, and the program's freed ids stay on top of their stacks.
+TEST(HeapStartupScope, LeavesTheProgramsFreeStacksAsTheyWere) {
+  Heap heap;
+  ObjectId freed = 0;
+  {
+    Ref<PyList> dead = heap.NewList();
+    freed = dead->id();
+  }
+  ASSERT_EQ(heap.FreeIds(ObjectKind::kList), std::vector<ObjectId>{freed});
+  Ref<PyList> kept;
+  {
+    Heap::StartupScope startup(heap);
+    kept = heap.NewList();
+    EXPECT_NE(kept->id(), freed);
+    {
+      Heap::StartupScope inner(heap);
+      Ref<PyList> transient = heap.NewList();
+    }
+    Ref<PyList> transient = heap.NewList();
+  }
+  EXPECT_EQ(heap.FreeIds(ObjectKind::kList), std::vector<ObjectId>{freed});
+  EXPECT_EQ(heap.NewList()->id(), freed);
+  // Outside the scope, what the library made frees its id when it dies, as any object's.
+  const ObjectId library = kept->id();
+  kept.Reset();
+  EXPECT_EQ(heap.FreeIds(ObjectKind::kList).back(), library);
+}
+
 }  // namespace
 }  // namespace tdc::runtime

@@ -266,8 +266,9 @@ class PyModule final : public Object {
     Fill();
     dict_->SetStr(attr, std::move(value));
   }
-  // `fill` makes the namespace when anything first reads or writes it (a module few
-  // programs import need not cost every program its making: perf's fixed_cost scenarios).
+  // `fill` makes the namespace when anything first reads or writes it, so a module few
+  // programs use costs the others nothing (perf's fixed_cost scenarios). It must make its
+  // objects as at startup (Heap::StartupScope).
   void FillOnFirstUse(std::function<void()> fill) { fill_ = std::move(fill); }
 
  private:

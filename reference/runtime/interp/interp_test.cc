@@ -334,14 +334,17 @@ TEST(LibraryTest, ReSearchMatchFullmatch) {
 }
 
 // Modules filled on first use (stdlib_modules.cc): what the program writes before anything
-// read them stays, and one reached as its parent's attribute is filled too. CPython 3.11.7
-// with torch 2.13.0 imported (which imports unittest.mock) gives these values.
+// read them stays, one reached as its parent's attribute is filled too, and filling one
+// changes no id the program compares: `g` takes the freed `f`'s id (SEMANTICS §6, I5) as it
+// would with unittest.mock made at startup, though making it makes a function (`patch`).
+// CPython 3.11.7 with torch 2.13.0 imported (which imports unittest.mock) gives the values.
 TEST(LibraryTest, ModulesFilledOnFirstUse) {
   EXPECT_EQ(Outs("import re\nre.sub = 5\nout = re.sub\n"), R"json({"out":{"int":5}})json");
   EXPECT_EQ(Outs("import unittest\nout = unittest.mock.patch.TEST_PREFIX\n"),
             R"json({"out":{"str":"test"}})json");
-  EXPECT_EQ(Outs("import os\nos.environ['A'] = 'x'\nout = os.environ['A']\n"),
-            R"json({"out":{"str":"x"}})json");
+  EXPECT_EQ(Outs("def f():\n    pass\nold = id(f)\ndel f\nfrom unittest.mock import patch\n"
+                 "def g():\n    pass\nout = id(g) == old\n"),
+            R"json({"out":{"bool":true}})json");
 }
 
 TEST(LibraryTest, ReSub) {

@@ -351,8 +351,12 @@ void InstallUnittest(Interpreter& in) {
 
 namespace {
 
+// The module is made when the program first uses it, as it would have been at startup.
 void FillOnFirstUse(Interpreter& in, ModuleId id, void (*install)(Interpreter&)) {
-  in.process().modules()[id]->FillOnFirstUse([&in, install] { install(in); });
+  in.process().modules()[id]->FillOnFirstUse([&in, install] {
+    Heap::StartupScope startup(in.heap());
+    install(in);
+  });
 }
 
 }  // namespace
