@@ -197,11 +197,14 @@ void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
   Seen seen;
   // What the frame was given: its values themselves were made before the trace, what they
   // hold now may not be.
-  for (const auto& [value, source] : t.inputs) {
-    seen.insert(value.get());
-    VisitItems(value, seen, refuse_if_stored([&source] { return source; }));
+  for (const auto& input : t.inputs) {
+    const std::string& source = input.second;  // (clang captures no structured binding)
+    seen.insert(input.first.get());
+    VisitItems(input.first, seen, refuse_if_stored([&source] { return source; }));
   }
-  for (const auto& [name, value] : DynCast<PyDict>(t.globals)->Items()) {
+  for (const auto& global : DynCast<PyDict>(t.globals)->Items()) {
+    const Value& name = global.first;
+    const Value& value = global.second;
     VisitTensors(value, seen,
                  refuse_if_stored([&name] { return fmt::format("the global {}", Repr(name)); }));
   }
