@@ -129,7 +129,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   //   tracer_calls.cc      a traced frame's calls: inlined, allowed, disabled, breaking
   //   breaking_calls.cc    which calls break the graph, with torch's text (BreakTextOf)
   //   opaque_calls.cc      nonstrict_trace and custom-op calls (one opaque node)
-  //   graph_break.cc       a break reached: its ending decided, the graph emitted, logged
+  //   graph_break.cc       a break reached: its ending decided, logged
+  //   emit_graph.cc        a graph emitted where its frame ends (Emit)
   //   side_effects.cc      stores of computed tensors torch would replay: refused (D13)
   //   frame_endings.cc     acting on a break's ending (EndFrame), checkpoints, step graph
   //                        breaks, skipping the root frame
