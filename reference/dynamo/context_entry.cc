@@ -105,6 +105,63 @@ void Dynamo::CarryContextManagers(const Trace& old, Trace& t) const {
   }
 }
 
+std::optional<bool> Dynamo::ModeOfRebuiltContexts(const Trace& t,
+                                                  const std::vector<ResumeLevel>& resuming) const {
+  std::optional<bool> mode;
+  for (const auto& [made, depth] : t.made_contexts) {
+    if (IsNullContext(made)) continue;
+    const bool live = std::any_of(resuming.begin(), resuming.end(), [&](const ResumeLevel& l) {
+      return std::count(l.stack.begin(), l.stack.end(), made) +
+                 std::count(l.values.begin(), l.values.end(), made) >
+             0;
+    });
+    if (!live) continue;
+    if (mode && *mode != TargetMode(made)) {
+      RefuseNotModeled(
+          "grad-mode context managers of both modes made before a graph break and live after it "
+          "(torch 2.13.0 rebuilds each in turn, setting its mode; not probed)");
+    }
+    mode = TargetMode(made);
+  }
+  if (!mode || *mode == in_.process().grad_enabled) return std::nullopt;
+  if (in_.process().grad_enabled != t.grad_enabled) {
+    RefuseNotModeled(
+        "a grad-mode context manager made before a graph break inside a block that changed the "
+        "grad mode, live after it with another mode (not probed on torch 2.13.0)");
+  }
+  return mode;
+}
+
+std::optional<bool> Dynamo::ModeLeftByCall(const Trace& t, bool mode_at_call,
+                                           const std::vector<ResumeLevel>& resuming) const {
+  // The innermost grad-mode with block open at the break: each open block leaves its
+  // manager's bound __exit__ on the stack.
+  Value innermost;
+  for (const ResumeLevel& level : resuming) {
+    for (const Value& v : level.stack) {
+      const auto* exit = DynCast<PyMethod>(v);
+      if (exit != nullptr && KnownContextType(TypeOf(in_, exit->self)) &&
+          !IsNullContext(exit->self)) {
+        innermost = exit->self;
+      }
+    }
+  }
+  // Probed: outside any block, the resume function begins under the mode the call left (a
+  // torch.set_grad_enabled(False) made outside and entered in the call restores the mode it
+  // was made under; a frame of the call rebuilding a no_grad() leaves grad mode off: golden
+  // graph_break/grad_context_rebuilt_mode).
+  if (innermost == nullptr && mode_at_call == t.grad_enabled) return in_.process().grad_enabled;
+  // Probed: inside grad-mode blocks the call runs in them (they restore the mode they found
+  // when it returns) and the resume function enters them again, so the change is lost.
+  if (innermost != nullptr && TargetMode(innermost) == mode_at_call) {
+    in_.process().grad_enabled = mode_at_call;
+    return std::nullopt;
+  }
+  RefuseNotModeled(
+      "a graph break's call that leaves grad mode changed, after the frame set the mode "
+      "otherwise than with a grad-mode with block (not probed on torch 2.13.0)");
+}
+
 void Dynamo::ForgetReturnedContextManager(Trace& t,
                                           const std::vector<ResumeLevel>& resuming) const {
   const Value& result = resuming.back().stack.back();

@@ -438,6 +438,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
     std::pair<size_t, size_t> folded = {1, 0};
     std::optional<std::pair<size_t, int64_t>> at_first_line =
         std::nullopt;  // depth, the line shown
+    // After a step graph break: the grad mode the frame was called under, which its eager rest
+    // may leave changed (ModeLeftByCall).
+    std::optional<bool> mode_at_call;
   };
   // The frame of the last pending resume returned `result`: its resume function starts.
   void ResumeAround(const Frame& frame, const Value& result);
@@ -523,6 +526,19 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // calls the resume function, and `t` enters them as its own. Refuses one whose mode is not
   // the one `t` begins under (torch's call leaves that mode set after the frame).
   void CarryContextManagers(const Trace& old, Trace& t) const;
+  // The grad mode torch's compiled code leaves set when it rebuilds the grad-mode context
+  // managers trace `t` made and `resuming` holds, before the break's call (probed: a disabled
+  // callee sees it; upstream nested_graph_breaks/test_inactive_ctx_manager), where it is not
+  // the mode at the break; nullopt otherwise. Refuses managers of both modes and a break
+  // inside a block that changed the mode (not probed).
+  std::optional<bool> ModeOfRebuiltContexts(const Trace& t,
+                                            const std::vector<ResumeLevel>& resuming) const;
+  // A graph break's call changed grad mode from `mode_at_call`: the mode its resume function
+  // begins under when that is the one the call left (outside grad-mode with blocks), nullopt
+  // when torch's with blocks around the call undo the change (the process mode is set back).
+  // Refuses a change after the frame set the mode some other way (not probed).
+  std::optional<bool> ModeLeftByCall(const Trace& t, bool mode_at_call,
+                                     const std::vector<ResumeLevel>& resuming) const;
   // A break's call returned a context manager the trace made (the call's value,
   // last on the deepest level's stack): the resume function receives the object itself, not
   // one torch rebuilds, so it is no longer the trace's (upstream

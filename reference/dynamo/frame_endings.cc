@@ -179,7 +179,8 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
                                 std::move(contexts_[slot]),
                                 std::move(resuming),
                                 {root_depth + 1, level - 1},
-                                std::pair{root_depth, FirstLineOf(t)}});
+                                std::pair{root_depth, FirstLineOf(t)},
+                                f.grad_enabled_at_start});
   }
   contexts_[slot] = nullptr;
   EagerRegion eager(*this, false);
@@ -198,6 +199,10 @@ void Dynamo::ResumeAround(const Frame& frame, const Value& result) {
   }
   pending.levels.back().stack.push_back(
       result);  // the frame's value goes to the deepest frame resuming
+  if (pending.mode_at_call && in_.process().grad_enabled != *pending.mode_at_call) {
+    pending.levels.front().called_under =
+        ModeLeftByCall(*pending.trace, *pending.mode_at_call, pending.levels);
+  }
   const size_t caller = pending.trace->root_depth;
   const int64_t caller_line = FirstLineOf(*pending.trace);
   contexts_[pending.slot] = std::move(pending.trace);

@@ -348,6 +348,10 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args, bool via_polyfill)
                       DisableWrapperOf(callee) == DisableWrapper::kRecursive
                           ? " (torch.compiler.disable: no frame inside it is converted)"
                           : " (frames it calls are offered to Dynamo)"));
+  if (!resuming.empty() && rules_.on(Rule::kResumeFunction)) {
+    resuming.front().called_under = ModeOfRebuiltContexts(t, resuming);
+    if (resuming.front().called_under) in_.process().grad_enabled = *resuming.front().called_under;
+  }
   const bool mode_at_call = in_.process().grad_enabled;
   Value result;
   try {
@@ -363,9 +367,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args, bool via_polyfill)
     return result;
   }
   if (in_.process().grad_enabled != mode_at_call) {
-    // torch's resume function begins under the mode the call left (probed: a
-    // torch.set_grad_enabled(False) entered in it restores the mode it was made under).
-    RefuseNotModeled("a graph break's call that leaves grad mode changed, with a resume function");
+    resuming.front().called_under = ModeLeftByCall(t, mode_at_call, resuming);
   }
   resuming.back().stack.push_back(result);  // the call's value goes to the deepest frame resuming
   resuming.back().value_from_polyfill = via_polyfill;

@@ -303,18 +303,17 @@ constexpr Probe kProbes[] = {
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "an assert on a traced tensor with a message that is not a str", 4},
     // Grad-mode context managers Dynamo enters in ways the reference does not model (probed
-    // on torch 2.13.0): one an earlier trace made, live after a break under another mode
-    // (torch sets its mode before the resume function and leaves it set) or, not probed,
-    // entered under another mode; one another frame of the trace made (a
+    // on torch 2.13.0 where said): ones an earlier trace made, live after a break, of both
+    // modes (torch rebuilds each, setting its mode, in an order not probed) or entered under
+    // another mode (not probed); one another frame of the trace made (a
     // torch.set_grad_enabled(False) passed on records nothing and leaks the mode); one from
-    // outside whose graph break's call leaves the mode changed (torch's resume function
-    // begins under that mode); one from outside under fullgraph (not probed).
-    {"def f(x):\n    c = torch.no_grad()\n    x = x + 1\n    torch._dynamo.graph_break()\n"
-     "    with c:\n        x = x * 2\n    return x\n"
+    // outside whose graph break's call leaves the mode changed after the frame called
+    // torch.set_grad_enabled (not probed); one from outside under fullgraph (not probed).
+    {"def f(x):\n    c = torch.no_grad()\n    d = torch.enable_grad()\n    x = x + 1\n"
+     "    torch._dynamo.graph_break()\n    with c:\n        x = x * 2\n"
+     "    with d:\n        x = x * 3\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
-     "a no_grad context manager made before a graph break and live after it, its mode not the "
-     "resume function's",
-     6},
+     "grad-mode context managers of both modes made before a graph break and live after it", 7},
     {"def f(x):\n    c = torch.no_grad()\n    x = x + 1\n    torch._dynamo.graph_break()\n"
      "    with torch.enable_grad():\n        with c:\n            x = x * 2\n    return x\n"
      "with torch.no_grad():\n    out = torch.compile(f, backend=backend)(torch.ones(2))",
@@ -326,9 +325,10 @@ constexpr Probe kProbes[] = {
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "entering a set_grad_enabled context manager another frame of the trace made", 4},
     {"def g(x, c):\n    with c:\n        return x * 2\n"
-     "def f(x, c):\n    return g(x + 1, c) - 1\n"
-     "out = torch.compile(f, backend=backend)(torch.ones(2), torch.set_grad_enabled(False))",
-     "a graph break's call that leaves grad mode changed, with a resume function", 7},
+     "def f(x, c):\n    torch.set_grad_enabled(False)\n    y = g(x + 1, c)\n    return y - 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), torch.set_grad_enabled(True))",
+     "a graph break's call that leaves grad mode changed, after the frame set the mode otherwise",
+     8},
     // An op failing in traced code: torch's compile raises TorchRuntimeError (its fake-tensor
     // run fails), which the traced code's own try block cannot catch.
     {"def f(x):\n    try:\n        return x + torch.ones(3)\n    except RuntimeError:\n"

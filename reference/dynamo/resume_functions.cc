@@ -42,7 +42,9 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   // inner frames' resume function, which Dynamo is offered as a frame of its own, and the
   // rest of its outermost frame runs eagerly once that returns (R-skip-frame).
   while (t == nullptr && skipped && levels.size() > 1) {
+    const std::optional<bool> called_under = levels.front().called_under;
     levels.erase(levels.begin());
+    levels.front().called_under = called_under;
     pending_resumes_.push_back({slot, in_.frames()[levels.front().depth], nullptr, {}});
     t = MakeResume(*contexts_[slot], levels, nullptr, &skipped);
   }
@@ -117,7 +119,8 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   // nested_graph_breaks/test_graph_break_in_wrapped_enable_grad) and enters the with blocks
   // still open (its first node sets grad mode again).
   const bool inside = in_.process().grad_enabled;
-  in_.process().grad_enabled = at_root ? old.grad_enabled : outer.grad_enabled_at_start;
+  in_.process().grad_enabled =
+      outer.called_under.value_or(at_root ? old.grad_enabled : outer.grad_enabled_at_start);
   std::unique_ptr<Trace> t = NewTrace(key, sources, ResumeQualname(qualname, name), true,
                                       old.callback, BackendToMatch(*old.callback));
   in_.process().grad_enabled = inside;

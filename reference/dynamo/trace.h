@@ -60,6 +60,10 @@ struct ResumeLevel {
   // instruction it goes on at (CodeLayout's).
   size_t branch_target = 0;
   bool grad_enabled_at_start = true;  // its frame's (Frame::grad_enabled_at_start)
+  // The outermost level's: the grad mode torch's compiled code leaves set before the break's
+  // call and the resume function when it rebuilds a grad-mode context manager live across the
+  // break (Dynamo::ModeOfRebuiltContexts), where that is not the frame's.
+  std::optional<bool> called_under;
   // The call it resumes after was made by torch's polyfill frame of a context manager's
   // function wrapper, a frame resuming below it: the call's value is that frame's
   // (`L['__nested_frame_values'][0][1]`, after its with block's __exit__; context_wrappers.cc).
