@@ -459,6 +459,7 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   }
   // The compiled code jumps on the graph's value: the block the data selects goes on as its
   // resume function, with the locals live there.
+  CountResumeCodes(t, resuming);
   StartResume(slot, std::move(resuming));
 }
 

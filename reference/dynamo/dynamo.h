@@ -568,6 +568,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // The frames resuming after a break, outermost first: the outermost one's resume
   // function is the frame Dynamo is offered next, the others' are called in it.
   void StartResume(size_t slot, std::vector<ResumeLevel> levels);
+  // counters["resumes"]: the resume codes compiling `old` made for `levels` at a break (none
+  // on a cache hit), each counted under its name (torch's create_call_resume_at).
+  void CountResumeCodes(const Trace& old, const std::vector<ResumeLevel>& levels) const;
   // That resume function's trace, after `old`'s (null: it runs without one, `skipped_frame`
   // telling whether a frame-skipping break skipped its code); `carried`: the graph `old`
   // traced of those frames already (RerootAt), its inputs renamed.

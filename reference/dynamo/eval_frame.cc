@@ -371,6 +371,7 @@ std::unique_ptr<Trace> Dynamo::NewTrace(const CodeKey& key, const Sources& sourc
   }
   if (const CacheEntry* hit = code_cache_.Lookup(key, frame_values, backend)) {
     t->record = false;
+    t->cache_hit = true;
     t->cached_invocation = hit->invocation;
     t->cached_ending = hit->ending;
     Explain(fmt::format("{}: cache hit, runs its compiled code", t->code_name));

@@ -174,6 +174,12 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   }
   if (level > root_depth) {
     if (!rules_.on(Rule::kResumeFunction)) resuming.clear();
+    if (!t.cache_hit) {
+      in_.process().compiler.counters.MarkNotExact(
+          "resumes",
+          "counters['resumes'] after a step graph break in an inlined frame is not modeled (torch "
+          "2.13.0 also makes a resume function of the stepping frame there)");
+    }
     pending_resumes_.push_back({slot,
                                 &f,
                                 std::move(contexts_[slot]),

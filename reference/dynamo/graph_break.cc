@@ -352,6 +352,9 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args, bool via_polyfill)
     resuming.front().called_under = ModeOfRebuiltContexts(t, resuming);
     if (resuming.front().called_under) in_.process().grad_enabled = *resuming.front().called_under;
   }
+  // The compile made the resume functions' codes before the call runs (a frame the call
+  // converts counts its own after them).
+  if (rules_.on(Rule::kResumeFunction)) CountResumeCodes(t, resuming);
   const bool mode_at_call = in_.process().grad_enabled;
   Value result;
   try {

@@ -126,6 +126,12 @@ Value Dynamo::RerootAt(size_t level, const BreakText& reached, const Value& call
   Explain(fmt::format("runs eagerly: the resume function of {} (a frame of its own)",
                       CodeName(*in_.frames()[level + 1]->scope)));
   std::unique_ptr<Trace> frame = MakeResume(*old, inner, &traced);
+  if (!old->cache_hit) {
+    in_.process().compiler.counters.MarkNotExact(
+        "resumes",
+        "counters['resumes'] after a graph break ending the graph at a call a nested graph break "
+        "resumed is not modeled (the resume codes torch makes there are not probed)");
+  }
   if (frame != nullptr) frame->rerooted = true;
   if (frame != nullptr && frame->record) {
     // What the waiting trace read and did in those frames is the new frame's trace.

@@ -302,6 +302,25 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    assert x.sum() > 0, 42\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "an assert on a traced tensor with a message that is not a str", 4},
+    // Generator expressions other than the only argument of a builtin consuming them at once,
+    // and any in a compiled region (Dynamo's generator tracing).
+    {"g = (x for x in [1, 2])\nout = list(g)",
+     "a generator expression other than the only argument of any(), all(), sum()"},
+    {"out = min(x for x in [1, 2])",
+     "a generator expression other than the only argument of any(), all(), sum()"},
+    {"def f(x):\n    return sum(x * i for i in range(2))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a generator expression in a compiled region is not modeled", 4},
+    // counters["resumes"] once a step graph break in an inlined frame (nested graph breaks)
+    // made resume functions: torch makes one of the stepping frame too.
+    {"from torch._dynamo.utils import counters\n"
+     "def inner(x):\n    x = x + 1\n    y = x * 2\n    torch._dynamo.step_unsupported()\n"
+     "    return y + 1\n"
+     "def outer(x):\n    y = inner(x * 5)\n    return y - 1\n"
+     "torch.compile(outer, backend=backend)(torch.ones(2))\n"
+     "out = counters['resumes']['torch_dynamo_resume_in_outer_at_10']",
+     "counters['resumes'] after a step graph break in an inlined frame is not modeled", 13,
+     "torch-2.13-ngb"},
     // Grad-mode context managers Dynamo enters in ways the reference does not model (probed
     // on torch 2.13.0 where said): ones an earlier trace made, live after a break, of both
     // modes (torch rebuilds each, setting its mode, in an order not probed) or entered under

@@ -33,7 +33,28 @@ std::string OpenContexts(const std::vector<Value>& stack) {
   return out;
 }
 
+const runtime::Scope& ScopeOfFunction(const PyFunction& function) {
+  const auto& code = std::get<UserCode>(function.code);
+  return std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
+}
+
 }  // namespace
+
+void Dynamo::CountResumeCodes(const Trace& old, const std::vector<ResumeLevel>& levels) const {
+  if (old.cache_hit || levels.empty()) return;
+  // A data-dependent branch makes two codes at each level, one per target (probed).
+  const int64_t codes = levels.back().call == nullptr ? 2 : 1;
+  // Innermost first, as torch makes them (probed: the order of a nested break's keys).
+  for (size_t k = levels.size(); k-- > 0;) {
+    const ResumeLevel& level = levels[k];
+    const bool at_root = k == 0 && level.depth == old.root_depth;
+    const std::string co_name = at_root ? old.co_name : CodeName(ScopeOfFunction(*level.function));
+    const int64_t line =
+        level.call != nullptr ? level.call->span.begin.line : level.stmt->span.begin.line;
+    in_.process().compiler.counters.Add(
+        "resumes", fmt::format("torch_dynamo_resume_in_{}_at_{}", co_name, line), codes);
+  }
+}
 
 void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   bool skipped = false;
@@ -55,10 +76,8 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
                                           GraphBuilder* carried, bool* skipped_frame) {
   const ResumeLevel& outer = levels.front();
   const PyFunction& function = *outer.function;
-  const auto& code = std::get<UserCode>(function.code);
-  const lang::Node& def = *code.def;
-  const runtime::Scope& scope =
-      std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
+  const lang::Node& def = *std::get<UserCode>(function.code).def;
+  const runtime::Scope& scope = ScopeOfFunction(function);
   CodeKey key{&def, outer.call, OpenContexts(outer.stack)};
   if (outer.call == nullptr) {  // after a data-dependent branch: one code per target
     key.branch = outer.stmt;

@@ -116,7 +116,8 @@ struct Trace {
   std::string code_name;  // co_qualname (trigger.code)
   std::string co_name;    // the original function's name, for resume function names
   bool resume = false;
-  bool record = true;  // false on a cache hit
+  bool record = true;      // false on a cache hit, and once the compile emitted its graph
+  bool cache_hit = false;  // it runs a cache entry's compiled code
   // The exception a raise statement of the traced code raised last, with the user-code
   // traceback there: under fullgraph, one no traced frame handles is Unsupported.
   struct Observed {

@@ -186,9 +186,12 @@ struct Dict : NodeOf<Expr, NodeKind::kDict> {
   ExprList keys;  // Null for `**mapping`.
   ExprList values;
 };
+// A list comprehension, or a generator expression (CPython's GeneratorExp, with the same
+// fields and scope; the runtime models one consumed at once: Interpreter::ConsumeGenerator).
 struct ListComp : NodeOf<Expr, NodeKind::kListComp> {
   ExprPtr elt;
   std::vector<std::unique_ptr<Comprehension>> generators;
+  bool generator = false;
 };
 struct Compare : NodeOf<Expr, NodeKind::kCompare> {
   ExprPtr left;

@@ -307,6 +307,7 @@ void VisitFields(const Node& node, FieldVisitor& visitor) { Visit(node, visitor)
 std::string_view ClassName(const Node& node) {
   if (node.kind == NodeKind::kUnsupportedStmt) return As<UnsupportedStmt>(node).class_name;
   if (node.kind == NodeKind::kUnsupportedExpr) return As<UnsupportedExpr>(node).class_name;
+  if (node.kind == NodeKind::kListComp && As<ListComp>(node).generator) return "GeneratorExp";
   // The kinds whose CPython class is not named as they are: the `Expr` statement, and the
   // helper nodes CPython names in lower case.
   static constexpr std::pair<NodeKind, std::string_view> kCPythonNames[] = {

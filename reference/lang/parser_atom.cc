@@ -144,9 +144,10 @@ ExprPtr Parser::ParseParenthesized() {
   }
   ExprPtr first = ParseStarNamedExpression();
   if (AtName("for") || (AtName("async") && Peek(1).IsName("for"))) {
-    ParseComprehensionClauses();
+    ExprPtr comp = MakeGeneratorExp(std::move(first), begin);
     ExpectOp(")");
-    return MakeUnsupportedExpr("GeneratorExp", begin, LastEnd());
+    comp->span.end = LastEnd();
+    return comp;
   }
   if (AtOp(")")) {
     if (first->kind == NodeKind::kStarred) {
@@ -231,6 +232,15 @@ ExprPtr Parser::ParseBraceDisplay() {
   if (is_set) return MakeUnsupportedExpr("Set", begin, LastEnd());
   dict->span = {begin, LastEnd()};
   return dict;
+}
+
+ExprPtr Parser::MakeGeneratorExp(ExprPtr elt, SourcePos begin) {
+  auto comp = std::make_unique<ListComp>();
+  comp->elt = std::move(elt);
+  comp->generators = ParseComprehensionClauses();
+  comp->generator = true;
+  comp->span = {begin, LastEnd()};
+  return comp;
 }
 
 std::vector<std::unique_ptr<Comprehension>> Parser::ParseComprehensionClauses() {
@@ -366,11 +376,13 @@ ExprPtr Parser::FinishCall(ExprPtr func, SourcePos start) {
       bool walrus = Peek().kind == TokenKind::kName && Peek(1).IsOp(":=");
       ExprPtr arg = walrus ? ParseNamedExpression() : ParseExpression();
       if (AtName("for") || (AtName("async") && Peek(1).IsName("for"))) {
-        ParseComprehensionClauses();
+        const SourcePos elt_begin = arg->span.begin;
+        ExprPtr comp = MakeGeneratorExp(std::move(arg), open);
         bool sole = call->args.empty() && call->keywords.empty() && AtOp(")");
-        if (!sole) ErrorAt(arg->span.begin, "Generator expression must be parenthesized");
+        if (!sole) ErrorAt(elt_begin, "Generator expression must be parenthesized");
         Next();
-        call->args.push_back(MakeUnsupportedExpr("GeneratorExp", open, LastEnd()));
+        comp->span.end = LastEnd();
+        call->args.push_back(std::move(comp));
         call->span.end = LastEnd();
         return call;
       }

@@ -127,6 +127,9 @@ class Parser {
   // start at the rule's first token, a parenthesis included).
   ExprPtr FinishCall(ExprPtr func, SourcePos start);
   std::vector<std::unique_ptr<Comprehension>> ParseComprehensionClauses();
+  // `elt for ...` after `(` at `begin`: a generator expression (its clauses parsed; the caller
+  // ends its span after the closing parenthesis).
+  ExprPtr MakeGeneratorExp(ExprPtr elt, SourcePos begin);
   bool AtExpressionStart();
   // Inside brackets, `a b` is "invalid syntax. Perhaps you forgot a comma?".
   void CheckForgottenComma(const Expr& previous);

@@ -104,8 +104,11 @@ TEST(ParserTest, UnsupportedConstructsAreNamed) {
   EXPECT_EQ(Error("match x:\n  case 1:\n    pass\n"),
             "1:1: error: unsupported construct 'Match' (not in the tdconform subset)");
   EXPECT_EQ(Error("match = 1\nmatch(x)\n"), "no error");
-  EXPECT_EQ(Error("x = [i for i in (j for j in y)]\n"),
-            "1:17: error: unsupported construct 'GeneratorExp' (not in the tdconform subset)");
+  EXPECT_EQ(Error("x = [i for i in (j for j in y)]\n"), "no error");  // a GeneratorExp
+  EXPECT_EQ(Error("x = [i for i in {j for j in y}]\n"),
+            "1:17: error: unsupported construct 'SetComp' (not in the tdconform subset)");
+  EXPECT_EQ(Error("f(x for x in y, 1)\n"),
+            "1:3: error: Generator expression must be parenthesized");
 }
 
 TEST(ParserTest, DeepNestingIsAnErrorNotACrash) {

@@ -102,7 +102,7 @@ std::string ExprDescription(const Expr& expr) {
     case NodeKind::kUnaryOp:
       return "expression";
     case NodeKind::kListComp:
-      return "list comprehension";
+      return As<ListComp>(expr).generator ? "generator expression" : "list comprehension";
     case NodeKind::kDict:
       return "dict literal";
     case NodeKind::kCompare:

@@ -19,7 +19,7 @@ STATEMENTS = [
 ]
 
 EXPRESSIONS = [
-    'BoolOp', 'BinOp', 'UnaryOp', 'Lambda', 'IfExp', 'Dict', 'ListComp',
+    'BoolOp', 'BinOp', 'UnaryOp', 'Lambda', 'IfExp', 'Dict', 'ListComp', 'GeneratorExp',
     'Compare', 'Call', 'Constant', 'Attribute', 'Subscript', 'Starred', 'Name',
     'List', 'Tuple', 'Slice',
 ]

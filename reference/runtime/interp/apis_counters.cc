@@ -1,8 +1,9 @@
 // torch._dynamo.utils.counters as torch 2.13.0 has it: a collections.defaultdict(Counter)
 // of category -> key -> count that Dynamo counts into while it compiles (CompilerState::
 // counters, compiler_contract.h). The reference counts the categories of
-// kModeledCategories exactly (of "frames" under Dynamo its "total" only); the others torch
-// fills ("stats", "resumes", "unimplemented", ...) are refused on read, and so is anything that
+// kModeledCategories exactly (of "frames" under Dynamo its "total" only; "resumes" until
+// Dynamo makes a resume function where the count was not probed: MarkNotExact); the others
+// torch fills ("stats", "unimplemented", ...) are refused on read, and so is anything that
 // depends on which categories exist (len(counters), iterating it, `in`), since torch makes them as
 // it compiles (DESIGN D13).
 #include <fmt/format.h>
@@ -23,7 +24,9 @@ namespace {
 // "frames": its "total" only under Dynamo: the frames handed to ConvertFrame, resume
 // functions' included (eval_frame.cc, resume_functions.cc; golden
 // graph_break/frames_total_counter).
-constexpr std::array<std::string_view, 2> kModeledCategories = {"graph_break", "frames"};
+// "resumes": key = a resume function's name, count = how many times a compile made its
+// code (torch counts each in create_call_resume_at; resume_functions.cc's CountResumeCodes).
+constexpr std::array<std::string_view, 3> kModeledCategories = {"graph_break", "frames", "resumes"};
 
 [[noreturn]] void RefuseUnmodeled(std::string_view what) {
   RefuseNotModeled(fmt::format("torch._dynamo.utils.counters: {} is not modeled", what));
@@ -90,6 +93,7 @@ void InstallCounterMethods(Interpreter& in, const std::shared_ptr<CounterViews>&
     RefuseInCompiledRegion(in);
     DynamoCounters::Counter& counter = views->CounterOf(args.positional.at(0));
     if (whole && TotalOnly(in, counter)) RefuseUnmodeled("counters['frames'] beyond its 'total'");
+    if (auto why = in.process().compiler.counters.WhyNotExact(counter)) RefuseNotModeled(*why);
     return counter;
   };
   // Every key Dynamo counts is a str; another key's hashing is not modeled here.

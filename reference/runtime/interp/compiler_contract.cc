@@ -36,6 +36,18 @@ const std::shared_ptr<DynamoCounters::Counter>& DynamoCounters::Category(
   return categories.emplace_back(std::string(category), std::make_shared<Counter>()).second;
 }
 
+void DynamoCounters::MarkNotExact(std::string_view category, std::string why) {
+  const std::shared_ptr<Counter>& counter = Category(category);
+  if (!WhyNotExact(*counter)) not_exact_.emplace_back(counter, std::move(why));
+}
+
+std::optional<std::string> DynamoCounters::WhyNotExact(const Counter& counter) const {
+  for (const auto& [c, why] : not_exact_) {
+    if (c.get() == &counter) return why;
+  }
+  return std::nullopt;
+}
+
 DynamoCounters::Counter DynamoCounters::Counts(std::string_view category) const {
   for (const auto& [name, counter] : categories) {
     if (name == category) return *counter;

@@ -120,6 +120,14 @@ struct DynamoCounters {
   const std::shared_ptr<Counter>& Category(std::string_view category);
   // The category's counts (empty when absent), read without making it.
   Counter Counts(std::string_view category) const;
+  // Dynamo counted into `category` where the reference does not know torch's count: a read of
+  // that Counter object is refused with `why` (cleared counters begin a new, exact one).
+  void MarkNotExact(std::string_view category, std::string why);
+  // Why `counter` is not exact; nullopt when it is.
+  std::optional<std::string> WhyNotExact(const Counter& counter) const;
+
+ private:
+  std::vector<std::pair<std::shared_ptr<Counter>, std::string>> not_exact_;
 };
 
 // The compiler's state in one process, as torch keeps it in module globals and C state.

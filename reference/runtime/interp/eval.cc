@@ -300,6 +300,12 @@ Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {
     return std::move(f.made_value);
   }
   Value callee = Eval(f, *call.func);
+  if (call.args.size() == 1 && call.keywords.empty() && call.args[0]->kind == NodeKind::kListComp &&
+      As<ListComp>(*call.args[0]).generator) {
+    CurrentCall current(f, call);
+    if (std::optional<Value> v = ConsumeGenerator(f, callee, As<ListComp>(*call.args[0])))
+      return *v;
+  }
   CallArgs args;
   {
     // compiler_call_helper: a starred argument or `**` (or more than the guideline) builds
@@ -346,6 +352,21 @@ Value Interpreter::EvalCall(Frame& f, const lang::Call& call) {
 }
 
 Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
+  if (comp.generator) {  // any use but the one generator_exp.cc models
+    RefuseNotModeled(
+        "a generator expression other than the only argument of any(), all(), sum(), sorted(), "
+        "list() or tuple() is not modeled");
+  }
+  Ref<PyList> result = heap().NewList();
+  ForEachComprehensionItem(f, comp, [&](Value item) {
+    result->items().push_back(std::move(item));
+    return true;
+  });
+  return result;
+}
+
+bool Interpreter::ForEachComprehensionItem(Frame& f, const ListComp& comp,
+                                           const std::function<bool(Value)>& on_item) {
   const Scope& scope = f.program->scopes.Of(&comp);
   Frame inner;
   inner.program = f.program;
@@ -362,14 +383,14 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
   for (const std::string& name : scope.freevars)
     inner.cells.push_back(f.cells.at(f.scope->cell_slot.at(name)));
   std::vector<Value> first = Iterate(Eval(f, *comp.generators.front()->iter));
-  Ref<PyList> result = heap().NewList();
   frames_.push_back(&inner);
   struct Pop {
     std::vector<Frame*>& frames;
     ~Pop() { frames.pop_back(); }
   } pop{frames_};
-  // Runs generator `level` over `items`, appending elt for every binding that passes.
-  std::function<void(size_t, std::vector<Value>)> run = [&](size_t level,
+  // Runs generator `level` over `items`, handing on elt for every binding that passes;
+  // false once on_item asks to stop.
+  std::function<bool(size_t, std::vector<Value>)> run = [&](size_t level,
                                                             std::vector<Value> items) {
     const Comprehension& gen = *comp.generators[level];
     for (Value& item : items) {
@@ -383,16 +404,17 @@ Value Interpreter::EvalListComp(Frame& f, const ListComp& comp) {
         }
       }
       if (!keep) continue;
-      if (level + 1 < comp.generators.size()) {
-        run(level + 1, Iterate(Eval(inner, *comp.generators[level + 1]->iter)));
-      } else {
-        result->items().push_back(Eval(inner, *comp.elt));
-      }
+      const bool go_on =
+          level + 1 < comp.generators.size()
+              ? run(level + 1, Iterate(Eval(inner, *comp.generators[level + 1]->iter)))
+              : on_item(Eval(inner, *comp.elt));
+      if (!go_on) return false;
     }
+    return true;
   };
-  run(0, std::move(first));
+  const bool finished = run(0, std::move(first));
   for (Value& v : inner.fast) v.Reset();
-  return result;
+  return finished;
 }
 
 Value Interpreter::MakeFunction(Frame& f, const Node& def, const std::string& name,

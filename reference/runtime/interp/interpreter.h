@@ -5,6 +5,7 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_INTERPRETER_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_INTERPRETER_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -290,6 +291,15 @@ class Interpreter {
   Value EvalNode(Frame& f, const lang::Expr& e);
   Value EvalCall(Frame& f, const lang::Call& call);
   Value EvalListComp(Frame& f, const lang::ListComp& comp);
+  // Hands on each item comprehension `comp` makes, in order, until on_item returns false;
+  // whether it made them all.
+  bool ForEachComprehensionItem(Frame& f, const lang::ListComp& comp,
+                                const std::function<bool(Value)>& on_item);
+  // ---- generator_exp.cc
+  // A call whose only argument is generator expression `comp` (callee evaluated): the value
+  // of a builtin consuming it at once (any, all, sum, sorted, list, tuple), nullopt for any
+  // other callee.
+  std::optional<Value> ConsumeGenerator(Frame& f, const Value& callee, const lang::ListComp& comp);
   Value MakeFunction(Frame& f, const lang::Node& def, const std::string& name,
                      const lang::Arguments* params);
   Value Constant(Frame& f, const lang::Constant& c);
