@@ -86,6 +86,10 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLoweri
     if (rules_.on(Rule::kReset)) Reset();
   });
   p.compiler.registries.allow_finalizer_deregisters = rules_.on(Rule::kAllowFinalizer);
+  p.compiler.set_code_skipped = [this](const lang::Node& def, bool skip) {
+    code_cache_.Of(CodeKey{&def}).skip =
+        skip ? CodeState::Skip::kSkipFrame : CodeState::Skip::kNone;
+  };
   const Modules& modules = p.modules();
   is_compiling_fns_ = {
       modules[ModuleId::kTorchCompiler]->GetAttr("is_compiling"),
@@ -96,6 +100,7 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLoweri
 
 Dynamo::~Dynamo() {
   in_.set_frame_hook(nullptr);
+  in_.process().compiler.set_code_skipped = nullptr;
   in_.process().compiler.op_observer = nullptr;
 }
 

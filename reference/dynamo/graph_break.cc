@@ -132,23 +132,21 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
         "function (torch's verbose log shows the frames uncollapsed) is not modeled");
   }
   if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup) || verbose) {
-    if (nested && t.resume) {
-      for (size_t i = t.root_depth + 1; i <= level; ++i) {
-        if (frames[i]->scope != frames[t.root_depth]->scope) continue;
-        // torch shows one frame of that code where the reference shows the resume function's
-        // and the inlined one's (upstream test_recursive_compiled_fn_with_graph_break).
-        RefuseNotModeled(
-            "the user stack of a nested graph break in a recursive call inlined into a resume "
-            "function of the same function");
-      }
-    }
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
       // torch's own frames (external_utils' wrappers) are not in a user stack.
       std::optional<int64_t> line = ShownLine(i);
       if (f.program->filename.starts_with("<torch>") || !line) continue;
-      stack.push_back({f.program->filename, *line, CodeName(*f.scope)});
+      graph::StackFrame shown{f.program->filename, *line, CodeName(*f.scope)};
+      // torch's collapse_resume_frames: consecutive frames of one name show as the last of
+      // them (a recursive call inlined, or into a resume function of its own function:
+      // upstream nested_graph_breaks/test_recursive_compiled_fn_with_graph_break).
+      if (!stack.empty() && stack.back().name == shown.name) {
+        stack.back() = std::move(shown);
+      } else {
+        stack.push_back(std::move(shown));
+      }
     }
     record.user_stack = std::move(stack);
   }

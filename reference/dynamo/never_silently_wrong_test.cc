@@ -99,9 +99,11 @@ constexpr Probe kProbes[] = {
     {"import sys", "module 'sys' is not modeled"},
     {"import math", "module 'math' is not modeled"},
     {"import collections", "module 'collections' is not modeled"},
-    {"import torch._dynamo.types", "module 'torch._dynamo.types' is not modeled"},
-    {"from torch._dynamo.eval_frame import set_code_exec_strategy",
-     "torch._dynamo.eval_frame.set_code_exec_strategy is not modeled"},
+    {"import torch._dynamo.bytecode_transformation",
+     "module 'torch._dynamo.bytecode_transformation' is not modeled"},
+    {"from torch._dynamo.types import CacheEntry", "torch._dynamo.types.CacheEntry is not modeled"},
+    {"from torch._dynamo.eval_frame import reset_code",
+     "torch._dynamo.eval_frame.reset_code is not modeled"},
     // The parts of modeled library objects the reference does not model.
     {"from torch._dynamo.utils import counters\nout = counters['frames']['ok']",
      "torch._dynamo.utils.counters: counters['frames']['ok'] is not modeled", 4},
@@ -311,6 +313,19 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    return sum(x * i for i in range(2))\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a generator expression in a compiled region is not modeled", 4},
+    // set_code_exec_strategy with a strategy other than (SKIP, DEFAULT) or (DEFAULT, DEFAULT),
+    // one not made of FrameActions (torch aborts), and a code object read in a compiled region.
+    {"from torch._dynamo.types import FrameAction, FrameExecStrategy\n"
+     "def f(x):\n    return x + 1\n"
+     "torch._dynamo.eval_frame.set_code_exec_strategy(f.__code__, "
+     "FrameExecStrategy(FrameAction.RUN_ONLY, FrameAction.DEFAULT))",
+     "set_code_exec_strategy() with FrameExecStrategy(RUN_ONLY, DEFAULT) is not modeled", 6},
+    {"from torch._dynamo.types import FrameExecStrategy\nout = FrameExecStrategy(1, 2)",
+     "torch._dynamo.types.FrameExecStrategy other than (cur_action, recursive_action)", 4},
+    {"def g(x):\n    return x\n"
+     "def f(x):\n    return x + len(g.__code__.co_name)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a function's __code__", 6},
     // counters["resumes"] once a step graph break in an inlined frame (nested graph breaks)
     // made resume functions: torch makes one of the stepping frame too.
     {"from torch._dynamo.utils import counters\n"

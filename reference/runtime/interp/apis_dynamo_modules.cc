@@ -96,6 +96,7 @@ void InstallDynamoModules(Interpreter& in) {
   InstallPatchDynamoConfig(in);
   InstallDecoratorsModule(in);
   InstallTestingModule(in);
+  InstallCodeExecStrategy(in);
 }
 
 }  // namespace tdc::runtime

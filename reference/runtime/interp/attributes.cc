@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "reference/runtime/interp/classes.h"
+#include "reference/runtime/interp/code_objects.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
 #include "reference/runtime/interp/py_ops.h"
@@ -89,6 +90,7 @@ std::optional<Value> FunctionAttribute(Interpreter& in, const PyFunction& f,
   if (name == "__defaults__") return f.defaults ? f.defaults : h.None();
   if (name == "__closure__") return f.closure ? f.closure : h.None();
   if (name == "__globals__") return f.globals;
+  if (name == "__code__") return CodeObjectOf(in, f);
   if (Value v = f.GetAttr(name)) return v;
   return std::nullopt;
 }

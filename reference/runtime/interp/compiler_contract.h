@@ -150,6 +150,10 @@ struct CompilerState {
   std::function<Value(const Value& model, CompileCallback callback)> make_compile_wrapper;
   // Called by torch._dynamo.reset() (Dynamo's caches live in the dynamo layer).
   std::vector<std::function<void()>> reset_listeners;
+  // torch._dynamo.eval_frame.set_code_exec_strategy on the code of `def`: its frames run
+  // without being converted, the frames they call offered (skip), or as any code's (the
+  // strategy torch also sets when a break skips a frame). Null in the eager run.
+  std::function<void(const lang::Node& def, bool skip)> set_code_skipped;
 };
 
 // The eval-frame callback set to `callback` for a scope, the previous one restored after

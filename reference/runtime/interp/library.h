@@ -62,6 +62,9 @@ void InstallDynamoModules(Interpreter& in);
 void InstallPatchDynamoConfig(Interpreter& in);
 // torch._dynamo.utils.counters over CompilerState::counters (apis_counters.cc).
 void InstallDynamoCounters(Interpreter& in);
+// torch._dynamo.types' FrameAction and FrameExecStrategy, eval_frame.set_code_exec_strategy
+// (code_exec_strategy.cc); called by InstallDynamoModules.
+void InstallCodeExecStrategy(Interpreter& in);
 // str's methods (str_methods.cc); called by InstallBuiltinTypeConstructors.
 void InstallStrMethods(Interpreter& in);
 // The re module for the pattern syntax re_module.cc accepts (re_module.cc); called by

@@ -6,8 +6,10 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reference/runtime/heap.h"
 #include "reference/runtime/interp/builtin_types.h"
@@ -35,6 +37,13 @@ class Process {
   // os.environ's variables the program set (a value) or deleted (nullopt); the others are
   // the machine's (os_environ.cc).
   std::map<std::string, std::optional<std::string>, std::less<>> environ_changes;
+  // The code objects the program read (fn.__code__), one per def (code_objects.cc).
+  struct CodeObject {
+    const lang::Node* def;
+    std::shared_ptr<const void> keep_alive;  // the def's program
+    Ref<PyInstance> object;
+  };
+  std::vector<CodeObject>& code_objects() { return code_objects_; }
 
  private:
   // Declared first so that it is destroyed last: every Ref below must go before it.
@@ -42,6 +51,7 @@ class Process {
   BuiltinTypes types_;
   Modules modules_;
   Ref<PyModule> builtins_;
+  std::vector<CodeObject> code_objects_;
 };
 
 }  // namespace tdc::runtime
