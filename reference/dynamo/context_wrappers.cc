@@ -68,7 +68,7 @@ Value Dynamo::ContextWrapperCall(const Value& callee, CallArgs& args) {
   t.graph.Rollback(mark);
   t.reads.Rollback(reads);
   t.global_guards.resize(global_guards);
-  RealizeArguments(t, saved);
+  RealizeBreakArguments(t, in_.frames().size() - 1, saved);
   if (broke->step) return StepBreak(callee, std::move(saved));
   return BreakAtCall(callee, std::move(saved), via_polyfill);
 }

@@ -330,6 +330,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // f(*args) to a breaking callee is not guarded, a tensor or a function is).
   static void Realize(Trace& t, const Value& v);
   static void RealizeArguments(Trace& t, const CallArgs& args);
+  // The arguments of the call the frame at `depth` breaks at (the root frame's guards its
+  // constant arguments too).
+  void RealizeBreakArguments(Trace& t, size_t depth, const CallArgs& args) const;
   // Realizes what live locals `names` (with `values`) hold at a break, but a frame value
   // still in its own local (probed: `y = x` then a break guards x when y is live, not when
   // only x is; `d = [x]` guards x when d is live).

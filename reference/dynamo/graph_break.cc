@@ -16,6 +16,11 @@ using namespace runtime;  // NOLINT
 
 namespace {
 
+// A Python constant Realize passes over (None, bool, int, float, str).
+bool IsScalarConstant(const Value& v) {
+  return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v);
+}
+
 bool IsVariadic(const lang::Call* call) {
   if (call == nullptr) return false;
   for (const auto& arg : call->args) {
@@ -258,6 +263,22 @@ void Dynamo::RealizeArguments(Trace& t, const CallArgs& args) {
   for (const auto& [name, v] : args.keywords) Realize(t, v);
 }
 
+void Dynamo::RealizeBreakArguments(Trace& t, size_t depth, const CallArgs& args) const {
+  // The root frame's stack at its break is realized, a constant on it too (torch guards an
+  // int the root passes to a callee whose break it takes at its call; under nested graph
+  // breaks an inlined frame ending the graph at its call does not guard one: probed). A
+  // variadic call's stack holds its arguments' tuple, whose constants are not guarded.
+  if (depth == t.root_depth && !IsVariadic(in_.frames()[depth]->call)) {
+    for (const Value& v : args.positional) {
+      if (IsScalarConstant(v)) t.reads.Use(v->id());
+    }
+    for (const auto& [name, v] : args.keywords) {
+      if (IsScalarConstant(v)) t.reads.Use(v->id());
+    }
+  }
+  RealizeArguments(t, args);
+}
+
 void Dynamo::UseMovedLocals(Trace& t, const std::vector<std::string>& names,
                             const std::vector<Value>& values) {
   for (size_t i = 0; i < names.size(); ++i) {
@@ -280,6 +301,9 @@ void Dynamo::UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string
   }
   for (size_t i = 0; i < names.size(); ++i) {
     if (!values[i]) continue;
+    // A constant is not guarded there (probed: an int parameter of an inlined frame, live
+    // after its call a nested break ends the graph at).
+    if (IsScalarConstant(values[i])) continue;
     if (std::optional<ValuePath> path = PathOfLocal(t, depth, names[i])) {
       t.reads.UseAt(std::move(*path));
     } else {

@@ -82,7 +82,7 @@ std::optional<Value> Dynamo::ScalarReadBreak(const Value& callee, CallArgs& args
     args.positional.insert(args.positional.begin(), m->self);
     called = m->function;
   }
-  RealizeArguments(*Tracing(), args);
+  RealizeBreakArguments(*Tracing(), in_.frames().size() - 1, args);
   return Break(read->text, called, args);
 }
 

@@ -93,7 +93,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   if (IsPatchDynamoConfig(callee)) return TracePatchDynamoConfigCall(callee, args);
   if (std::optional<Value> read = ScalarReadBreak(callee, args)) return read;
   if (std::optional<BreakText> text = BreakTextOf(callee, args)) {
-    RealizeArguments(*Tracing(), args);
+    RealizeBreakArguments(*Tracing(), in_.frames().size() - 1, args);
     return Break(*text, callee, args);
   }
   if (rules_.on(Rule::kIsCompilingFold)) {
@@ -203,7 +203,7 @@ Value Dynamo::InlineCall(const Value& callee, const Value& function, CallArgs& a
     t.graph.Rollback(mark);
     t.reads.Rollback(reads);
     t.global_guards.resize(global_guards);
-    RealizeArguments(t, saved);
+    RealizeBreakArguments(t, depth, saved);
   };
   try {
     return returned(in_.CallDirect(function, std::move(args)));
