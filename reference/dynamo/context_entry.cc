@@ -108,7 +108,8 @@ void Dynamo::CarryContextManagers(const Trace& old, Trace& t) const {
 std::optional<bool> Dynamo::ModeOfRebuiltContexts(const Trace& t,
                                                   const std::vector<ResumeLevel>& resuming) const {
   std::optional<bool> mode;
-  for (const auto& [made, depth] : t.made_contexts) {
+  for (const auto& entry : t.made_contexts) {
+    const Value& made = entry.first;  // (a structured binding: clang 14 cannot capture it)
     if (IsNullContext(made)) continue;
     const bool live = std::any_of(resuming.begin(), resuming.end(), [&](const ResumeLevel& l) {
       return std::count(l.stack.begin(), l.stack.end(), made) +
