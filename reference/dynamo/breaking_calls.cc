@@ -1,7 +1,7 @@
 // Which calls of a traced frame break the graph, and the text torch gives each (spec §1.3,
 // §2; SEMANTICS §8.2): graph_break, skip_frame, step_unsupported, nonstrict_trace applied in
 // the region, torch's and the standard library's skipped functions, disallowed and disabled
-// callables, and the builtins Dynamo has no handler for (object(), print).
+// callables, and the builtins Dynamo has no handler for (object(), print, operator.indexOf).
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
@@ -122,17 +122,16 @@ std::optional<BreakText> Dynamo::BreakTextOf(const Value& callee, const CallArgs
     }
     return BuiltinOperatorText("object", "[]", false, "[]");
   }
-  if (const auto* b = DynCast<PyBuiltin>(callee); b != nullptr && b->name() == "print") {
+  // Builtins Dynamo 2.13.0 has no handler for (probed): print, operator.indexOf.
+  if (const auto* b = DynCast<PyBuiltin>(callee);
+      b != nullptr && (b->name() == "print" || b->name() == "indexOf")) {
     std::vector<std::string> types;
-    for (const Value& v : args.positional)
-      types.push_back(fmt::format("'{}'", Is<PyTensor>(v) ? "Tensor" : TypeName(v)));
     std::vector<std::string> classes;
     for (const Value& v : args.positional) {
-      classes.push_back(Is<PyTensor>(v)
-                            ? "<class 'torch._dynamo.variables.tensor.TensorVariable'>"
-                            : "<class 'torch._dynamo.variables.constant.ConstantVariable'>");
+      types.push_back(fmt::format("'{}'", Is<PyTensor>(v) ? "Tensor" : TypeName(v)));
+      classes.push_back(VariableClassOf(v));
     }
-    return BuiltinOperatorText("print", fmt::format("[{}]", fmt::join(types, ", ")),
+    return BuiltinOperatorText(b->name(), fmt::format("[{}]", fmt::join(types, ", ")),
                                !args.keywords.empty(),
                                fmt::format("[{}]", fmt::join(classes, ", ")));
   }

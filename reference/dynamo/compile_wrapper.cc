@@ -1,8 +1,8 @@
 // torch.compile's wrapper as torch 2.13.0 builds it (torch/_dynamo/eval_frame.py
 // _TorchDynamoContext.__call__): `compile_wrapper` sets the eval-frame callback for its
 // call and calls the model, whose frame Dynamo then converts. A model that is not a
-// Python function is first wrapped by external_utils.wrap_inline, so that Dynamo has a
-// frame to convert (R-wrap-inline).
+// Python function, or one with a polyfill, is first wrapped by external_utils.wrap_inline, so
+// that Dynamo has a frame to convert (R-wrap-inline).
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
@@ -70,7 +70,10 @@ Value Dynamo::MakeCompileWrapper(const Value& model, CompileCallback callback) {
     target = apis::InnermostFn(in_, model);
   }
   const auto* function = DynCast<PyFunction>(target);
-  if (function == nullptr || function->is_native()) {
+  // A function with a substitute_in_graph polyfill is wrapped too, so that Dynamo meets a
+  // call of it and inlines the polyfill (eval_frame.py's has_polyfill).
+  if (function == nullptr || function->is_native() ||
+      in_.process().compiler.registries.polyfills.contains(target->id())) {
     if (!wrap_inline_) {
       wrap_inline_ = RunLibrarySource(in_, WrapInlineSource(), "<torch>/_dynamo/external_utils.py",
                                       "torch._dynamo.external_utils", "wrap_inline");

@@ -283,6 +283,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Whether `callee` has `attribute` set to a true value (torch's markers on callables).
   bool Flag(const Value& callee, std::string_view attribute);
 
+  // ---- polyfilled_calls.cc
+  // A call of a function with a substitute_in_graph polyfill: the polyfill inlined.
+  std::optional<Value> PolyfilledCall(const Value& callee, CallArgs& args);
+
   // ---- opaque_calls.cc
   // Whether user function `fn` was made by a def the trace ran (a frame it traces).
   bool DefinedInTrace(const Value& fn) const;
@@ -443,7 +447,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
         std::nullopt;  // depth, the line shown
     // After a step graph break: the grad mode the frame was called under, which its eager rest
     // may leave changed (ModeLeftByCall).
-    std::optional<bool> mode_at_call;
+    std::optional<bool> mode_at_call = std::nullopt;
   };
   // The frame of the last pending resume returned `result`: its resume function starts.
   void ResumeAround(const Frame& frame, const Value& result);
@@ -468,6 +472,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   bool BackedgeAtOrAbove(const Trace& t, size_t depth);
   // A frame of the trace above `depth` (the root included) at a call inside a try block.
   bool TryAbove(const Trace& t, size_t depth);
+  // The frame at `depth` is a polyfill's or one a polyfill called (polyfill_frames_).
+  bool InPolyfill(const Trace& t, size_t depth) const;
   // The same as SkipRootFrame for a trace RerootAt made, whose frame cannot run again from
   // its start: it runs again from its resume function's start (ResumeFrameEagerly) or,
   // where it cannot, the calls it made so far run again (offered), the rest of it eagerly.
@@ -649,6 +655,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Interpreter frames (by depth) a trace entered by inlining a compiled function: its
   // tracebacks show torch's polyfill frames above them.
   std::set<size_t> inlined_compiled_;
+  // Interpreter frames (by depth) of polyfills being inlined: torch inlines them with
+  // allow_nested_graph_breaks=False, so neither they nor the frames they call end a graph.
+  std::set<size_t> polyfill_frames_;
   // The context managers' function wrappers running (ContextWrapperCall): the depth of the
   // frame that called each, and where torch's frame of it makes its call (`func(*args,
   // **kwargs)`), if torch has one; a break at that call is located there.

@@ -40,8 +40,10 @@ size_t Dynamo::NestedBreakLevel(const Trace& t) {
   // A root frame inside a try block cannot end the graph at its call either: no inlined
   // frame can (should_compile_partial_graph asks its parents), the root handles the break.
   if (in_try(t.root_depth)) return t.root_depth;
+  // Nor can a polyfill's frame (inline_user_function_return without
+  // allow_nested_graph_breaks) or those it calls: its caller ends the graph at its call.
   for (size_t depth = t.root_depth + 1; depth < frames.size(); ++depth) {
-    if (in_try(depth)) return depth - 1;
+    if (in_try(depth) || polyfill_frames_.contains(depth)) return depth - 1;
   }
   return frames.size() - 1;
 }
@@ -52,6 +54,11 @@ bool Dynamo::TryAbove(const Trace& t, size_t depth) {
     if (ResumabilityOf(*std::get<UserCode>(f.function->code).def).InTry(f.stmt)) return true;
   }
   return false;
+}
+
+bool Dynamo::InPolyfill(const Trace& t, size_t depth) const {
+  return std::any_of(polyfill_frames_.begin(), polyfill_frames_.end(),
+                     [&](size_t d) { return d > t.root_depth && d <= depth; });
 }
 
 Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text, size_t blocked_from) {
@@ -94,7 +101,9 @@ Dynamo::Ending Dynamo::InlinedEnding(Trace& t, BreakText& text, size_t blocked_f
     // has one (golden variants/graph_break__break_in_try_block__wrap) and no frame around it
     // is in a try block: those cannot compile a partial graph either (probed on torch
     // 2.13.0; golden graph_break/break_in_callee_in_loop_or_try).
-    if (t.CheckpointAt(level) != nullptr && !TryAbove(t, level)) return {level, Kind::kStep};
+    // A polyfill's frame, or one it calls, has no partial graph to step back to either.
+    if (t.CheckpointAt(level) != nullptr && !TryAbove(t, level) && !InPolyfill(t, level))
+      return {level, Kind::kStep};
   }
   // The break reaches the root frame's call, which decides as for a break of its own: a try
   // block around the call steps back or skips the frame, a loop around it skips the frame

@@ -501,6 +501,28 @@ constexpr Probe kProbes[] = {
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
      "p.register_kernel('cpu')",
      "CustomOpDef.register_kernel is not modeled", 6},
+    // substitute_in_graph where torch's answer rests on what the reference does not keep:
+    // whether a builtin is a function in CPython, annotations, torch's own rule maps, and
+    // the constant folding of can_constant_fold_through.
+    {"torch._dynamo.substitute_in_graph(len)",
+     "substitute_in_graph of the builtin len: whether CPython's is a function is not modeled"},
+    {"torch._dynamo.substitute_in_graph(print, is_embedded_type=True)",
+     "substitute_in_graph(is_embedded_type=True) is not modeled"},
+    {"def o(x: int):\n    return x\ndef p(x):\n    return x\n"
+     "torch._dynamo.substitute_in_graph(o)(p)",
+     "inspect.signature of o, whose parameters are annotated", 7},
+    {"torch._dynamo.substitute_in_graph(torch.compiler.disable, skip_signature_check=True)("
+     "lambda *a, **k: 0)",
+     "substitute_in_graph of <function disable>: torch's own rules for it are not modeled"},
+    {"def o(x):\n    return x\ndef p(x):\n    return x\n"
+     "torch._dynamo.substitute_in_graph(o, can_constant_fold_through=True)(p)\n"
+     "def f(x):\n    return o(x)\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a call of a substitute_in_graph polyfill with can_constant_fold_through", 9},
+    // A builtin Dynamo has no handler for, on an argument whose VariableTracker class the
+    // reference does not know.
+    {"def f(x):\n    print({'a': 1})\n    return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "the VariableTracker class of a 'dict' argument is not modeled", 4},
 };
 
 struct Control {

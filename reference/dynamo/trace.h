@@ -63,7 +63,7 @@ struct ResumeLevel {
   // The outermost level's: the grad mode torch's compiled code leaves set before the break's
   // call and the resume function when it rebuilds a grad-mode context manager live across the
   // break (Dynamo::ModeOfRebuiltContexts), where that is not the frame's.
-  std::optional<bool> called_under;
+  std::optional<bool> called_under = std::nullopt;
   // The call it resumes after was made by torch's polyfill frame of a context manager's
   // function wrapper, a frame resuming below it: the call's value is that frame's
   // (`L['__nested_frame_values'][0][1]`, after its with block's __exit__; context_wrappers.cc).

@@ -82,6 +82,9 @@ void Dynamo::UseArguments(const CallArgs& args) {
 std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   in_.Use(callee);  // calling realizes the callee; only an inlined call leaves its arguments lazy
   if (callee->kind() == ObjectKind::kMethod) CheckUserContextExit(callee, args);
+  // VariableBuilder's id dispatch comes first: the polyfill replaces the callee whatever
+  // else marks it.
+  if (std::optional<Value> result = PolyfilledCall(callee, args)) return result;
   if (rules_.on(Rule::kForbidden) && Flag(callee, runtime::markers::kForbidden)) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "reference/runtime/interp/py_ops.h"
+#include "reference/runtime/not_modeled.h"
 
 namespace tdc::dynamo {
 
@@ -23,6 +24,19 @@ std::string VariableDict(const std::vector<std::pair<std::string, Value>>& keywo
   std::vector<std::string> parts;
   for (const auto& [k, v] : keywords) parts.push_back(fmt::format("'{}': {}", k, VariableRepr(v)));
   return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+std::string VariableClassOf(const Value& v) {
+  const char* name = nullptr;
+  if (Is<PyTensor>(v)) name = "tensor.TensorVariable";
+  if (IsPythonConstant(v)) name = "constant.ConstantVariable";
+  if (Is<PyList>(v)) name = "lists.ListVariable";
+  if (Is<PyTuple>(v)) name = "lists.TupleVariable";
+  if (name == nullptr) {
+    RefuseNotModeled(
+        fmt::format("the VariableTracker class of a '{}' argument is not modeled", TypeName(v)));
+  }
+  return fmt::format("<class 'torch._dynamo.variables.{}'>", name);
 }
 
 bool IsPythonConstant(const Value& v) {

@@ -59,6 +59,7 @@ const char* ReprPrinter::NotModeledText(const Value& v) {
     case ObjectKind::kModule:
       return "its file";
     case ObjectKind::kBuiltin:
+      if (DynCast<PyBuiltin>(v)->cpython_function) return nullptr;
       return "a builtin's or class's text";  // `<built-in function len>`, `<class 'zip'>`, ...
     case ObjectKind::kInstance: {
       const auto* i = DynCast<PyInstance>(v);

@@ -238,6 +238,9 @@ class PyBuiltin final : public Object {
   static constexpr ObjectKind kKind = ObjectKind::kBuiltin;
   const std::string& name() const { return name_; }
   const BuiltinCode& code() const { return code_; }
+  // A function in CPython too (operator's): repr() is `<built-in function name>` and
+  // inspect's is_function holds. Others may be classes there (zip, enumerate), or methods.
+  bool cpython_function = false;
 
  private:
   friend class Heap;

@@ -62,9 +62,8 @@ void InstallMarkerApis(Interpreter& in) {
                                          in.SetAttr(fn, markers::kMarkedConstant, in.heap().True());
                                          return fn;
                                        }));
+  InstallSubstituteInGraph(in);
   Value compiler_globals = apis::LibGlobals(in, "torch.compiler");
-  compiler.SetAttr("substitute_in_graph",
-                   UnmodeledApi(in, compiler_globals, "substitute_in_graph"));
   for (const char* name : {"is_compiling", "is_dynamo_compiling", "is_exporting"}) {
     compiler.SetAttr(name, AlwaysFalse(in, compiler_globals, name));
   }

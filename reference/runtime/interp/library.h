@@ -31,6 +31,9 @@ void InstallDisableApis(Interpreter& in);
 void InstallRegistryApis(Interpreter& in);
 // graph_break, skip_frame, step_unsupported and the is_compiling family (apis_markers.cc).
 void InstallMarkerApis(Interpreter& in);
+// torch._dynamo.substitute_in_graph and torch.compiler's (apis_substitute_in_graph.cc); called
+// by InstallMarkerApis.
+void InstallSubstituteInGraph(Interpreter& in);
 // set_stance, error_on_graph_break, reset, config, mark_dynamic, run (apis_stances.cc).
 void InstallStanceApis(Interpreter& in);
 // torch._dynamo.config: its modeled keys with torch's defaults, and config.patch

@@ -7,6 +7,7 @@
 #ifndef TDCONFORM_REFERENCE_RUNTIME_INTERP_REGISTRIES_H_
 #define TDCONFORM_REFERENCE_RUNTIME_INTERP_REGISTRIES_H_
 
+#include <map>
 #include <set>
 
 #include "reference/runtime/object.h"
@@ -21,6 +22,11 @@ struct DynamoRegistries {
   // torch._dynamo.decorators.leaf_function's wrappers (_leaf_function_ids; each is in
   // `allowed` too, as in torch).
   std::set<ObjectId> leaf_function;
+  // substitute_in_graph's registrations (torch's polyfill handlers): the id of an original
+  // and of the `wrapped` function returned for it, each mapped to `wrapped`, whose
+  // __torch_dynamo_polyfill__ Dynamo calls in their place. Held for the process's life, as
+  // torch's handler dict holds both functions.
+  std::map<ObjectId, Value> polyfills;
   // Whether allow_in_graph's finalizer deregisters the id (Dynamo's rule
   // R-allow-finalizer switches it off; the finalizer and its deaths stay).
   bool allow_finalizer_deregisters = true;

@@ -193,15 +193,20 @@ void InstallFunctools(Interpreter& in) {
 
 void InstallOperator(Interpreter& in) {
   PyModule& op = *in.process().modules()[ModuleId::kOperator];
+  // operator's functions are builtin functions in CPython too (cpython_function).
+  auto set = [&op, &in](std::string_view name, BuiltinCode code) {
+    Value fn = MakeBuiltin(in, name, std::move(code));
+    RefCast<PyBuiltin>(fn)->cpython_function = true;
+    op.SetAttr(name, fn);
+  };
   auto binary = [&](std::string_view name, lang::BinaryOp kind) {
     std::string n(name);
-    op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
-                 if (!args.keywords.empty())
-                   Raise(in.heap(), ExcType::kTypeError,
-                         fmt::format("{}() takes no keyword arguments", n));
-                 if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
-                 return BinaryOperation(in, kind, args.positional[0], args.positional[1]);
-               }));
+    set(name, [&in, kind, n](CallArgs& args) {
+      if (!args.keywords.empty())
+        Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
+      if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
+      return BinaryOperation(in, kind, args.positional[0], args.positional[1]);
+    });
   };
   binary("add", lang::BinaryOp::kAdd);
   binary("sub", lang::BinaryOp::kSub);
@@ -213,13 +218,12 @@ void InstallOperator(Interpreter& in) {
   binary("pow", lang::BinaryOp::kPow);
   auto compare = [&](std::string_view name, lang::CompareOp kind) {
     std::string n(name);
-    op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
-                 if (!args.keywords.empty())
-                   Raise(in.heap(), ExcType::kTypeError,
-                         fmt::format("{}() takes no keyword arguments", n));
-                 if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
-                 return CompareOperation(in, kind, args.positional[0], args.positional[1]);
-               }));
+    set(name, [&in, kind, n](CallArgs& args) {
+      if (!args.keywords.empty())
+        Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
+      if (args.positional.size() != 2) ArgCount(in, n, 2, args.positional.size());
+      return CompareOperation(in, kind, args.positional[0], args.positional[1]);
+    });
   };
   compare("eq", lang::CompareOp::kEq);
   compare("ne", lang::CompareOp::kNotEq);
@@ -229,24 +233,39 @@ void InstallOperator(Interpreter& in) {
   compare("ge", lang::CompareOp::kGtE);
   auto unary = [&](std::string_view name, lang::UnaryOpKind kind) {
     std::string n(name);
-    op.SetAttr(name, MakeBuiltin(in, name, [&in, kind, n](CallArgs& args) {
-                 if (!args.keywords.empty())
-                   Raise(in.heap(), ExcType::kTypeError,
-                         fmt::format("{}() takes no keyword arguments", n));
-                 if (args.positional.size() != 1) ArgCount(in, n, 1, args.positional.size());
-                 return UnaryOperation(in, kind, args.positional[0]);
-               }));
+    set(name, [&in, kind, n](CallArgs& args) {
+      if (!args.keywords.empty())
+        Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", n));
+      if (args.positional.size() != 1) ArgCount(in, n, 1, args.positional.size());
+      return UnaryOperation(in, kind, args.positional[0]);
+    });
   };
   unary("neg", lang::UnaryOpKind::kUSub);
   unary("pos", lang::UnaryOpKind::kUAdd);
   unary("invert", lang::UnaryOpKind::kInvert);
   unary("not_", lang::UnaryOpKind::kNot);
-  op.SetAttr("getitem", MakeBuiltin(in, "getitem", [&in](CallArgs& args) {
-               if (!args.keywords.empty())
-                 Raise(in.heap(), ExcType::kTypeError, "getitem() takes no keyword arguments");
-               if (args.positional.size() != 2) ArgCount(in, "getitem", 2, args.positional.size());
-               return GetItem(in, args.positional[0], args.positional[1]);
-             }));
+  set("getitem", [&in](CallArgs& args) {
+    if (!args.keywords.empty())
+      Raise(in.heap(), ExcType::kTypeError, "getitem() takes no keyword arguments");
+    if (args.positional.size() != 2) ArgCount(in, "getitem", 2, args.positional.size());
+    return GetItem(in, args.positional[0], args.positional[1]);
+  });
+  // indexOf(a, b, /): the first index whose item `is` b or `==` b (CPython's PySequence_Index,
+  // iterating a).
+  set("indexOf", [&in](CallArgs& args) -> Value {
+    if (!args.keywords.empty())
+      Raise(in.heap(), ExcType::kTypeError, "indexOf() takes no keyword arguments");
+    if (args.positional.size() != 2) ArgCount(in, "indexOf", 2, args.positional.size());
+    const Value& wanted = args.positional[1];
+    int64_t index = 0;
+    for (const Value& item : in.Iterate(args.positional[0])) {
+      if (item == wanted || Truth(in, CompareOperation(in, lang::CompareOp::kEq, item, wanted))) {
+        return in.heap().Int(index);
+      }
+      ++index;
+    }
+    Raise(in.heap(), ExcType::kValueError, "sequence.index(x): x not in sequence");
+  });
 }
 
 }  // namespace
