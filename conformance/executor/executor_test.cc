@@ -448,7 +448,7 @@ TEST(SafeTextTest, BackendTextIsValidUtf8AndLegalXml) {
 }
 
 // DESIGN D13: a program the reference refuses (a method bound to an object the traced code
-// made, live at a graph break; a library class it does not model, called at run time) is
+// made, live at a graph break; a module of torch's it does not model, imported) is
 // NOT_SUPPORTED for every backend at both levels, never PASS.
 TEST(ExecutorTest, ProgramsTheReferenceRefusesAreNotSupported) {
   auto backend = LoadBundled("reference");
@@ -457,8 +457,8 @@ TEST(ExecutorTest, ProgramsTheReferenceRefusesAreNotSupported) {
       {"fixtures:upstream%2Ferror_messages:test_reconstruction_failure_gb",
        ":17:5: a method bound to an instance the traced code made, live at a graph break, is not "
        "modeled"},
-      {"fixtures:upstream%2Fdecorators:test_disable_for_custom_op",
-       ":9:1: torch.library.Library is not modeled"},
+      {"fixtures:upstream%2Fdecorators:test_dont_skip_tracing",
+       ":11:1: module 'torch._dynamo.test_dont_skip_tracing_functions' is not modeled"},
   };
   for (const auto& [fixture, message] : refused) {
     for (const char* level : {"dynamo", "aten"}) {

@@ -308,6 +308,16 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
       t->record &&
       ((t->callback->fullgraph && rules_.on(Rule::kFullgraphUnsupported)) ||
        (in_.process().compiler.error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
+  // A speculated branch's nodes are named in a subgraph of their own, which the computation
+  // the text shows names.
+  if (const CondBranch* branch = CurrentCondBranch(); branch != nullptr && branch->speculated) {
+    RefuseNotModeled(
+        "a data-dependent branch in a branch of torch.cond on a traced predicate (its "
+        "subgraph's node names)");
+  }
+  if (CheckCondBranchBreak(text, false)) {
+    RefuseNotModeled("a data-dependent branch in a branch of torch.cond under nested graph breaks");
+  }
   if (error) RaiseWithUserCode(ExcType::kUnsupported, FormatBreak(text));
   const size_t innermost = in_.frames().size() - 1;
   if (innermost != t->root_depth) {

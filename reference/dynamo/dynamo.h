@@ -283,6 +283,32 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Whether `callee` has `attribute` set to a true value (torch's markers on callables).
   bool Flag(const Value& callee, std::string_view attribute);
 
+  // ---- cond_calls.cc
+  enum class CondEntry { kTorchCond, kOperator };  // torch.cond, torch.ops.higher_order.cond
+  // A branch of torch.cond being traced: the trace, the depth of the branch's frame, whether
+  // torch.cond's own frame (cond.py) is between, whether it is inlined under nested graph
+  // breaks (a constant predicate's), whether it is speculated.
+  struct CondBranch {
+    const Trace* trace;
+    size_t depth;
+    CondEntry entry;
+    bool nested;
+    bool speculated;  // a traced predicate's: traced into a subgraph of its own
+  };
+  std::optional<CondEntry> CondEntryOf(const Value& callee) const;
+  // torch.cond in traced code: a constant predicate's branch inlined, a break in a branch
+  // UncapturedHigherOrderOpError; the rest refused.
+  std::optional<Value> CondCall(const Value& callee, CallArgs& args);
+  // The innermost frame is (in) a branch of torch.cond this trace is tracing.
+  bool InCondBranch() const;
+  const CondBranch* CurrentCondBranch() const;
+  // A break `text` met in a branch of torch.cond: UncapturedHigherOrderOpError, unless the
+  // branch is inlined under nested graph breaks (then true: the ending must be inside it).
+  bool CheckCondBranchBreak(const BreakText& text, bool after_call);
+  // Refuses an ending of a break in such a branch at `level` outside the branch.
+  void CheckCondBranchEnding(size_t level, bool at_call) const;
+  [[noreturn]] void RaiseCondBranchBreak(const BreakText& text, bool after_call);
+
   // ---- polyfilled_calls.cc
   // A call of a function with a substitute_in_graph polyfill: the polyfill inlined.
   std::optional<Value> PolyfilledCall(const Value& callee, CallArgs& args);
@@ -377,14 +403,15 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // logs the break there).
   void LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level);
   // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
-  // reports "Skip inlining" from there).
+  // reports "Skip inlining" from there); `callers_after_call`: so are the frames calling it
+  // (an error out of a higher-order op's branch).
   [[noreturn]] void RaiseWithUserCode(runtime::ExcType type, const std::string& message,
-                                      bool after_call = false);
+                                      bool after_call = false, bool callers_after_call = false);
   // An exception raised by code Dynamo runs while it traces (a library function it calls on
   // constants), as torch 2.13.0 lets it out: AssertionError and IndexError as they are, any
   // other wrapped as InternalTorchDynamoError("Type: message"); the user code appended.
   [[noreturn]] void RaiseFromTracing(const runtime::PyError& error);
-  std::string UserTraceback(const Trace& t, bool after_call) const;
+  std::string UserTraceback(const Trace& t, bool after_call, bool callers_after_call = false) const;
   // torch._dynamo.config.verbose: an error's tail drops its verbosity hint, the graph-break
   // log logs every user stack again (its duplicate checker's add always answers new).
   bool Verbose() const;
@@ -658,6 +685,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Interpreter frames (by depth) of polyfills being inlined: torch inlines them with
   // allow_nested_graph_breaks=False, so neither they nor the frames they call end a graph.
   std::set<size_t> polyfill_frames_;
+  // The branches of torch.cond being traced, innermost last.
+  std::vector<CondBranch> cond_branches_;
+  // The branches of torch.cond being traced, innermost last: the trace, the depth of the
+  // branch's frame, and whether torch.cond's own frame (cond.py) is between (CondEntry).
   // The context managers' function wrappers running (ContextWrapperCall): the depth of the
   // frame that called each, and where torch's frame of it makes its call (`func(*args,
   // **kwargs)`), if torch has one; a break at that call is located there.

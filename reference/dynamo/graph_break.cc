@@ -8,18 +8,13 @@
 #include "reference/dynamo/code_names.h"
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
-#include "reference/dynamo/user_traceback.h"
+#include "reference/dynamo/variable_repr.h"
 
 namespace tdc::dynamo {
 
 using namespace runtime;  // NOLINT
 
 namespace {
-
-// A Python constant Realize passes over (None, bool, int, float, str).
-bool IsScalarConstant(const Value& v) {
-  return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v);
-}
 
 bool IsVariadic(const lang::Call* call) {
   if (call == nullptr) return false;
@@ -33,58 +28,6 @@ bool IsVariadic(const lang::Call* call) {
 }
 
 }  // namespace
-
-std::string Dynamo::UserTraceback(const Trace& t, bool after_call) const {
-  std::vector<TracebackEntry> entries;
-  const auto& frames = in_.frames();
-  for (size_t i = t.root_depth; i < frames.size(); ++i) {
-    const Frame& f = *frames[i];
-    if (inlined_compiled_.contains(i)) {
-      for (TracebackEntry& e : CompiledFunctionPolyfillFrames()) entries.push_back(std::move(e));
-    }
-    int64_t line = LineOf(f);
-    std::optional<SourceSpan> where;
-    if (f.call != nullptr) where = CallPosition(f.stmt, *f.call);
-    if (f.call == nullptr && i + 1 == frames.size() && branch_at_) where = branch_at_;
-    if (after_call && i + 1 == frames.size() && f.call != nullptr && f.stmt != nullptr) {
-      where = SpanAfterCall(*f.stmt, *f.call);
-    }
-    entries.push_back(
-        {f.program->filename, line, CodeName(*f.scope), std::string(f.program->Line(line)), where});
-  }
-  return FormatUserTraceback(entries);
-}
-
-bool Dynamo::Verbose() const {
-  Value flag = in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("verbose");
-  return flag && IsTruthy(flag);
-}
-
-bool Dynamo::StackHasResumeFrames() const {
-  if (!folded_frames_.empty() || !shown_lines_.empty() || !pending_resumes_.empty()) return true;
-  return std::any_of(contexts_.begin(), contexts_.end(), [](const std::unique_ptr<Trace>& t) {
-    return t != nullptr && (t->resume || !t->folded.empty());
-  });
-}
-
-void Dynamo::RaiseWithUserCode(ExcType type, const std::string& message, bool after_call) {
-  try {
-    Raise(in_.heap(), type,
-          message + UserCodeTail(UserTraceback(*Tracing(), after_call), Verbose()));
-  } catch (const PyError& error) {
-    throw TraceError{error};
-  }
-}
-
-void Dynamo::RaiseFromTracing(const PyError& error) {
-  // convert_frame._compile re-raises these as they are and rewraps the rest "for clarity".
-  const ExcType type = error.type();
-  if (type == ExcType::kAssertionError || type == ExcType::kIndexError) {
-    RaiseWithUserCode(type, Str(error.exception()));
-  }
-  RaiseWithUserCode(ExcType::kInternalTorchDynamoError,
-                    fmt::format("{}: {}", ExcTypeName(type), Str(error.exception())));
-}
 
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {
   std::string key = FormatBreak(text);
@@ -161,6 +104,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
 Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& args) {
   Trace& t = *Tracing();
   const bool step = reached.then == BreakText::Then::kStepUnsupported;
+  const bool in_cond_branch = CheckCondBranchBreak(reached, reached.after_call);
   // fullgraph=True, or the error_on_graph_break flag where the break is traced (the
   // reference runs the traced code's with blocks, so the process flag is that one;
   // R-error-on-graph-break): a break is Unsupported. Not on a cache hit: the cached code,
@@ -186,6 +130,7 @@ Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& arg
                             ? RootEnding(t, text)
                             : InlinedEnding(t, text, blocked_from.value_or(SIZE_MAX));
   using Kind = Ending::Kind;
+  if (in_cond_branch) CheckCondBranchEnding(ending.level, ending.kind == Kind::kAtCall);
   text.then = ending.kind == Kind::kAtCall ? BreakText::Then::kResume
               : ending.kind == Kind::kStep ? BreakText::Then::kStepUnsupported
                                            : BreakText::Then::kSkipFrame;
@@ -270,10 +215,10 @@ void Dynamo::RealizeBreakArguments(Trace& t, size_t depth, const CallArgs& args)
   // variadic call's stack holds its arguments' tuple, whose constants are not guarded.
   if (depth == t.root_depth && !IsVariadic(in_.frames()[depth]->call)) {
     for (const Value& v : args.positional) {
-      if (IsScalarConstant(v)) t.reads.Use(v->id());
+      if (IsPythonConstant(v)) t.reads.Use(v->id());
     }
     for (const auto& [name, v] : args.keywords) {
-      if (IsScalarConstant(v)) t.reads.Use(v->id());
+      if (IsPythonConstant(v)) t.reads.Use(v->id());
     }
   }
   RealizeArguments(t, args);
@@ -303,7 +248,7 @@ void Dynamo::UseLiveLocals(Trace& t, size_t depth, const std::vector<std::string
     if (!values[i]) continue;
     // A constant is not guarded there (probed: an int parameter of an inlined frame, live
     // after its call a nested break ends the graph at).
-    if (IsScalarConstant(values[i])) continue;
+    if (IsPythonConstant(values[i])) continue;
     if (std::optional<ValuePath> path = PathOfLocal(t, depth, names[i])) {
       t.reads.UseAt(std::move(*path));
     } else {

@@ -155,7 +155,7 @@ constexpr Probe kProbes[] = {
      "def f(x):\n    return x + k(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "an assume_constant_result function returning a Tensor is not modeled", 7},
-    {"out = torch.library.Library", "torch.library.Library is not modeled"},
+    {"out = torch.library.define", "torch.library.define is not modeled"},
     {"out = torch.nn.functional.silu", "torch.nn.functional.silu is not modeled"},
     {"out = 'a b'.splitlines()", "str.splitlines is not modeled"},
     {"out = '\xc3\x89'.lower()", "str.lower() of non-ASCII text is not modeled"},
@@ -518,6 +518,37 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.substitute_in_graph(o, can_constant_fold_through=True)(p)\n"
      "def f(x):\n    return o(x)\nout = torch.compile(f, backend=backend)(torch.ones(2))",
      "a call of a substitute_in_graph polyfill with can_constant_fold_through", 9},
+    // torch.cond in traced code beyond a constant predicate's branch and breaks in branches:
+    // the cond node, a speculated subgraph's names, step_unsupported, exceptions, nesting.
+    {"def f(x):\n    return torch.cond(x.sum() > 0, lambda y: y + 1, lambda y: y - 1, (x,))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "torch.cond on a traced tensor predicate whose branches trace without a graph break", 4},
+    {"def b(y):\n    if y.sum() > 0:\n        return y\n    return -y\n"
+     "def f(x):\n    return torch.cond(x.sum() > 0, b, b, (x,))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a data-dependent branch in a branch of torch.cond on a traced predicate", 4},
+    {"def b(y):\n    torch._dynamo.step_unsupported()\n    return y\n"
+     "def f(x):\n    return torch.cond(True, b, b, (x,))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "step_unsupported() in a branch of torch.cond", 4},
+    {"def b(y):\n    raise ValueError('v')\n"
+     "def f(x):\n    return torch.cond(True, b, b, (x,))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "an exception leaving a branch of torch.cond in traced code", 6},
+    {"def b(y):\n    return torch.cond(True, lambda z: z, lambda z: z, (y,))\n"
+     "def f(x):\n    return torch.cond(True, b, b, (x,))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "torch.cond in a branch of torch.cond in traced code", 4},
+    // torch.library.Library beyond define and a CPU kernel, and its ops in traced code.
+    {"lib = torch.library.Library('aten', 'DEF')",
+     "torch.library.Library other than Library(<namespace>, \"DEF\" or \"FRAGMENT\")"},
+    {"lib = torch.library.Library('tdcq', 'DEF')\nlib.define('k(Tensor x) -> Tensor')\n"
+     "out = torch.ops.tdcq.k(torch.ones(2))",
+     "calling torch.library op k without a CPU kernel", 5},
+    {"lib = torch.library.Library('tdcr', 'DEF')\nlib.define('k(Tensor x) -> Tensor')\n"
+     "lib.impl('k', lambda x: x, 'CPU')\ndef f(x):\n    return torch.ops.tdcr.k(x)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a call of tdcr.k, an op torch.library.Library defined, in traced code", 7},
     // A builtin Dynamo has no handler for, on an argument whose VariableTracker class the
     // reference does not know.
     {"def f(x):\n    print({'a': 1})\n    return x\n"

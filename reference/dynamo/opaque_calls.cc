@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
+#include "reference/dynamo/variable_repr.h"
+#include "reference/runtime/interp/apis_support.h"
 
 namespace tdc::dynamo {
 
@@ -48,11 +50,8 @@ Value Dynamo::AssumedConstantCall(const Value& callee, CallArgs& args) {
   // invoke_and_store_as_constant (variables/functions.py): tensors are passed as their
   // real values, other arguments as Python constants; the result is registered as a
   // constant (a tensor one would be a get_attr: not modeled).
-  auto constant = [](const Value& v) {
-    return Is<PyNone>(v) || Is<PyBool>(v) || Is<PyInt>(v) || Is<PyFloat>(v) || Is<PyStr>(v);
-  };
   auto check = [&](const Value& v) {
-    if (!Is<PyTensor>(v) && !constant(v)) {
+    if (!Is<PyTensor>(v) && !IsPythonConstant(v)) {
       RefuseNotModeled(fmt::format(
           "an assume_constant_result function's {} argument is not modeled", TypeName(v)));
     }
@@ -74,7 +73,7 @@ Value Dynamo::AssumedConstantCall(const Value& callee, CallArgs& args) {
     EagerRegion eager(*this, true);
     result = in_.CallDirect(callee, std::move(args));
   }
-  if (!constant(result)) {
+  if (!IsPythonConstant(result)) {
     RefuseNotModeled(fmt::format("an assume_constant_result function returning a {} is not modeled",
                                  TypeName(result)));
   }
@@ -167,6 +166,11 @@ std::optional<std::string> CustomOpTarget(const Value& callee) {
 }
 
 Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::string& target) {
+  // Dynamo runs a custom op's fake kernel; a Library op has none the reference knows of.
+  if (apis::GetAttrOrNull(in_, callee, runtime::markers::kDefinedByLibrary)) {
+    RefuseNotModeled(
+        fmt::format("a call of {}, an op torch.library.Library defined, in traced code", target));
+  }
   CallArgs as_called = args;
   Value result;
   {

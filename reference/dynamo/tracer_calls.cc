@@ -85,6 +85,7 @@ std::optional<Value> Dynamo::TraceCall(const Value& callee, CallArgs& args) {
   // VariableBuilder's id dispatch comes first: the polyfill replaces the callee whatever
   // else marks it.
   if (std::optional<Value> result = PolyfilledCall(callee, args)) return result;
+  if (std::optional<Value> result = CondCall(callee, args)) return result;
   if (rules_.on(Rule::kForbidden) && Flag(callee, runtime::markers::kForbidden)) {
     Explain(fmt::format("{} is forbid_in_graph'd: tracing it is an error", FunctionReprOf(callee)));
     RaiseWithUserCode(ExcType::kAssertionError, ForbiddenCallableMessage(FunctionReprOf(callee)));

@@ -77,7 +77,18 @@ SourceSpan SpanAfterCall(const lang::Stmt& stmt, const lang::Call& call) {
   ParentFinder finder(&call);
   finder.Walk(&stmt);
   bool in_expression = finder.parent != nullptr && finder.parent != &stmt;
-  return in_expression ? finder.parent->span : call.span;
+  if (!in_expression) return call.span;
+  // A method called on the call's value (`f(x).sin()`): CPython 3.11 places LOAD_METHOD at
+  // the method call, not at its attribute.
+  if (finder.parent->kind == lang::NodeKind::kAttribute) {
+    ParentFinder outer(finder.parent);
+    outer.Walk(&stmt);
+    if (outer.parent != nullptr && outer.parent->kind == lang::NodeKind::kCall &&
+        lang::As<lang::Call>(*outer.parent).func.get() == finder.parent) {
+      return outer.parent->span;
+    }
+  }
+  return finder.parent->span;
 }
 
 std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries) {
@@ -94,18 +105,30 @@ std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries) {
   return " " + out;
 }
 
+namespace {
+
+// A frame of torch's at a `return <call>` statement indented once: carets span the whole
+// return expression (the call), as 3.11 prints them.
+TracebackEntry TorchReturnFrame(const char* file, int64_t line, const char* name,
+                                const char* text) {
+  std::string t = fmt::format("    {}", text);
+  SourceSpan where{{static_cast<int>(line), 11},
+                   {static_cast<int>(line), static_cast<int>(t.size())}};
+  return TracebackEntry{file, line, name, t, where};
+}
+
+}  // namespace
+
 std::vector<TracebackEntry> CompiledFunctionPolyfillFrames() {
   constexpr const char* kFile = "<torch>/_dynamo/polyfills/__init__.py";
-  // Carets span each whole return expression (the call), as 3.11 prints them.
-  auto entry = [&](int64_t line, const char* name, const char* text) {
-    std::string t = fmt::format("    {}", text);
-    SourceSpan where{{static_cast<int>(line), 11},
-                     {static_cast<int>(line), static_cast<int>(t.size())}};
-    return TracebackEntry{kFile, line, name, t, where};
-  };
-  return {entry(492, "getattr_and_trace_no_nested_graph_breaks",
-                "return getattr_and_trace(*args, **kwargs)"),
-          entry(487, "getattr_and_trace", "return fn(*args[2:], **kwargs)")};
+  return {TorchReturnFrame(kFile, 492, "getattr_and_trace_no_nested_graph_breaks",
+                           "return getattr_and_trace(*args, **kwargs)"),
+          TorchReturnFrame(kFile, 487, "getattr_and_trace", "return fn(*args[2:], **kwargs)")};
+}
+
+TracebackEntry TorchCondFrame() {
+  return TorchReturnFrame("<torch>/_higher_order_ops/cond.py", 196, "cond",
+                          "return cond_op(pred, true_fn, false_fn, operands)");
 }
 
 }  // namespace tdc::dynamo

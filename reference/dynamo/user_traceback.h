@@ -28,6 +28,9 @@ std::string FormatUserTraceback(const std::vector<TracebackEntry>& entries);
 // The two frames of torch/_dynamo/polyfills/__init__.py through which Dynamo inlines a
 // torch.compile'd function met while tracing (SEMANTICS §4.4).
 std::vector<TracebackEntry> CompiledFunctionPolyfillFrames();
+// torch.cond's frame (torch/_higher_order_ops/cond.py), between the frame calling torch.cond
+// and a branch of it.
+TracebackEntry TorchCondFrame();
 
 // The position of the instruction running `call` in `stmt`: the call's span, except for a
 // with-item's context expression, whose position runs on through the with statement

@@ -1,5 +1,6 @@
 #include "reference/runtime/elementwise.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -24,9 +25,15 @@ Tensor AsTensor(const Arg& a) {
   return TensorFromValues(dtype, {}, {a.scalar});
 }
 
-// The output layout: like the first full-shape operand when it is non-overlapping and
+// The output layout: row-major when every operand has the output's shape and is contiguous
+// (TensorIterator's fast setup, which gives size-1 dimensions row-major strides too: probed,
+// `x.nonzero().cos()`), else like the first full-shape operand when it is non-overlapping and
 // dense (TensorIterator keeps such an operand's stride order), else row-major.
 Tensor MakeOutput(const std::vector<Tensor>& inputs, const Shape& shape, DType dtype) {
+  if (std::all_of(inputs.begin(), inputs.end(),
+                  [&](const Tensor& t) { return t.sizes == shape && t.IsContiguous(); })) {
+    return EmptyTensor(dtype, shape);
+  }
   for (const Tensor& t : inputs) {
     if (t.sizes == shape && IsNonOverlappingAndDense(t)) return EmptyLike(t, dtype);
   }

@@ -123,8 +123,7 @@ TEST_F(VerifyTest, ExpectUnsupportedPassesARefusalOrAgreementNeverAnotherAnswer)
   ASSERT_FALSE(program_.empty());
   VerifyOptions awaiting;
   awaiting.expect_unsupported = true;
-  std::string refused =
-      WriteCase("refused", "import torch\nout = torch.library.Library\n", golden_);
+  std::string refused = WriteCase("refused", "import torch\nout = torch.library.define\n", golden_);
   EXPECT_EQ(Verify({refused}, awaiting), 0);
   EXPECT_TRUE(out_.ends_with("1 refused as expected, 0 predicted, 0 failed\n")) << out_;
   EXPECT_EQ(Verify({Matching()}, awaiting), 0);

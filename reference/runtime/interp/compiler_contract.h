@@ -41,6 +41,9 @@ inline constexpr std::string_view kForbidden = "_dynamo_forbidden";
 // torch._dynamo.assume_constant_result's mark: a traced call runs it and keeps its result
 // as a constant.
 inline constexpr std::string_view kMarkedConstant = "_dynamo_marked_constant";
+// The reference's own mark (torch keeps it in its dispatcher): an op packet or overload
+// torch.library.Library defined holds its Library here.
+inline constexpr std::string_view kDefinedByLibrary = "_tdc_defined_by";
 }  // namespace markers
 
 // torch.compiler.set_stance's stances (eval_frame._stance.stance), one row each in
