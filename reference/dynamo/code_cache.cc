@@ -72,9 +72,16 @@ int64_t CodeCache::RecompileLimit() const {
   return runtime::DynCast<runtime::PyInt>(limit)->value();
 }
 
-bool CodeCache::AtRecompileLimit(const CodeKey& key) {
-  return rules_.on(Rule::kRecompileLimit) &&
-         static_cast<int64_t>(Of(key).cache.size()) >= RecompileLimit();
+CodeCache::Limit CodeCache::AtRecompileLimit(const CodeKey& key) {
+  if (!rules_.on(Rule::kRecompileLimit)) return Limit::kNone;
+  const CodeState& code = Of(key);
+  const auto entries = static_cast<int64_t>(code.cache.size());
+  Value accumulated = process_.modules()[runtime::ModuleId::kTorchDynamoConfig]->GetAttr(
+      "accumulated_recompile_limit");
+  const int64_t accumulated_limit = runtime::DynCast<runtime::PyInt>(accumulated)->value();
+  if (entries >= accumulated_limit || code.compiles >= accumulated_limit)
+    return Limit::kAccumulated;
+  return entries >= RecompileLimit() ? Limit::kRecompile : Limit::kNone;
 }
 
 CodeCache::Compile CodeCache::BeginCompile(const CodeKey& key) {

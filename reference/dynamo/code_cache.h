@@ -82,8 +82,11 @@ class CodeCache {
   // torch._dynamo.config.recompile_limit (8 unless the program sets it): the entries a code
   // may have.
   int64_t RecompileLimit() const;
-  // Whether `key`'s cache is full (R-recompile-limit).
-  bool AtRecompileLimit(const CodeKey& key);
+  // Whether `key`'s code may compile again (R-recompile-limit), and which limit stops it:
+  // config.accumulated_recompile_limit (checked first, by torch's cache_size.py, on the
+  // code's entries and on its compiles so far) or recompile_limit (its entries).
+  enum class Limit { kNone, kAccumulated, kRecompile };
+  Limit AtRecompileLimit(const CodeKey& key);
 
   // A new compile of `key`'s code: its compile id (`frame/compile`, the frame id given on
   // the first), and whether it is a recompile.

@@ -227,7 +227,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // FailOnRecompileLimitHit under config.fail_on_recompile_limit_hit or fullgraph, the
   // recompile-limit Unsupported under error_on_graph_break; otherwise this returns and the
   // frame runs without the callback.
-  void RecompileLimitHit(const runtime::CompileCallback& callback);
+  void RecompileLimitHit(const runtime::CompileCallback& callback, CodeCache::Limit limit);
   // An error out of a frame's conversion under callback `callback`: refused where torch's
   // config.suppress_errors would suppress it (ConvertFrame.__call__ runs the frame eagerly
   // instead of raising), which the reference does not model.

@@ -425,9 +425,16 @@ void Dynamo::RefuseIfSuppressed(const CompileCallback& callback, const PyError& 
       ExcTypeName(error.type())));
 }
 
-void Dynamo::RecompileLimitHit(const CompileCallback& callback) {
+void Dynamo::RecompileLimitHit(const CompileCallback& callback, CodeCache::Limit limit) {
   Value fail =
       in_.process().modules()[ModuleId::kTorchDynamoConfig]->GetAttr("fail_on_recompile_limit_hit");
+  // What torch raises where accumulated_recompile_limit stops a compile was not probed.
+  if (limit == CodeCache::Limit::kAccumulated && ((fail && IsTruthy(fail)) || callback.fullgraph ||
+                                                  in_.process().compiler.error_on_graph_break)) {
+    RefuseNotModeled(
+        "config.accumulated_recompile_limit reached under fail_on_recompile_limit_hit, fullgraph "
+        "or error_on_graph_break");
+  }
   if (fail && IsTruthy(fail)) {
     Raise(in_.heap(), ExcType::kFailOnRecompileLimitHit,
           "Hard failure due to fail_on_recompile_limit_hit");
@@ -517,14 +524,16 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
       !code_cache_.Lookup(key, values, backend)) {
     FailOnRecompile(*function, key, values);
   }
-  if (code_cache_.AtRecompileLimit(key) && !code_cache_.Lookup(key, values, backend)) {
-    RecompileLimitHit(*callback);
+  if (const CodeCache::Limit limit = code_cache_.AtRecompileLimit(key);
+      limit != CodeCache::Limit::kNone && !code_cache_.Lookup(key, values, backend)) {
+    RecompileLimitHit(*callback, limit);
     // torch warns that the frame hit config.recompile_limit and runs this call without
     // the callback: the frames it calls are not converted either (golden
     // variants/guards__recompile_limit__wrap).
-    Explain(fmt::format(
-        "{}: {} cache entries, recompile_limit reached: runs without the callback, its callees too",
-        Where(*function), code_cache_.RecompileLimit()));
+    Explain(fmt::format("{}: {} reached: runs without the callback, its callees too",
+                        Where(*function),
+                        limit == CodeCache::Limit::kAccumulated ? "accumulated_recompile_limit"
+                                                                : "recompile_limit"));
     EagerRegion eager(*this, true);
     return in_.CallDirect(function, std::move(args));
   }

@@ -49,8 +49,8 @@ constexpr Probe kProbes[] = {
      "torch._dynamo.config.recompile_limit = 0 is not modeled"},
     {"torch._dynamo.config.cache_size_limit = -1",
      "torch._dynamo.config.cache_size_limit = -1 is not modeled"},
-    {"torch._dynamo.config.accumulated_recompile_limit = 1",
-     "torch._dynamo.config.accumulated_recompile_limit = 1 is not modeled"},
+    {"torch._dynamo.config.accumulated_recompile_limit = 0",
+     "torch._dynamo.config.accumulated_recompile_limit = 0 is not modeled"},
     {"torch._dynamo.config.capture_scalar_outputs = True",
      "torch._dynamo.config.capture_scalar_outputs = True is not modeled"},
     {"torch._dynamo.config.capture_dynamic_output_shape_ops = True",
@@ -499,8 +499,19 @@ constexpr Probe kProbes[] = {
     // A custom op's registrations torch has and the reference does not model.
     {"@torch.library.custom_op('m::p', mutates_args=())\n"
      "def p(x: torch.Tensor) -> torch.Tensor:\n    return x.clone()\n"
-     "p.register_kernel('cpu')",
-     "CustomOpDef.register_kernel is not modeled", 6},
+     "p.register_kernel('cuda')",
+     "CustomOpDef.register_kernel other than register_kernel(\"cpu\"[, fn])", 6},
+    // A Library op's kernel for another device, and the accumulated recompile limit where
+    // torch's error was not probed.
+    {"lib = torch.library.Library('tdcs', 'DEF')\nlib.define('k(Tensor x) -> Tensor')\n"
+     "torch.library.register_kernel('tdcs::k', 'cuda', lambda x: x, lib=lib)",
+     "torch.library.register_kernel for a device other than \"cpu\"", 5},
+    {"torch._dynamo.config.accumulated_recompile_limit = 1\n"
+     "f = torch.compile(lambda x: x.sin(), backend=backend, fullgraph=True)\n"
+     "f(torch.ones(2))\nout = f(torch.ones(3))",
+     "config.accumulated_recompile_limit reached under fail_on_recompile_limit_hit, fullgraph "
+     "or error_on_graph_break",
+     6},
     // substitute_in_graph where torch's answer rests on what the reference does not keep:
     // whether a builtin is a function in CPython, annotations, torch's own rule maps, and
     // the constant folding of can_constant_fold_through.
@@ -548,7 +559,8 @@ constexpr Probe kProbes[] = {
     {"lib = torch.library.Library('tdcr', 'DEF')\nlib.define('k(Tensor x) -> Tensor')\n"
      "lib.impl('k', lambda x: x, 'CPU')\ndef f(x):\n    return torch.ops.tdcr.k(x)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
-     "a call of tdcr.k, an op torch.library.Library defined, in traced code", 7},
+     "a call of tdcr.k, an op torch.library.Library defined without a fake kernel, in traced code",
+     7},
     // A builtin Dynamo has no handler for, on an argument whose VariableTracker class the
     // reference does not know.
     {"def f(x):\n    print({'a': 1})\n    return x\n"

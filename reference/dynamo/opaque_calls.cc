@@ -166,10 +166,12 @@ std::optional<std::string> CustomOpTarget(const Value& callee) {
 }
 
 Value Dynamo::CustomOpCall(const Value& callee, CallArgs& args, const std::string& target) {
-  // Dynamo runs a custom op's fake kernel; a Library op has none the reference knows of.
-  if (apis::GetAttrOrNull(in_, callee, runtime::markers::kDefinedByLibrary)) {
-    RefuseNotModeled(
-        fmt::format("a call of {}, an op torch.library.Library defined, in traced code", target));
+  // Dynamo runs a custom op's fake kernel: a Library op without one registered fails there.
+  if (apis::GetAttrOrNull(in_, callee, runtime::markers::kDefinedByLibrary) &&
+      !apis::GetAttrOrNull(in_, callee, runtime::markers::kLibraryFake)) {
+    RefuseNotModeled(fmt::format(
+        "a call of {}, an op torch.library.Library defined without a fake kernel, in traced code",
+        target));
   }
   CallArgs as_called = args;
   Value result;

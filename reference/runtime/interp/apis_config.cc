@@ -46,7 +46,7 @@ constexpr ConfigKey kConfigKeys[] = {
     {"verbose", ConfigKey::Default::kFalse, 0, Modeled::kAnyBool},
     {"cache_size_limit", ConfigKey::Default::kInt, 8, Modeled::kPositiveInt, "recompile_limit"},
     {"recompile_limit", ConfigKey::Default::kInt, 8, Modeled::kPositiveInt, "cache_size_limit"},
-    {"accumulated_recompile_limit", ConfigKey::Default::kInt, 256, Modeled::kDefaultOnly},
+    {"accumulated_recompile_limit", ConfigKey::Default::kInt, 256, Modeled::kPositiveInt},
     // Read where the recompile limit is hit (Dynamo's eval_frame.cc).
     {"fail_on_recompile_limit_hit", ConfigKey::Default::kFalse, 0, Modeled::kAnyBool},
     {"capture_scalar_outputs", ConfigKey::Default::kFalse, 0, Modeled::kDefaultOnly},

@@ -44,6 +44,8 @@ inline constexpr std::string_view kMarkedConstant = "_dynamo_marked_constant";
 // The reference's own mark (torch keeps it in its dispatcher): an op packet or overload
 // torch.library.Library defined holds its Library here.
 inline constexpr std::string_view kDefinedByLibrary = "_tdc_defined_by";
+// ...and the fake kernel torch.library.register_fake gave such an op.
+inline constexpr std::string_view kLibraryFake = "_tdc_fake";
 }  // namespace markers
 
 // torch.compiler.set_stance's stances (eval_frame._stance.stance), one row each in
