@@ -83,8 +83,11 @@ class CodeCache {
   // may have.
   int64_t RecompileLimit() const;
   // Whether `key`'s code may compile again (R-recompile-limit), and which limit stops it:
-  // config.accumulated_recompile_limit (checked first, by torch's cache_size.py, on the
-  // code's entries and on its compiles so far) or recompile_limit (its entries).
+  // config.accumulated_recompile_limit on the code's entries (checked first by torch's
+  // cache_size.py), recompile_limit on its entries, or accumulated_recompile_limit on its
+  // compiles so far (checked last; the reference checks it with the first, which can only
+  // name the accumulated limit where torch would name recompile_limit: both stop the
+  // compile alike).
   enum class Limit { kNone, kAccumulated, kRecompile };
   Limit AtRecompileLimit(const CodeKey& key);
 

@@ -11,6 +11,8 @@
 // that trace without a break, are not modeled.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/user_traceback.h"
 #include "reference/dynamo/variable_repr.h"
@@ -22,15 +24,34 @@ namespace tdc::dynamo {
 using namespace runtime;  // NOLINT
 
 std::optional<Dynamo::CondEntry> Dynamo::CondEntryOf(const Value& callee) const {
-  const PyModule& torch = *in_.process().modules()[ModuleId::kTorch];
-  if (callee == torch.GetAttr("cond")) return CondEntry::kTorchCond;
-  if (const auto* i = DynCast<PyInstance>(callee);
-      i != nullptr && i->type->module == "torch._higher_order_ops.cond" &&
-      i->type->name == "CondOp") {
+  if (callee == torch_cond_) return CondEntry::kTorchCond;
+  if (const auto* i = DynCast<PyInstance>(callee); i != nullptr && i->type == cond_op_type_) {
     return CondEntry::kOperator;
   }
   return std::nullopt;
 }
+
+namespace {
+
+// `result` is a tensor, or a tuple or list of them, none an operand or sharing its storage.
+bool FreshTensors(const Value& result, const std::vector<Value>& operands) {
+  if (const auto* seq = DynCast<PyTuple>(result)) {
+    return std::all_of(seq->items().begin(), seq->items().end(),
+                       [&](const Value& v) { return FreshTensors(v, operands); });
+  }
+  if (const auto* seq = DynCast<PyList>(result)) {
+    return std::all_of(seq->items().begin(), seq->items().end(),
+                       [&](const Value& v) { return FreshTensors(v, operands); });
+  }
+  const auto* tensor = DynCast<PyTensor>(result);
+  if (tensor == nullptr) return false;
+  return std::none_of(operands.begin(), operands.end(), [&](const Value& operand) {
+    const auto* other = DynCast<PyTensor>(operand);
+    return other != nullptr && tensor->tensor().SharesStorageWith(other->tensor());
+  });
+}
+
+}  // namespace
 
 std::optional<Value> Dynamo::CondCall(const Value& callee, CallArgs& args) {
   std::optional<CondEntry> entry = CondEntryOf(callee);
@@ -55,7 +76,7 @@ std::optional<Value> Dynamo::CondCall(const Value& callee, CallArgs& args) {
     // Under nested graph breaks a constant predicate's branch is inlined as any callee is: a
     // break in it ends the graph inside it and never reaches the higher-order op.
     const bool nested = !speculated && NestedGraphBreaks() && rules_.on(Rule::kNestedGraphBreak);
-    cond_branches_.push_back({Tracing(), in_.frames().size(), *entry, nested, speculated});
+    cond_branches_.push_back({Tracing()->serial, in_.frames().size(), *entry, nested, speculated});
     struct Leave {
       std::vector<CondBranch>& branches;
       ~Leave() { branches.pop_back(); }
@@ -84,7 +105,24 @@ std::optional<Value> Dynamo::CondCall(const Value& callee, CallArgs& args) {
     }
     return run(truth ? args.positional[1] : args.positional[2], false);
   }
-  run(args.positional[1], true);
+  // CondHigherOrderVariable's checks raise their own errors before or between the branches:
+  // what they would find is refused (the operands' contents; after the true branch, its side
+  // effects, aliasing and output types).
+  const std::vector<Value> operand_values = in_.Iterate(operands);
+  for (const Value& v : operand_values) {
+    if (!Is<PyTensor>(v) && !IsPythonConstant(v)) {
+      RefuseNotModeled(
+          "torch.cond on a traced predicate with an operand other than a tensor or "
+          "constant (torch's operand check)");
+    }
+  }
+  const size_t changes_before = changes_.size();
+  const Value true_result = run(args.positional[1], true);
+  if (changes_.size() != changes_before || !FreshTensors(true_result, operand_values)) {
+    RefuseNotModeled(
+        "a speculated branch of torch.cond that changes an object or returns other than new "
+        "tensors (torch's side-effect, aliasing and output checks)");
+  }
   run(args.positional[2], true);
   RefuseNotModeled(
       "torch.cond on a traced tensor predicate whose branches trace without a graph break (the "
@@ -92,7 +130,10 @@ std::optional<Value> Dynamo::CondCall(const Value& callee, CallArgs& args) {
 }
 
 const Dynamo::CondBranch* Dynamo::CurrentCondBranch() const {
-  if (cond_branches_.empty() || cond_branches_.back().trace != Tracing()) return nullptr;
+  if (cond_branches_.empty() || Tracing() == nullptr ||
+      cond_branches_.back().trace_serial != Tracing()->serial) {
+    return nullptr;
+  }
   return &cond_branches_.back();
 }
 

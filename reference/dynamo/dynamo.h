@@ -289,7 +289,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // torch.cond's own frame (cond.py) is between, whether it is inlined under nested graph
   // breaks (a constant predicate's), whether it is speculated.
   struct CondBranch {
-    const Trace* trace;
+    uint64_t trace_serial;  // Trace::serial: a freed trace's address may be reused
     size_t depth;
     CondEntry entry;
     bool nested;
@@ -651,6 +651,10 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   AtenLowering* aten_ = nullptr;
   runtime::GraphBackend* backend_ = nullptr;
   std::vector<Value> is_compiling_fns_;
+  // torch.cond and the CondOp class of torch.ops.higher_order.cond as installed (the program
+  // may rebind the names).
+  Value torch_cond_;
+  runtime::Ref<runtime::PyType> cond_op_type_;
   static constexpr size_t kIsDynamoCompiling = 1;  // its index in is_compiling_fns_
 
   // ---- State across calls, until torch._dynamo.reset() (which clears the code cache).
@@ -687,8 +691,6 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::set<size_t> polyfill_frames_;
   // The branches of torch.cond being traced, innermost last.
   std::vector<CondBranch> cond_branches_;
-  // The branches of torch.cond being traced, innermost last: the trace, the depth of the
-  // branch's frame, and whether torch.cond's own frame (cond.py) is between (CondEntry).
   // The context managers' function wrappers running (ContextWrapperCall): the depth of the
   // frame that called each, and where torch's frame of it makes its call (`func(*args,
   // **kwargs)`), if torch has one; a break at that call is located there.

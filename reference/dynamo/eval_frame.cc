@@ -96,6 +96,9 @@ Dynamo::Dynamo(Interpreter& in, const RuleSet& rules, Value recorder, AtenLoweri
       modules[ModuleId::kTorchCompiler]->GetAttr("is_dynamo_compiling"),  // kIsDynamoCompiling
       modules[ModuleId::kTorchDynamo]->GetAttr("is_compiling"),
       modules[ModuleId::kTorchUtils]->GetAttr("is_compiling")};
+  torch_cond_ = modules[ModuleId::kTorch]->GetAttr("cond");
+  Value ops_cond = in_.GetAttr(in_.GetAttr(modules[ModuleId::kTorchOps], "higher_order"), "cond");
+  cond_op_type_ = DynCast<PyInstance>(ops_cond)->type;
 }
 
 Dynamo::~Dynamo() {

@@ -538,6 +538,11 @@ constexpr Probe kProbes[] = {
      "def f(x):\n    return torch.cond(x.sum() > 0, b, b, (x,))\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "a data-dependent branch in a branch of torch.cond on a traced predicate", 4},
+    {"def f(x):\n    return torch.cond(x.sum() > 0, lambda y: y, lambda y: -y, (x,))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a speculated branch of torch.cond that changes an object or returns other than new "
+     "tensors",
+     4},
     {"def b(y):\n    torch._dynamo.step_unsupported()\n    return y\n"
      "def f(x):\n    return torch.cond(True, b, b, (x,))\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
@@ -566,6 +571,9 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    print({'a': 1})\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "the VariableTracker class of a 'dict' argument is not modeled", 4},
+    {"def f(x):\n    print(x.shape)\n    return x\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "the VariableTracker class of a 'tuple' argument is not modeled", 4},
 };
 
 struct Control {

@@ -22,7 +22,8 @@ std::string Dynamo::UserTraceback(const Trace& t, bool after_call, bool callers_
       for (TracebackEntry& e : CompiledFunctionPolyfillFrames()) entries.push_back(std::move(e));
     }
     for (const CondBranch& branch : cond_branches_) {
-      if (branch.trace == &t && branch.depth == i && branch.entry == CondEntry::kTorchCond)
+      if (branch.trace_serial == t.serial && branch.depth == i &&
+          branch.entry == CondEntry::kTorchCond)
         entries.push_back(TorchCondFrame());
     }
     int64_t line = LineOf(f);

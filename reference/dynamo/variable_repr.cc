@@ -31,7 +31,8 @@ std::string VariableClassOf(const Value& v) {
   if (Is<PyTensor>(v)) name = "tensor.TensorVariable";
   if (IsPythonConstant(v)) name = "constant.ConstantVariable";
   if (Is<PyList>(v)) name = "lists.ListVariable";
-  if (Is<PyTuple>(v)) name = "lists.TupleVariable";
+  // A tuple is refused: the runtime's torch.Size and torch.return_types values are tuples
+  // too, which torch names SizeVariable and NamedTupleVariable.
   if (name == nullptr) {
     RefuseNotModeled(
         fmt::format("the VariableTracker class of a '{}' argument is not modeled", TypeName(v)));

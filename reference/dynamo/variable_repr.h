@@ -17,7 +17,7 @@ std::string VariableRepr(const runtime::Value& v);
 std::string VariableList(const std::vector<runtime::Value>& values);
 std::string VariableDict(const std::vector<std::pair<std::string, runtime::Value>>& keywords);
 // The VariableTracker class an argument becomes ("<class 'torch._dynamo.variables.lists.
-// ListVariable'>"), for a tensor, a constant, a list or a tuple; refused for the rest.
+// ListVariable'>"), for a tensor, a constant or a list; refused for the rest.
 std::string VariableClassOf(const runtime::Value& v);
 // None, bool, int, float or str: the arguments whose VariableTracker the reference prints.
 bool IsPythonConstant(const runtime::Value& v);

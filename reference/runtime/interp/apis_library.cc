@@ -57,19 +57,15 @@ std::shared_ptr<LibraryTypes> InstallCustomOp(Interpreter& in) {
         !Is<PyStr>(args.positional[1]) || ProgramStr(args.positional[1]) != "cpu") {
       RefuseNotModeled("CustomOpDef.register_kernel other than register_kernel(\"cpu\"[, fn])");
     }
-    auto def = RefCast<PyInstance>(args.positional[0]);
+    Ref<PyInstance> def(&InstanceOf(args.positional[0], types->custom_op_def, "CustomOpDef"));
     auto inner = [&in, types, def](const Value& fn) {
       def->attrs->SetStr("_fn", fn);
-      auto& ns = *DynCast<PyInstance>(
-          MakeNamespace(in, *types, ProgramStr(def->attrs->GetStr("_namespace"))));
-      Value packet = ns.attrs->GetStr(ProgramStr(def->attrs->GetStr("_name")));
-      if (!packet || DynCast<PyInstance>(packet) == nullptr ||
-          DynCast<PyInstance>(packet)->type != types->packet) {
+      PyInstance& ns = MakeNamespace(in, *types, ProgramStr(def->attrs->GetStr("_namespace")));
+      PyInstance* packet = PacketIn(*types, ns, ProgramStr(def->attrs->GetStr("_name")));
+      if (packet == nullptr) {
         RefuseNotModeled("CustomOpDef.register_kernel after torch.ops.<ns>.<op> was replaced");
       }
-      DynCast<PyInstance>(packet)->attrs->SetStr("_fn", fn);
-      DynCast<PyInstance>(DynCast<PyInstance>(packet)->attrs->GetStr("default"))
-          ->attrs->SetStr("_fn", fn);
+      SetOnOp(*types, *packet, "_fn", fn);
       return fn;
     };
     if (args.positional.size() == 3) return inner(args.positional[2]);
@@ -79,13 +75,14 @@ std::shared_ptr<LibraryTypes> InstallCustomOp(Interpreter& in) {
                                    return inner(apis::BindParams(in, "inner", {{"fn"}}, call)[0]);
                                  });
   });
-  AddMethod(in, types->custom_op_def, "register_fake", [&in](CallArgs& args) {
+  AddMethod(in, types->custom_op_def, "register_fake", [&in, types](CallArgs& args) {
     if (args.positional.size() != 2) {
       Raise(in.heap(), ExcType::kTypeError,
             "CustomOpDef.register_fake() missing 1 required positional argument: 'fn'");
     }
     // Eager calls never run the fake implementation; register_fake returns fn.
-    DynCast<PyInstance>(args.positional[0])->attrs->SetStr("_abstract_fn", args.positional[1]);
+    InstanceOf(args.positional[0], types->custom_op_def, "CustomOpDef.register_fake's self")
+        .attrs->SetStr("_abstract_fn", args.positional[1]);
     return args.positional[1];
   });
   AddMethod(in, types->packet, "__call__",

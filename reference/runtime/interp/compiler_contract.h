@@ -41,8 +41,8 @@ inline constexpr std::string_view kForbidden = "_dynamo_forbidden";
 // torch._dynamo.assume_constant_result's mark: a traced call runs it and keeps its result
 // as a constant.
 inline constexpr std::string_view kMarkedConstant = "_dynamo_marked_constant";
-// The reference's own mark (torch keeps it in its dispatcher): an op packet or overload
-// torch.library.Library defined holds its Library here.
+// The reference's own mark (torch keeps it in its dispatcher): True on an op packet or
+// overload torch.library.Library defined.
 inline constexpr std::string_view kDefinedByLibrary = "_tdc_defined_by";
 // ...and the fake kernel torch.library.register_fake gave such an op.
 inline constexpr std::string_view kLibraryFake = "_tdc_fake";

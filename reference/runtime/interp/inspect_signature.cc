@@ -43,7 +43,14 @@ Signature DefSignature(const PyFunction& f) {
   Signature out;
   const auto* defaults = DynCast<PyTuple>(f.defaults);
   const size_t n_positional = args.posonlyargs.size() + args.args.size();
-  const size_t first_default = n_positional - (defaults != nullptr ? defaults->size() : 0);
+  const size_t n_defaults = defaults != nullptr ? defaults->size() : 0;
+  if (n_defaults > n_positional) {
+    RefuseNotModeled(
+        fmt::format("inspect.signature of {}, whose __defaults__ was made longer "
+                    "than its parameters",
+                    f.qualname_text()));
+  }
+  const size_t first_default = n_positional - n_defaults;
   size_t i = 0;
   for (const auto* list : {&args.posonlyargs, &args.args}) {
     for (const lang::ArgPtr& a : *list) {

@@ -20,7 +20,7 @@ Value CallLibraryKernel(Interpreter& in, const PyInstance& op, CallArgs args) {
         "(torch's NotImplementedError)",
         name));
   }
-  if (op.attrs->GetStr(kKernelDisablesDynamo)) {
+  if (op.attrs->GetStr(kKernelDisablesDynamo) == in.heap().True()) {
     EvalFrameCallbackScope no_callback(in.process().compiler, nullptr);
     return in.Call(kernel, std::move(args));
   }
@@ -33,18 +33,48 @@ Value CallLibraryKernel(Interpreter& in, const PyInstance& op, CallArgs args) {
 
 }  // namespace
 
-Value MakeNamespace(Interpreter& in, const LibraryTypes& types, std::string_view name) {
+PyInstance& MakeNamespace(Interpreter& in, const LibraryTypes& types, std::string_view name) {
   PyModule& ops = *in.process().modules()[ModuleId::kTorchOps];
-  if (Value existing = ops.GetAttr(name)) return existing;
+  if (Value existing = ops.GetAttr(name)) {
+    return InstanceOf(existing, types.op_namespace, fmt::format("torch.ops.{}", name));
+  }
   Ref<PyInstance> ns = in.heap().NewInstance(types.op_namespace);
   ns->attrs->SetStr("name", in.heap().Str("torch.ops." + std::string(name)));
   ops.SetAttr(name, ns);
-  return ns;
+  return *ns;
+}
+
+PyInstance& InstanceOf(const Value& v, const Ref<PyType>& type, std::string_view what) {
+  auto* instance = DynCast<PyInstance>(v);
+  if (instance == nullptr || instance->type != type) {
+    RefuseNotModeled(fmt::format("{} replaced by a {} (the reference keeps a {} there)", what,
+                                 v ? std::string(TypeName(v)) : "missing value",
+                                 type->QualifiedName()));
+  }
+  return *instance;
+}
+
+PyInstance* PacketIn(const LibraryTypes& types, const PyInstance& ns, std::string_view op) {
+  auto* packet = DynCast<PyInstance>(ns.attrs->GetStr(op));
+  return packet != nullptr && packet->type == types.packet ? packet : nullptr;
+}
+
+void SetOnOp(const LibraryTypes& types, PyInstance& packet, std::string_view attr,
+             const Value& value) {
+  PyInstance& overload =
+      InstanceOf(packet.attrs->GetStr("default"), types.overload, "an op packet's `default`");
+  for (PyInstance* op : {&packet, &overload}) {
+    if (value) {
+      op->attrs->SetStr(attr, value);
+    } else {
+      op->attrs->EraseStr(attr);
+    }
+  }
 }
 
 Ref<PyInstance> MakeOpPacket(Interpreter& in, const LibraryTypes& types, const std::string& ns_name,
                              const std::string& op_name, const Value& fn) {
-  Value ns = MakeNamespace(in, types, ns_name);
+  PyInstance& ns = MakeNamespace(in, types, ns_name);
   Ref<PyInstance> packet = in.heap().NewInstance(types.packet);
   packet->attrs->SetStr("_qualified_op_name", in.heap().Str(ns_name + "::" + op_name));
   packet->attrs->SetStr("__name__", in.heap().Str(op_name));
@@ -67,7 +97,7 @@ Ref<PyInstance> MakeOpPacket(Interpreter& in, const LibraryTypes& types, const s
   if (fn) overload->attrs->SetStr("_fn", fn);
   overload->repr = fmt::format("<OpOverload(op='{}.{}', overload='default')>", ns_name, op_name);
   packet->attrs->SetStr("default", overload);
-  DynCast<PyInstance>(ns)->attrs->SetStr(op_name, packet);
+  ns.attrs->SetStr(op_name, packet);
   return packet;
 }
 
@@ -76,7 +106,9 @@ Ref<PyInstance> MakeOpPacket(Interpreter& in, const LibraryTypes& types, const s
 Value CallStored(Interpreter& in, CallArgs& args, std::string_view field) {
   Value self = args.positional[0];
   args.positional.erase(args.positional.begin());
-  const PyInstance& op = *DynCast<PyInstance>(self);
+  const auto* op_instance = DynCast<PyInstance>(self);
+  if (op_instance == nullptr) RefuseNotModeled("an op's __call__ called on another object");
+  const PyInstance& op = *op_instance;
   if (op.attrs->GetStr(markers::kDefinedByLibrary))
     return CallLibraryKernel(in, op, std::move(args));
   EvalFrameCallbackScope no_callback(in.process().compiler, nullptr);

@@ -18,12 +18,23 @@ struct LibraryTypes {
 
 // Set on a destroyed Library and on the ops it had defined.
 inline constexpr std::string_view kDestroyed = "_tdc_destroyed";
-// Set on a Library op whose kernel torch.library.register_kernel registered: torch runs it
-// with Dynamo disabled, as a custom op's.
+// True on a Library op whose kernel torch.library.register_kernel registered (torch runs it
+// with Dynamo disabled, as a custom op's), False for Library.impl's.
 inline constexpr std::string_view kKernelDisablesDynamo = "_tdc_kernel_disables_dynamo";
 
-// torch.ops.<name>, made on first use.
-Value MakeNamespace(Interpreter& in, const LibraryTypes& types, std::string_view name);
+// torch.ops.<name>, made on first use (a refusal when the program replaced it).
+PyInstance& MakeNamespace(Interpreter& in, const LibraryTypes& types, std::string_view name);
+
+// `v` as an instance of `type`; anything else (the program can put any object where the
+// reference keeps these) is refused, `what` naming the place.
+PyInstance& InstanceOf(const Value& v, const Ref<PyType>& type, std::string_view what);
+
+// The packet torch.ops.<ns>.<op> in namespace `ns`, or null when that is no packet.
+PyInstance* PacketIn(const LibraryTypes& types, const PyInstance& ns, std::string_view op);
+
+// Sets `attr` on a packet and on its default overload (null: takes it away).
+void SetOnOp(const LibraryTypes& types, PyInstance& packet, std::string_view attr,
+             const Value& value);
 
 // torch.ops.<ns>.<op>: an OpOverloadPacket with its `default` OpOverload, both calling `fn`
 // (null until a kernel is registered).
