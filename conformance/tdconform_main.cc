@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <string>
 
@@ -148,5 +149,12 @@ int main(int argc, char** argv) {
       !inside.empty() && *inside.begin() != "..") {
     o.out = inside.string();
   }
-  return static_cast<int>(tdc::conformance::RunSuite(o));
+  try {
+    return static_cast<int>(tdc::conformance::RunSuite(o));
+  } catch (const std::exception& error) {
+    // The run's steps give their errors back as values; this is the last line against a
+    // library call that throws (std::filesystem, fmt's writes), said instead of an abort.
+    fmt::print(stderr, "tdconform: internal error: {}\n", error.what());
+    return static_cast<int>(tdc::conformance::SuiteStatus::kError);
+  }
 }

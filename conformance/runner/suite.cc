@@ -46,8 +46,9 @@ OrError<std::map<std::string, Verdict>> Prepare(const SuiteOptions& o,
       std::ranges::any_of(ids, [](const std::string& id) { return id.starts_with("fuzz:torch:"); });
   if (by_torch && std::filesystem::path(o.out).is_absolute()) {
     // The oracle names a program by its path in the repository (fixtures/SCHEMA.md, meta.fixture).
+    std::error_code unknown;
     return fmt::format("tdconform: error: --vs-torch: --out {} must lie inside the repository ({})",
-                       o.out, std::filesystem::current_path().string());
+                       o.out, std::filesystem::current_path(unknown).string());
   }
   return PrepareGenerated(ids, {GeneratedDir(o), o.python});
 }

@@ -123,7 +123,7 @@ class GeneratedTest(unittest.TestCase):
                          len(golden["compiled"]["torch-2.13"]["invocations"]))
         outside = run("--backend", backend("reference"), "--fuzz", "1", "--vs-torch", "--filter", "fuzz:*",
                       "--out", str(self.out))
-        self.assertEqual(outside.returncode, 2)
+        self.assertEqual(outside.returncode, 2, outside.stdout + outside.stderr)
         self.assertIn("--vs-torch: --out", outside.stderr)
         shutil.rmtree(out, ignore_errors=True)
 
