@@ -146,17 +146,24 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
                 CasePhase::kLoad, "abi_version");
 }
 
-// Whether a process named `comm` (other than a zombie) is alive.
+// Whether a process named `comm` (other than a zombie) is alive. /proc changes while it is
+// read: a scan that fails to advance is made again.
 bool Alive(const std::string& comm) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t close = stat.rfind(')');
-    if (close == std::string::npos || close + 2 >= stat.size()) continue;
-    if (stat.find("(" + comm + ")") != std::string::npos && stat[close + 2] != 'Z') return true;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::error_code error;
+    for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
+         it.increment(error)) {
+      const std::string pid = it->path().filename().string();
+      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream in(it->path() / "stat");
+      std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const size_t close = stat.rfind(')');
+      if (close == std::string::npos || close + 2 >= stat.size()) continue;
+      if (stat.find("(" + comm + ")") != std::string::npos && stat[close + 2] != 'Z') return true;
+    }
+    if (!error) return false;
   }
+  ADD_FAILURE() << "/proc could not be read through";
   return false;
 }
 
