@@ -96,6 +96,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnStoreAttribute(const Value& object) override;
   void OnClassAttributeRead(const Value& instance, std::string_view name) override;
   void OnMissingAttribute(const Value& object, std::string_view name) override;
+  void OnDunderRead(const Value& object, std::string_view name) override;  // dunder_reads.cc
   void OnMutate(const Value& object) override;
   void OnNewInstance(const Value& instance) override;
   void OnNewContextWrapper(const Value& wrapper) override;

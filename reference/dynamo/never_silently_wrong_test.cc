@@ -574,6 +574,26 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    print(x.shape)\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "the VariableTracker class of a 'tuple' argument is not modeled", 4},
+    // An attribute of an object whose type the attribute table does not list.
+    {"out = torch.float32.__class__", "dtype.__class__ is not modeled"},
+    // A dunder attribute of torch's callables in traced code (Dynamo's GetAttrVariable).
+    {"def f(x):\n    return x + len(torch.sin.__name__)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "reading __name__ of <built-in method sin of type object at 0x?> in traced code", 4},
+    {"def f(x):\n    return x + torch.ops.aten.sin.__name__.count('s')\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "reading __name__ of", 4},
+    {"def f(x):\n    return x + len(torch.nn.functional.relu.__qualname__)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "reading __qualname__ of <function relu at 0x?> in traced code", 4},
+    // In-place writes into a tensor: its other names see them in torch.
+    {"x = torch.ones(2)\ny = x\nx += 1\nout = y",
+     "an augmented assignment to a tensor (Add, in place in torch) is not modeled", 5},
+    {"x = torch.ones(2)\nx[0] = 5.0\nout = x", "Tensor.__setitem__ is not modeled", 4},
+    {"x = torch.ones(2)\ndel x[0]", "Tensor.__delitem__ is not modeled", 4},
+    {"def g(x):\n    return x\ndef f(x):\n    return x + len(g.__qualname__)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "reading __qualname__ of <function g at 0x?> in traced code", 6},
 };
 
 struct Control {
@@ -599,6 +619,9 @@ constexpr Control kControls[] = {
     {"class C:\n    def __init__(self, a):\n        self.a = a\nout = C()",
      "TypeError: C.__init__() missing 1 required positional argument: 'a'"},
     {"class C:\n    pass\nout = C(1)", "TypeError: C() takes no arguments"},
+    {"class C:\n    pass\nc = C()\nc[0] = 1",
+     "TypeError: 'C' object does not support item assignment"},
+    {"out = torch.ones(2).foo_bar", "AttributeError: 'Tensor' object has no attribute 'foo_bar'"},
     {"class C:\n    def f(self):\n        return super().missing\nout = C().f()",
      "AttributeError: 'super' object has no attribute 'missing'"},
     {"out = torch.ones(2) + torch.ones(3)",

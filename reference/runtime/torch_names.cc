@@ -64,6 +64,8 @@ bool PythonTypeHas(std::string_view type, std::string_view name) {
   return TypeNames().contains(Key(type, name));
 }
 
+bool PythonTypeListed(std::string_view type) { return PythonTypeHas(type, "__class__"); }
+
 bool TorchAcceptsKeyword(bool method, std::string_view name, std::string_view keyword) {
   return Keywords().contains(Key(Key(method ? "method" : "function", name), keyword));
 }

@@ -14,6 +14,9 @@ namespace tdc::runtime {
 bool TorchModuleHas(std::string_view module, std::string_view name);
 // Whether instances of the type named `type` ("str", "Tensor") have attribute `name` there.
 bool PythonTypeHas(std::string_view type, std::string_view name);
+// Whether the table lists the type named `type` at all: for another type (dtype, a builtin
+// function, a module's classes) the runtime cannot tell which attributes it lacks.
+bool PythonTypeListed(std::string_view type);
 // Whether an overload of torch function `torch.<name>` (or Tensor method `name`, when
 // `method`) of the op table takes a parameter `keyword` there.
 bool TorchAcceptsKeyword(bool method, std::string_view name, std::string_view keyword);

@@ -40,12 +40,17 @@ namespace {
     Raise(in.heap(), ExcType::kAttributeError,
           fmt::format("type object '{}' has no attribute '{}'", t->name, name));
   }
-  if (const auto* i = DynCast<PyInstance>(object);
-      i != nullptr && i->type->user_defined && PythonTypeHas("object", name)) {
-    RefuseNotModeled(
-        fmt::format("{}.{} (of a class statement's class) is not modeled", i->type->name, name));
+  const auto* instance = DynCast<PyInstance>(object);
+  const bool of_program = instance != nullptr && instance->type->user_defined;
+  if (of_program && PythonTypeHas("object", name)) {
+    RefuseNotModeled(fmt::format("{}.{} (of a class statement's class) is not modeled",
+                                 instance->type->name, name));
   }
-  if (PythonTypeHas(TypeName(object), name)) {
+  // Of a type the table does not list, whether Python has the attribute is not known: what
+  // the program reads of it is refused, never answered with an AttributeError (the
+  // reference's own reads look for its markers, which such an object lacks).
+  if (PythonTypeHas(TypeName(object), name) ||
+      (!of_program && !in.InInternalLookup() && !PythonTypeListed(TypeName(object)))) {
     RefuseNotModeled(fmt::format("{}.{} is not modeled", TypeName(object), name));
   }
   Raise(in.heap(), ExcType::kAttributeError,
@@ -129,7 +134,10 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
       const auto* b = DynCast<PyBuiltin>(object);
       if (name == "__name__" || name == "__qualname__") {
         std::string_view n = b->name();
-        return heap().Str(std::string(name == "__name__" ? n.substr(n.rfind('.') + 1) : n));
+        if (name == "__name__") return heap().Str(std::string(n.substr(n.rfind('.') + 1)));
+        // The Tensor methods the runtime has are torch._C.TensorBase's, in C.
+        if (n.starts_with("Tensor.")) return heap().Str("TensorBase" + std::string(n.substr(6)));
+        return heap().Str(std::string(n));
       }
       break;
     }

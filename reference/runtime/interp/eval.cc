@@ -54,6 +54,14 @@ class CurrentCall {
 
 }  // namespace
 
+Value Interpreter::Docstring(Frame& f, const lang::StmtList& body) {
+  if (body.empty() || body.front()->kind != NodeKind::kExprStmt) return nullptr;
+  const lang::Expr& first = *As<lang::ExprStmt>(*body.front()).value;
+  if (first.kind != NodeKind::kConstant) return nullptr;
+  const auto& literal = As<lang::Constant>(first);
+  return literal.value.kind == ConstantValue::Kind::kStr ? Constant(f, literal) : nullptr;
+}
+
 Value Interpreter::Constant(Frame& f, const lang::Constant& c) {
   (void)f;
   auto cached = constants_.find(&c);
@@ -123,7 +131,9 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
       return LoadName(f, As<Name>(e).id);
     case NodeKind::kAttribute: {
       const auto& a = As<Attribute>(e);
-      return GetAttr(Eval(f, *a.value), a.attr);
+      Value object = Eval(f, *a.value);
+      if (a.attr.starts_with("__")) DunderRead(object, a.attr);
+      return GetAttr(object, a.attr);
     }
     case NodeKind::kCall:
       return EvalCall(f, As<lang::Call>(e));
@@ -452,6 +462,7 @@ Value Interpreter::MakeFunction(Frame& f, const Node& def, const std::string& na
                                           heap().Intern(scope.qualname), f.globals);
   if (!defaults.empty()) fn->defaults = heap().NewTuple(std::move(defaults));
   if (kwdefaults) fn->kwdefaults = kwdefaults;
+  if (def.kind == NodeKind::kFunctionDef) fn->doc = Docstring(f, As<FunctionDef>(def).body);
   if (!scope.freevars.empty()) {
     std::vector<Value> cells;
     for (const std::string& free : scope.freevars)

@@ -163,6 +163,13 @@ class FrameHook {
     (void)object;
     (void)name;
   }
+  // An attribute expression of the program reads the dunder attribute `name` (`__name__`,
+  // `__module__`, ...) of `object` (Dynamo answers it for some callables, not for torch's
+  // own). The interpreter's own reads (__enter__ of a with statement) are not told.
+  virtual void OnDunderRead(const Value& object, std::string_view name) {
+    (void)object;
+    (void)name;
+  }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
     (void)globals;
@@ -227,6 +234,12 @@ class Interpreter {
   void MissingAttribute(const Value& object, std::string_view name) {
     if (hook_ != nullptr && !internal_lookup_) hook_->OnMissingAttribute(object, name);
   }
+  // Tells the frame hook (FrameHook::OnDunderRead).
+  void DunderRead(const Value& object, std::string_view name) {
+    if (hook_ != nullptr && !internal_lookup_) hook_->OnDunderRead(object, name);
+  }
+  // Whether an InternalLookup lives.
+  bool InInternalLookup() const { return internal_lookup_; }
   // While one lives, attribute reads are the reference's own (a marker torch checks on the
   // real object, not a read of the program): the frame hook is not told of them.
   class InternalLookup {
@@ -303,6 +316,8 @@ class Interpreter {
   Value MakeFunction(Frame& f, const lang::Node& def, const std::string& name,
                      const lang::Arguments* params);
   Value Constant(Frame& f, const lang::Constant& c);
+  // A def's docstring (its first statement, a str literal), or null.
+  Value Docstring(Frame& f, const lang::StmtList& body);
 
   Value LoadName(Frame& f, const std::string& name);
   void StoreName(Frame& f, const std::string& name, Value value);

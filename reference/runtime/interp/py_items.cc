@@ -5,10 +5,13 @@
 #include <algorithm>
 
 #include "reference/runtime/interp/attributes.h"
+#include "reference/runtime/interp/classes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/slices.h"
 #include "reference/runtime/interp/tensor_items.h"
+#include "reference/runtime/not_modeled.h"
+#include "reference/runtime/torch_names.h"
 
 namespace tdc::runtime {
 namespace {
@@ -60,6 +63,18 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
   return out;
 }
 
+// Python's TypeError `message` for an item operation `container` lacks (its `method`);
+// refused where Python has the method there (a tensor's __setitem__), or cannot tell (a type
+// the attribute table does not list), never answered with the TypeError (DESIGN D13).
+[[noreturn]] void LacksItemMethod(Interpreter& in, const Value& container, std::string_view method,
+                                  const std::string& message) {
+  const std::string type(TypeName(container));
+  if (PythonTypeHas(type, method) || (!IsOfUserClass(container) && !PythonTypeListed(type))) {
+    RefuseNotModeled(fmt::format("{}.{} is not modeled", type, method));
+  }
+  Raise(in.heap(), ExcType::kTypeError, message);
+}
+
 }  // namespace
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key) {
@@ -82,8 +97,8 @@ Value GetItem(Interpreter& in, const Value& container, const Value& key) {
   // A library class's __getitem__ (torch._dynamo.utils.counters, re.Match).
   if (std::optional<Value> method = LookupMethod(in, container, "__getitem__"))
     return in.Call(*method, {{container, key}, {}});
-  Raise(in.heap(), ExcType::kTypeError,
-        fmt::format("'{}' object is not subscriptable", TypeName(container)));
+  LacksItemMethod(in, container, "__getitem__",
+                  fmt::format("'{}' object is not subscriptable", TypeName(container)));
 }
 
 Value GetSlice(Interpreter& in, const Value& container, const Value& lower, const Value& upper,
@@ -104,8 +119,8 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
   if (const auto* l = DynCast<PyList>(container)) items = &l->items();
   if (const auto* t = DynCast<PyTuple>(container)) items = &t->items();
   if (items == nullptr) {
-    Raise(in.heap(), ExcType::kTypeError,
-          fmt::format("'{}' object is not subscriptable", TypeName(container)));
+    LacksItemMethod(in, container, "__getitem__",
+                    fmt::format("'{}' object is not subscriptable", TypeName(container)));
   }
   std::vector<Value> out;
   for (int64_t i : SliceIndices(in, static_cast<int64_t>(items->size()), lower, upper, step)) {
@@ -130,8 +145,8 @@ void SetItem(Interpreter& in, const Value& container, const Value& key, Value va
     in.Call(*method, {{container, key, std::move(value)}, {}});
     return;
   }
-  Raise(in.heap(), ExcType::kTypeError,
-        fmt::format("'{}' object does not support item assignment", TypeName(container)));
+  LacksItemMethod(in, container, "__setitem__",
+                  fmt::format("'{}' object does not support item assignment", TypeName(container)));
 }
 
 void DelItem(Interpreter& in, const Value& container, const Value& key) {
@@ -151,8 +166,8 @@ void DelItem(Interpreter& in, const Value& container, const Value& key) {
     in.Call(*method, {{container, key}, {}});
     return;
   }
-  Raise(in.heap(), ExcType::kTypeError,
-        fmt::format("'{}' object doesn't support item deletion", TypeName(container)));
+  LacksItemMethod(in, container, "__delitem__",
+                  fmt::format("'{}' object doesn't support item deletion", TypeName(container)));
 }
 
 }  // namespace tdc::runtime

@@ -12,6 +12,7 @@
 #include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/tensor_values.h"
+#include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_table.h"
 #include "reference/runtime/torch_names.h"
 
@@ -431,6 +432,13 @@ Value InPlaceBinary(Interpreter& in, lang::BinaryOp op, const Value& a, const Va
       for (Value& v : in.Iterate(b)) list->items().push_back(std::move(v));
       return a;
     }
+  }
+  // A tensor's __iadd__ (and the other in-place operators) writes into the tensor, which its
+  // other names see, and Dynamo records it as an in-place node: not modeled.
+  if (Is<PyTensor>(a)) {
+    RefuseNotModeled(
+        fmt::format("an augmented assignment to a tensor ({}, in place in torch) is not modeled",
+                    lang::BinaryOpClassName(op)));
   }
   return BinaryOperation(in, op, a, b);
 }

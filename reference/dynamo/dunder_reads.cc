@@ -1,0 +1,71 @@
+// A dunder attribute (`__name__`, `__qualname__`, `__module__` ...) of a function, read in
+// traced code. Dynamo answers a few as constants (a builtin's `__name__`; a user function's
+// `__name__`, `__module__`, `__doc__`, `__defaults__`, `__code__`, `__dict__`,
+// `__wrapped__`), and makes a GetAttrVariable of the others, whose later use depends on the
+// callable (probed on torch 2.13.0: `len(torch.sin.__name__)` and `len(f.__qualname__)`
+// raise inside the trace and the frame runs eagerly, uncompiled; `f.__qualname__ == "f"` is
+// False; `.count(...)` of it breaks the graph; torch._dynamo.graph_break's `__name__` is a
+// constant but its `__qualname__` is not). The reference refuses those (DESIGN D13).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "reference/dynamo/dynamo.h"
+#include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/not_modeled.h"
+
+namespace tdc::dynamo {
+
+namespace {
+
+using runtime::PyBuiltin;
+using runtime::PyFunction;
+
+bool StartsWithTorch(std::string_view module) {
+  return module == "torch" || module.starts_with("torch.");
+}
+
+// Whether `object` is a callable torch defines: an op (torch.sin, Tensor.add, a packet or
+// overload of torch.ops, a namespaced builtin) or a torch function written in Python
+// (torch.nn.functional.relu, torch.compiler.disable).
+bool IsTorchCallable(runtime::Interpreter& in, const Value& object) {
+  if (runtime::apis::IsTorchInGraphByName(object)) return true;
+  if (const auto* b = DynCast<PyBuiltin>(object)) {
+    return !b->cpython_function && in.process().builtins()->GetAttr(b->name()) != object;
+  }
+  if (const auto* f = DynCast<PyFunction>(object)) {
+    const auto* module = DynCast<runtime::PyStr>(f->module);
+    return module != nullptr && StartsWithTorch(module->value());
+  }
+  return false;
+}
+
+// The dunder attributes Dynamo reads as constants of a program's function.
+constexpr std::string_view kUserFunctionConstants[] = {
+    "__name__", "__module__", "__doc__", "__defaults__", "__code__", "__dict__", "__wrapped__"};
+
+// Whether Dynamo answers `object.name` as a constant; nullopt when `object` is no function.
+std::optional<bool> DynamoReadsConstant(runtime::Interpreter& in, const Value& object,
+                                        std::string_view name) {
+  if (!Is<PyFunction>(object) && !Is<PyBuiltin>(object) &&
+      !runtime::apis::IsTorchInGraphByName(object)) {
+    return std::nullopt;
+  }
+  if (IsTorchCallable(in, object)) return false;
+  if (Is<PyBuiltin>(object)) return name == "__name__";
+  return std::ranges::find(kUserFunctionConstants, name) != std::end(kUserFunctionConstants);
+}
+
+}  // namespace
+
+void Dynamo::OnDunderRead(const Value& object, std::string_view name) {
+  if (Tracing() == nullptr || DynamoReadsConstant(in_, object, name).value_or(true)) return;
+  runtime::RefuseNotModeled(fmt::format(
+      "reading {} of {} in traced code is not modeled (Dynamo's GetAttrVariable: what it "
+      "allows depends on the callable)",
+      name, FunctionReprOf(object)));
+}
+
+}  // namespace tdc::dynamo
