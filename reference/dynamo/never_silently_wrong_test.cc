@@ -573,7 +573,7 @@ constexpr Probe kProbes[] = {
      "the VariableTracker class of a 'dict' argument is not modeled", 4},
     {"def f(x):\n    print(x.shape)\n    return x\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
-     "the VariableTracker class of a 'tuple' argument is not modeled", 4},
+     "the VariableTracker class of a 'Size' argument is not modeled", 4},
     // An attribute of an object whose type the attribute table does not list.
     {"out = torch.float32.__class__", "dtype.__class__ is not modeled"},
     // A dunder attribute of torch's callables in traced code (Dynamo's GetAttrVariable).
@@ -586,6 +586,12 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    return x + len(torch.nn.functional.relu.__qualname__)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "reading __qualname__ of <function relu at 0x?> in traced code", 4},
+    // torch.Size's own methods.
+    {"out = torch.ones(2).shape.numel()", "Size.numel is not modeled"},
+    // Tensor.__pos__ (a pos node under Dynamo), __invert__ and __abs__.
+    {"out = +torch.ones(2)", "the tensor operator unary + is not modeled"},
+    {"out = ~torch.ones(2, dtype=torch.bool)", "the tensor operator unary ~ is not modeled"},
+    {"out = abs(torch.ones(2))", "abs() of a tensor is not modeled"},
     // In-place writes into a tensor: its other names see them in torch.
     {"x = torch.ones(2)\ny = x\nx += 1\nout = y",
      "an augmented assignment to a tensor (Add, in place in torch) is not modeled", 5},

@@ -115,6 +115,9 @@ std::string ReprPrinter::Print(const Value& v) {
     case ObjectKind::kStr:
       return ReprStr(DynCast<PyStr>(v)->value());
     case ObjectKind::kTuple:
+      if (DynCast<PyTuple>(v)->torch_size) {
+        return "torch.Size(" + Sequence(v, DynCast<PyTuple>(v)->items(), '[', ']') + ")";
+      }
       return Sequence(v, DynCast<PyTuple>(v)->items(), '(', ')');
     case ObjectKind::kList:
       return Sequence(v, DynCast<PyList>(v)->items(), '[', ']');

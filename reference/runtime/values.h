@@ -99,6 +99,9 @@ class PyTuple final : public Object {
   static constexpr ObjectKind kKind = ObjectKind::kTuple;
   const std::vector<Value>& items() const { return items_; }
   size_t size() const { return items_.size(); }
+  // A torch.Size (a tuple subclass: x.shape, x.size()): its type, name and repr are
+  // torch's, and its slices and concatenations are sizes too.
+  bool torch_size = false;
 
  private:
   friend class Heap;

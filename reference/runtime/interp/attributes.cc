@@ -60,7 +60,9 @@ namespace {
 Value SizeTuple(Interpreter& in, const Shape& sizes) {
   std::vector<Value> items;
   for (int64_t s : sizes) items.push_back(in.heap().Int(s));
-  return in.heap().NewTuple(std::move(items));
+  Ref<PyTuple> size = in.heap().NewTuple(std::move(items));
+  size->torch_size = true;
+  return size;
 }
 
 // Tensor properties (not methods): torch's Tensor attributes the runtime models.

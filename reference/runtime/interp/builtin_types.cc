@@ -39,6 +39,9 @@ BuiltinTypes::BuiltinTypes(Heap& heap) {
     type->base = k.kind == ObjectKind::kBool ? by_kind_.at(ObjectKind::kInt) : object_;
     by_kind_.emplace(k.kind, std::move(type));
   }
+  torch_size_ = heap.NewType("Size", "torch");
+  torch_size_->instance_kind = ObjectKind::kTuple;
+  torch_size_->base = by_kind_.at(ObjectKind::kTuple);
   for (size_t i = 0; i < kExcTypeCount; ++i) {  // exceptions.def order: bases come first
     auto type = static_cast<ExcType>(i);
     Ref<PyType> cls =
@@ -53,6 +56,7 @@ BuiltinTypes::BuiltinTypes(Heap& heap) {
 const Ref<PyType>& BuiltinTypes::Of(const Value& v) const {
   if (const auto* e = DynCast<PyException>(v)) return ForException(e->type());
   if (const auto* i = DynCast<PyInstance>(v)) return i->type;
+  if (const auto* t = DynCast<PyTuple>(v); t != nullptr && t->torch_size) return torch_size_;
   return by_kind_.at(v->kind());
 }
 

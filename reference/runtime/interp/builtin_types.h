@@ -26,6 +26,7 @@ class BuiltinTypes {
 
  private:
   Ref<PyType> object_;
+  Ref<PyType> torch_size_;  // torch.Size, tuple's subclass
   std::map<ObjectKind, Ref<PyType>> by_kind_;
   std::vector<Ref<PyType>> exceptions_;
 };

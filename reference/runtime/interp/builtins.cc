@@ -171,6 +171,8 @@ void InstallBuiltins(Interpreter& in) {
   def("abs", [&in](CallArgs& args) {
     ExpectArgs(in, "abs", args, 1, 1);
     const Value& v = args.positional[0];
+    // Tensor.__abs__ (`_operator_abs` under Dynamo) is not modeled.
+    if (Is<PyTensor>(v)) RefuseNotModeled("abs() of a tensor is not modeled");
     if (Truth(in, CompareOperation(in, lang::CompareOp::kLt, v, in.heap().Int(0)))) {
       return UnaryOperation(in, lang::UnaryOpKind::kUSub, v);
     }

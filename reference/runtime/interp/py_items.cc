@@ -127,7 +127,9 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
     out.push_back((*items)[static_cast<size_t>(i)]);
   }
   if (Is<PyList>(container)) return in.heap().NewList(std::move(out));
-  return in.heap().NewTuple(std::move(out));
+  Ref<PyTuple> slice = in.heap().NewTuple(std::move(out));
+  slice->torch_size = DynCast<PyTuple>(container)->torch_size;  // a torch.Size's slice is one
+  return slice;
 }
 
 void SetItem(Interpreter& in, const Value& container, const Value& key, Value value) {

@@ -213,7 +213,10 @@ Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Valu
     if (Is<PyTuple>(a) && Is<PyTuple>(b)) {
       std::vector<Value> items = DynCast<PyTuple>(a)->items();
       for (const Value& v : DynCast<PyTuple>(b)->items()) items.push_back(v);
-      return h.NewTuple(std::move(items));
+      Ref<PyTuple> sum = h.NewTuple(std::move(items));
+      // torch.Size's __add__ and __radd__ make a torch.Size.
+      sum->torch_size = DynCast<PyTuple>(a)->torch_size || DynCast<PyTuple>(b)->torch_size;
+      return sum;
     }
   }
   if (op == BinaryOp::kMult) {
@@ -226,7 +229,11 @@ Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Valu
         return h.Str(out);
       }
       if (const auto* l = DynCast<PyList>(seq)) return Repeat(in, l->items(), n->i, true);
-      if (const auto* t = DynCast<PyTuple>(seq)) return Repeat(in, t->items(), n->i, false);
+      if (const auto* t = DynCast<PyTuple>(seq)) {
+        Value repeated = Repeat(in, t->items(), n->i, false);
+        RefCast<PyTuple>(repeated)->torch_size = t->torch_size;  // torch.Size's __mul__
+        return repeated;
+      }
     }
   }
   return nullptr;
@@ -451,7 +458,9 @@ Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v) {
     if (op == lang::UnaryOpKind::kUSub)
       return CallTensorOpAt(in, {false, "operator.neg"}, *FindOp("neg"), Surface::kFunction,
                             {{v}, {}});
-    if (op == lang::UnaryOpKind::kUAdd) return v;
+    // Tensor.__pos__ (a `pos` node under Dynamo) and __invert__ are not modeled.
+    RefuseNotModeled(fmt::format("the tensor operator {} is not modeled",
+                                 op == lang::UnaryOpKind::kUAdd ? "unary +" : "unary ~"));
   }
   std::optional<Num> n = NumberOf(v);
   if (n) {

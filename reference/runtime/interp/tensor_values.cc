@@ -233,7 +233,9 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
           items.push_back(NumberValue(in, item.scalar));
         }
       }
-      return in.heap().NewTuple(std::move(items));
+      Ref<PyTuple> tuple = in.heap().NewTuple(std::move(items));
+      tuple->torch_size = op.name == "size";  // x.size() is a torch.Size
+      return tuple;
     }
     case OpValue::Kind::kList:
       return ListValue(in, result);
