@@ -58,12 +58,13 @@ bool IsReservedFxName(const std::string& name) {
   return reserved.contains(name);
 }
 
-// A name torch.fx takes as it is: lowercase, digits and underscores, not ending in `_<digits>`
-// (which FX reads as a count) nor a dunder.
-bool IsPlainFxName(const std::string& name) {
+// A name torch.fx takes as it is: lowercase (or, a variable's, any case) letters, digits and
+// underscores, not ending in `_<digits>` (which FX reads as a count) nor a dunder.
+bool IsPlainFxName(const std::string& name, bool any_case = false) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9') || name.starts_with("__")) return false;
   for (char c : name) {
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    const bool letter = (c >= 'a' && c <= 'z') || (any_case && c >= 'A' && c <= 'Z');
+    if (!(letter || (c >= '0' && c <= '9') || c == '_')) return false;
   }
   const size_t underscore = name.rfind('_');
   if (underscore != std::string::npos && underscore + 1 < name.size() &&
@@ -87,28 +88,34 @@ std::optional<std::string> FunctionName(const std::string& target) {
   return std::nullopt;
 }
 
-// The FX names of graph `g`'s nodes (torch.fx's _Namespace.create_name, in creation order);
+// The FX names of trace `t`'s graph nodes (torch.fx's _Namespace.create_name as each node is
+// made, and again as a variable store renames one: Trace::node_renames, in their order);
 // nullopt where the reference does not know the name.
-std::vector<std::optional<std::string>> FxNames(const GraphBuilder& g) {
+std::vector<std::optional<std::string>> FxNames(const Trace& t) {
   std::set<std::string> used;
   std::map<std::string, int64_t> counts;
+  auto create = [&](const std::string& base) {
+    int64_t num = counts[base];
+    std::string candidate = base;
+    if (IsReservedFxName(base)) candidate = fmt::format("{}_{}", base, ++num);
+    while (used.contains(candidate)) candidate = fmt::format("{}_{}", base, ++num);
+    used.insert(candidate);
+    counts[base] = num;
+    return candidate;
+  };
   std::vector<std::optional<std::string>> names;
-  for (size_t i = 0; i < g.node_count(); ++i) {
-    const graph::Node& n = g.node(i);
+  auto rename = t.node_renames.begin();
+  for (size_t i = 0; i < t.graph.node_count(); ++i) {
+    const graph::Node& n = t.graph.node(i);
     std::optional<std::string> base;
     if (n.op == graph::NodeOp::kCallMethod) base = n.target;
     if (n.op == graph::NodeOp::kCallFunction) base = FunctionName(n.target);
-    if (!base || !IsPlainFxName(*base)) {
-      names.emplace_back();
-      continue;
+    names.push_back(base && IsPlainFxName(*base) ? std::optional(create(*base)) : std::nullopt);
+    for (; rename != t.node_renames.end() && rename->after_nodes == i + 1; ++rename) {
+      std::optional<std::string>& name = names[rename->node];
+      if (name == rename->name) continue;  // Node._rename keeps its own name
+      name = IsPlainFxName(rename->name, true) ? std::optional(create(rename->name)) : std::nullopt;
     }
-    int64_t num = counts[*base];
-    std::string candidate = *base;
-    if (IsReservedFxName(*base)) candidate = fmt::format("{}_{}", *base, ++num);
-    while (used.contains(candidate)) candidate = fmt::format("{}_{}", *base, ++num);
-    used.insert(candidate);
-    counts[*base] = num;
-    names.emplace_back(std::move(candidate));
   }
   return names;
 }
@@ -167,6 +174,21 @@ class BranchScope {
 
 }  // namespace
 
+void Dynamo::OnStoreTensor(const Frame& frame, const std::string& name, const Value& value,
+                           bool own_variable) {
+  (void)frame;
+  Trace* t = Tracing();
+  if (t == nullptr) return;
+  const std::optional<size_t> node = t->graph.NodeOf(value);
+  // A placeholder is named already; a node renamed once keeps that name.
+  if (!node || t->graph.node(*node).op == graph::NodeOp::kPlaceholder) return;
+  if (*node < t->node_renamed.size() && t->node_renamed[*node]) return;
+  if (*node >= t->node_renamed.size()) t->node_renamed.resize(t->graph.node_count());
+  t->node_renamed[*node] = true;
+  // A nonlocal's store names the node after the cell's own frame variable: not modeled.
+  t->node_renames.push_back({*node, own_variable ? name : "", t->graph.node_count()});
+}
+
 void Dynamo::NoteNodeOrigins(Trace& t, size_t first) const {
   const size_t depth = in_.frames().size() - 1;
   const Frame& f = *in_.frames()[depth];
@@ -186,7 +208,7 @@ std::string Dynamo::ComputationOf(const Trace& t, const Value& cond) const {
         "a data-dependent branch on a graph input (torch shows its placeholder in the "
         "explanation)");
   }
-  const std::vector<std::optional<std::string>> names = FxNames(t.graph);
+  const std::vector<std::optional<std::string>> names = FxNames(t);
   // format_tensor_computation_trace: from the condition's node back through call_function
   // nodes only (at most 20), each shown after the nodes it reads.
   constexpr size_t kMaxBlocks = 20;

@@ -27,10 +27,12 @@ bool StartsWithTorch(std::string_view module) {
   return module == "torch" || module.starts_with("torch.");
 }
 
-// Whether `object` is a callable torch defines: an op (torch.sin, Tensor.add, a packet or
-// overload of torch.ops, a namespaced builtin) or a torch function written in Python
-// (torch.nn.functional.relu, torch.compiler.disable).
-bool IsTorchCallable(runtime::Interpreter& in, const Value& object) {
+// Whether `object` is a callable other than CPython's builtins (len, operator.add) and the
+// program's functions: torch's ops (torch.sin, Tensor.add, a packet or overload of
+// torch.ops, a namespaced builtin), torch functions written in Python
+// (torch.nn.functional.relu, torch.compiler.disable), and the runtime's builtin methods
+// (str.upper), whose dunder reads under Dynamo were not probed.
+bool IsLibraryCallable(runtime::Interpreter& in, const Value& object) {
   if (runtime::apis::IsTorchInGraphByName(object)) return true;
   if (const auto* b = DynCast<PyBuiltin>(object)) {
     return !b->cpython_function && in.process().builtins()->GetAttr(b->name()) != object;
@@ -49,11 +51,17 @@ constexpr std::string_view kUserFunctionConstants[] = {
 // Whether Dynamo answers `object.name` as a constant; nullopt when `object` is no function.
 std::optional<bool> DynamoReadsConstant(runtime::Interpreter& in, const Value& object,
                                         std::string_view name) {
+  // A bound method's attributes other than its own two are its function's (not probed
+  // further: x.add.__name__ is a GetAttrVariable as torch.Tensor.add.__name__ is).
+  if (const auto* m = DynCast<runtime::PyMethod>(object)) {
+    if (name == "__self__" || name == "__func__") return std::nullopt;
+    return DynamoReadsConstant(in, m->function, name);
+  }
   if (!Is<PyFunction>(object) && !Is<PyBuiltin>(object) &&
       !runtime::apis::IsTorchInGraphByName(object)) {
     return std::nullopt;
   }
-  if (IsTorchCallable(in, object)) return false;
+  if (IsLibraryCallable(in, object)) return false;
   if (Is<PyBuiltin>(object)) return name == "__name__";
   return std::ranges::find(kUserFunctionConstants, name) != std::end(kUserFunctionConstants);
 }

@@ -88,6 +88,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::optional<Value> OnCall(const Value& callee, CallArgs& args) override;
   void OnReturn(const Frame& frame, const Value& result) override;
   void OnLoadLocal(const Frame& frame, const std::string& name) override;
+  void OnStoreTensor(const Frame& frame, const std::string& name, const Value& value,
+                     bool own_variable) override;  // data_dependent.cc
   void OnLoadCell(const Frame& frame, const std::string& name,
                   const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;

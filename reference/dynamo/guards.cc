@@ -43,7 +43,7 @@ std::string GuardOf(const Value& v) {
     case ObjectKind::kStr:
       return fmt::format("{} {}", TypeName(v), Repr(v));
     case ObjectKind::kTuple:
-      return fmt::format("tuple of {}", DynCast<PyTuple>(v)->size());
+      return fmt::format("{} of {}", TypeName(v), DynCast<PyTuple>(v)->size());  // Size too
     case ObjectKind::kList:
       return fmt::format("list of {}", DynCast<PyList>(v)->items().size());
     case ObjectKind::kDict:

@@ -586,6 +586,12 @@ constexpr Probe kProbes[] = {
     {"def f(x):\n    return x + len(torch.nn.functional.relu.__qualname__)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "reading __qualname__ of <function relu at 0x?> in traced code", 4},
+    // Builtins' keyword arguments CPython accepts, and the types' other forms.
+    {"out = sorted([3, 1], reverse=True)", "sorted() with a keyword argument is not modeled"},
+    {"out = max([1, 2], key=len)", "max() with a keyword argument is not modeled"},
+    {"out = list(zip([1], [2, 3], strict=True))", "zip() with a keyword argument is not modeled"},
+    {"out = int('12', 16)", "int() with other than one positional argument is not modeled"},
+    {"d = {}\nd.update([(1, 2)])", "dict.update() of other than one dict", 4},
     // torch.Size's own methods.
     {"out = torch.ones(2).shape.numel()", "Size.numel is not modeled"},
     // Tensor.__pos__ (a pos node under Dynamo), __invert__ and __abs__.
@@ -597,6 +603,14 @@ constexpr Probe kProbes[] = {
      "an augmented assignment to a tensor (Add, in place in torch) is not modeled", 5},
     {"x = torch.ones(2)\nx[0] = 5.0\nout = x", "Tensor.__setitem__ is not modeled", 4},
     {"x = torch.ones(2)\ndel x[0]", "Tensor.__delitem__ is not modeled", 4},
+    {"def f(x):\n    return x + len(getattr(torch.sin, '__name__'))\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "reading __name__ of <built-in method sin of type object at 0x?> in traced code", 4},
+    {"def f(x):\n    return x + len(x.add.__name__)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2))",
+     "reading __name__ of <bound method <built-in function Tensor.add> of tensor(", 4},
+    {"out = list(enumerate([5], torch.tensor(2)))", "enumerate() with a 'Tensor' start"},
+    {"out = int('0' * 4300 + '7')", "int() of a str of more than 4300 digits is not modeled"},
     {"def g(x):\n    return x\ndef f(x):\n    return x + len(g.__qualname__)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "reading __qualname__ of <function g at 0x?> in traced code", 6},
@@ -627,6 +641,9 @@ constexpr Control kControls[] = {
     {"class C:\n    pass\nout = C(1)", "TypeError: C() takes no arguments"},
     {"class C:\n    pass\nc = C()\nc[0] = 1",
      "TypeError: 'C' object does not support item assignment"},
+    {"out = list(enumerate([1], 'a'))",
+     "TypeError: 'str' object cannot be interpreted as an integer"},
+    {"out = min()", "TypeError: min expected at least 1 argument, got 0"},
     {"out = torch.ones(2).foo_bar", "AttributeError: 'Tensor' object has no attribute 'foo_bar'"},
     {"class C:\n    def f(self):\n        return super().missing\nout = C().f()",
      "AttributeError: 'super' object has no attribute 'missing'"},

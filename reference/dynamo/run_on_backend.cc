@@ -20,7 +20,7 @@ Value Substitute(Heap& heap, const Value& v, const std::vector<Tensor>& tensors,
   std::vector<Value> items;
   if (const auto* tuple = DynCast<PyTuple>(v)) {
     for (const Value& item : tuple->items()) items.push_back(Substitute(heap, item, tensors, next));
-    return heap.NewTuple(std::move(items));
+    return heap.NewTuple(std::move(items), tuple->torch_size());
   }
   if (const auto* list = DynCast<PyList>(v)) {
     for (const Value& item : list->items()) items.push_back(Substitute(heap, item, tensors, next));

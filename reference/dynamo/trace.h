@@ -164,6 +164,17 @@ struct Trace {
   // Where each of the graph's nodes was made (by index; "" where unknown): `File "f.py",
   // line 3, in fn, code: y = x.sum()`, as a node's stack trace shows its innermost frame.
   std::vector<std::string> node_origins;
+  // A tensor node stored in a frame's local or cell variable for the first time: torch
+  // renames the node after the variable (TensorVariable.set_name_hint, at STORE_FAST /
+  // STORE_DEREF), when the graph had `after_nodes` nodes; `name` is empty where the
+  // reference cannot name it (a nonlocal store).
+  struct NodeRename {
+    size_t node;
+    std::string name;
+    size_t after_nodes;
+  };
+  std::vector<NodeRename> node_renames;
+  std::vector<bool> node_renamed;  // by node index: whether node_renames holds it
   // The user functions the trace's frames called (inlined or allowed), with the depth of
   // the frame calling: when a frame ends with no op (R-no-ops-skip) or steps back to a
   // checkpoint (R-step-graph-break), torch runs its code eagerly and these calls' frames

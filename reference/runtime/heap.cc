@@ -56,7 +56,7 @@ Heap::Heap() : small_ints_(kSmallIntMax - kSmallIntMin + 1) {
   none_ = Adopt(new PyNone(), /*shared=*/true);
   false_ = Adopt(new PyBool(false), true);
   true_ = Adopt(new PyBool(true), true);
-  empty_tuple_ = Adopt(new PyTuple({}), true);
+  empty_tuple_ = Adopt(new PyTuple({}, false), true);
 }
 
 // Teardown frees everything, cycles included (the model never collects them, I3), in
@@ -228,16 +228,16 @@ Value Heap::Str(std::string text) {
   return Adopt(new PyStr(std::move(text)), /*shared=*/false);
 }
 
-Ref<PyTuple> Heap::NewTuple(std::vector<Value> items) {
-  if (items.empty()) return RefCast<PyTuple>(empty_tuple_);
+Ref<PyTuple> Heap::NewTuple(std::vector<Value> items, bool torch_size) {
+  if (items.empty() && !torch_size) return RefCast<PyTuple>(empty_tuple_);
   const size_t length = items.size();
-  return Adopt(new PyTuple(std::move(items)), /*shared=*/false, length);
+  return Adopt(new PyTuple(std::move(items), torch_size), /*shared=*/false, length);
 }
 
 Ref<PyTuple> Heap::ConstantTuple(std::vector<Value> items) {
   if (items.empty()) return RefCast<PyTuple>(empty_tuple_);
   const size_t length = items.size();
-  return Adopt(new PyTuple(std::move(items)), /*shared=*/true, length);
+  return Adopt(new PyTuple(std::move(items), false), /*shared=*/true, length);
 }
 
 Ref<PyList> Heap::NewList(std::vector<Value> items) {

@@ -67,7 +67,8 @@ class Heap {
   // CPython's shared singletons; anything else is a new heap str.
   Value Str(std::string text);
   // A tuple of length N >= 1 has class tuple/N; the empty tuple is the shared `()`.
-  Ref<PyTuple> NewTuple(std::vector<Value> items);
+  // A torch.Size when `torch_size` (never the shared empty tuple).
+  Ref<PyTuple> NewTuple(std::vector<Value> items, bool torch_size = false);
   Ref<PyList> NewList(std::vector<Value> items = {});
   Ref<PyDict> NewDict();
   Ref<PyCell> NewCell(Value contents = nullptr);

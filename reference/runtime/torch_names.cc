@@ -66,6 +66,10 @@ bool PythonTypeHas(std::string_view type, std::string_view name) {
 
 bool PythonTypeListed(std::string_view type) { return PythonTypeHas(type, "__class__"); }
 
+bool PythonMayHave(std::string_view type, std::string_view name) {
+  return PythonTypeHas(type, name) || !PythonTypeListed(type);
+}
+
 bool TorchAcceptsKeyword(bool method, std::string_view name, std::string_view keyword) {
   return Keywords().contains(Key(Key(method ? "method" : "function", name), keyword));
 }

@@ -17,6 +17,9 @@ bool PythonTypeHas(std::string_view type, std::string_view name);
 // Whether the table lists the type named `type` at all: for another type (dtype, a builtin
 // function, a module's classes) the runtime cannot tell which attributes it lacks.
 bool PythonTypeListed(std::string_view type);
+// Whether instances of `type` may have attribute `name` there: they do, or the table does
+// not list the type (a miss is then refused, never Python's AttributeError or TypeError).
+bool PythonMayHave(std::string_view type, std::string_view name);
 // Whether an overload of torch function `torch.<name>` (or Tensor method `name`, when
 // `method`) of the op table takes a parameter `keyword` there.
 bool TorchAcceptsKeyword(bool method, std::string_view name, std::string_view keyword);

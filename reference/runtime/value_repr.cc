@@ -115,7 +115,7 @@ std::string ReprPrinter::Print(const Value& v) {
     case ObjectKind::kStr:
       return ReprStr(DynCast<PyStr>(v)->value());
     case ObjectKind::kTuple:
-      if (DynCast<PyTuple>(v)->torch_size) {
+      if (DynCast<PyTuple>(v)->torch_size()) {
         return "torch.Size(" + Sequence(v, DynCast<PyTuple>(v)->items(), '[', ']') + ")";
       }
       return Sequence(v, DynCast<PyTuple>(v)->items(), '(', ')');

@@ -469,7 +469,7 @@ std::string_view TypeName(const Value& v) {
     case ObjectKind::kStr:
       return "str";
     case ObjectKind::kTuple:
-      return DynCast<PyTuple>(v)->torch_size ? "Size" : "tuple";
+      return DynCast<PyTuple>(v)->torch_size() ? "Size" : "tuple";
     case ObjectKind::kList:
       return "list";
     case ObjectKind::kDict:

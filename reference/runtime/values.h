@@ -100,14 +100,16 @@ class PyTuple final : public Object {
   const std::vector<Value>& items() const { return items_; }
   size_t size() const { return items_.size(); }
   // A torch.Size (a tuple subclass: x.shape, x.size()): its type, name and repr are
-  // torch's, and its slices and concatenations are sizes too.
-  bool torch_size = false;
+  // torch's, and its slices and concatenations are sizes too. Set when it is made.
+  bool torch_size() const { return torch_size_; }
 
  private:
   friend class Heap;
-  explicit PyTuple(std::vector<Value> items) : Object(kKind), items_(std::move(items)) {}
+  PyTuple(std::vector<Value> items, bool torch_size)
+      : Object(kKind), items_(std::move(items)), torch_size_(torch_size) {}
   void TakeReferences(std::vector<Value>& out) override;  // last item first
   std::vector<Value> items_;
+  bool torch_size_;
 };
 
 class PyList final : public Object {

@@ -49,8 +49,9 @@ namespace {
   // Of a type the table does not list, whether Python has the attribute is not known: what
   // the program reads of it is refused, never answered with an AttributeError (the
   // reference's own reads look for its markers, which such an object lacks).
-  if (PythonTypeHas(TypeName(object), name) ||
-      (!of_program && !in.InInternalLookup() && !PythonTypeListed(TypeName(object)))) {
+  const bool may_have = of_program || in.InInternalLookup() ? PythonTypeHas(TypeName(object), name)
+                                                            : PythonMayHave(TypeName(object), name);
+  if (may_have) {
     RefuseNotModeled(fmt::format("{}.{} is not modeled", TypeName(object), name));
   }
   Raise(in.heap(), ExcType::kAttributeError,
@@ -60,9 +61,7 @@ namespace {
 Value SizeTuple(Interpreter& in, const Shape& sizes) {
   std::vector<Value> items;
   for (int64_t s : sizes) items.push_back(in.heap().Int(s));
-  Ref<PyTuple> size = in.heap().NewTuple(std::move(items));
-  size->torch_size = true;
-  return size;
+  return in.heap().NewTuple(std::move(items), /*torch_size=*/true);
 }
 
 // Tensor properties (not methods): torch's Tensor attributes the runtime models.
@@ -175,6 +174,12 @@ Value Interpreter::GetAttr(const Value& object, std::string_view name) {
       const auto* m = DynCast<PyMethod>(object);
       if (name == "__self__") return m->self;
       if (name == "__func__") return m->function;
+      // A builtin bound to its object is named by the object's type: x.add is Tensor.add
+      // (its function is TensorBase.add).
+      if (const auto* b = DynCast<PyBuiltin>(m->function); b != nullptr && name == "__qualname__") {
+        std::string_view short_name = std::string_view(b->name()).substr(b->name().rfind('.') + 1);
+        return heap().Str(fmt::format("{}.{}", TypeName(m->self), short_name));
+      }
       return GetAttr(m->function, name);
     }
     case ObjectKind::kNone:

@@ -56,7 +56,7 @@ BuiltinTypes::BuiltinTypes(Heap& heap) {
 const Ref<PyType>& BuiltinTypes::Of(const Value& v) const {
   if (const auto* e = DynCast<PyException>(v)) return ForException(e->type());
   if (const auto* i = DynCast<PyInstance>(v)) return i->type;
-  if (const auto* t = DynCast<PyTuple>(v); t != nullptr && t->torch_size) return torch_size_;
+  if (const auto* t = DynCast<PyTuple>(v); t != nullptr && t->torch_size()) return torch_size_;
   return by_kind_.at(v->kind());
 }
 

@@ -7,6 +7,7 @@
 #include "reference/base/py_repr.h"
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/interp/library.h"
+#include "reference/runtime/interp/number_text.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/tensor_values.h"
 #include "reference/runtime/not_modeled.h"
@@ -39,21 +40,29 @@ Value IntOf(Interpreter& in, const Value& v) {
             std::isnan(f->value()) ? "cannot convert float NaN to integer"
                                    : "cannot convert float infinity to integer");
     }
-    return in.heap().Int(static_cast<int64_t>(std::trunc(f->value())));
+    const double whole = std::trunc(f->value());
+    // 2^63 and beyond (and below -2^63) are Python ints the runtime does not have.
+    if (whole >= 9223372036854775808.0 || whole < -9223372036854775808.0) {
+      RefuseNotModeled("int outside the reference's int64 range");
+    }
+    return in.heap().Int(static_cast<int64_t>(whole));
   }
   if (const auto* t = DynCast<PyTensor>(v)) {
     in.ReadTensorData(v, TensorDataRead::kInt);
     return in.heap().Int(Item(t->tensor()).AsInt());
   }
   if (const auto* s = DynCast<PyStr>(v)) {
-    try {
-      size_t used = 0;
-      int64_t parsed = std::stoll(s->value(), &used);
-      if (used == s->value().size()) return in.heap().Int(parsed);
-    } catch (const std::exception&) {
+    if (std::optional<int64_t> parsed = ParseIntText(s->value())) return in.heap().Int(*parsed);
+    // CPython formats the text's repr with %.200R: its first 200 characters.
+    std::string repr = Repr(v);
+    size_t characters = 0, cut = 0;
+    while (cut < repr.size() && characters < 200) {
+      do ++cut;
+      while (cut < repr.size() && (static_cast<unsigned char>(repr[cut]) & 0xC0) == 0x80);
+      ++characters;
     }
     Raise(in.heap(), ExcType::kValueError,
-          fmt::format("invalid literal for int() with base 10: {}", Repr(v)));
+          fmt::format("invalid literal for int() with base 10: {}", repr.substr(0, cut)));
   }
   Raise(
       in.heap(), ExcType::kTypeError,
@@ -68,6 +77,11 @@ Value FloatOf(Interpreter& in, const Value& v) {
   if (const auto* t = DynCast<PyTensor>(v)) {
     in.ReadTensorData(v, TensorDataRead::kFloat);
     return in.heap().Float(Item(t->tensor()).AsDouble());
+  }
+  if (const auto* s = DynCast<PyStr>(v)) {
+    if (std::optional<double> parsed = ParseFloatText(s->value())) return in.heap().Float(*parsed);
+    Raise(in.heap(), ExcType::kValueError,
+          fmt::format("could not convert string to float: {}", Repr(v)));
   }
   Raise(in.heap(), ExcType::kTypeError,
         fmt::format("float() argument must be a string or a real number, not '{}'", TypeName(v)));
@@ -191,12 +205,25 @@ void InstallDictMethods(Interpreter& in) {
   });
   def("update", [&in](CallArgs& a) {
     PyDict& self = ChangedDict(in, a);
-    if (a.positional.size() > 1) {
+    if (a.positional.size() > 2 || (a.positional.size() == 2 && !Is<PyDict>(a.positional[1]))) {
+      RefuseNotModeled("dict.update() of other than one dict and keywords is not modeled");
+    }
+    if (a.positional.size() == 2) {
       for (auto& [k, v] : DynCast<PyDict>(a.positional[1])->Items()) self.Set(k, v);
     }
     for (auto& [k, v] : a.keywords) self.SetStr(k, v);
     return in.heap().None();
   });
+}
+
+// int(x, base), str(b, encoding), a keyword argument, or more arguments than one to int,
+// float, bool, str, list or tuple: their other forms (and CPython's TypeErrors) are not
+// modeled, never answered from the first argument alone.
+void AtMostOneArgument(const CallArgs& a, std::string_view type) {
+  if (a.positional.size() > 1 || !a.keywords.empty()) {
+    RefuseNotModeled(
+        fmt::format("{}() with other than one positional argument is not modeled", type));
+  }
 }
 
 }  // namespace
@@ -205,23 +232,33 @@ void InstallBuiltinTypeConstructors(Interpreter& in) {
   const BuiltinTypes& types = in.process().types();
   Heap& h = in.heap();
   types.ForKind(ObjectKind::kInt)->construct = [&in](CallArgs& a) {
+    AtMostOneArgument(a, "int");
     return a.positional.empty() ? in.heap().Int(0) : IntOf(in, a.positional[0]);
   };
   types.ForKind(ObjectKind::kFloat)->construct = [&in](CallArgs& a) {
+    AtMostOneArgument(a, "float");
     return a.positional.empty() ? in.heap().Float(0) : FloatOf(in, a.positional[0]);
   };
   types.ForKind(ObjectKind::kBool)->construct = [&in](CallArgs& a) {
+    AtMostOneArgument(a, "bool");
     return in.heap().Bool(!a.positional.empty() && Truth(in, a.positional[0]));
   };
   types.ForKind(ObjectKind::kStr)->construct = [&in](CallArgs& a) {
+    AtMostOneArgument(a, "str");
     return a.positional.empty() ? in.heap().Intern("") : in.heap().Str(ProgramStr(a.positional[0]));
   };
   types.ForKind(ObjectKind::kList)->construct = [&in](CallArgs& a) {
+    AtMostOneArgument(a, "list");
     return Value(in.heap().NewList(a.positional.empty() ? std::vector<Value>{}
                                                         : in.Iterate(a.positional[0])));
   };
   types.ForKind(ObjectKind::kTuple)->construct = [&in](CallArgs& a) {
-    if (!a.positional.empty() && Is<PyTuple>(a.positional[0])) return a.positional[0];
+    AtMostOneArgument(a, "tuple");
+    // tuple(t) is t itself, but tuple(size) a plain tuple.
+    if (!a.positional.empty() && Is<PyTuple>(a.positional[0]) &&
+        !DynCast<PyTuple>(a.positional[0])->torch_size()) {
+      return a.positional[0];
+    }
     return Value(in.heap().NewTuple(a.positional.empty() ? std::vector<Value>{}
                                                          : in.Iterate(a.positional[0])));
   };

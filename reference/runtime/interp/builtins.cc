@@ -15,12 +15,25 @@
 namespace tdc::runtime {
 namespace {
 
+// The builtins the runtime has whose keyword arguments CPython 3.11 accepts (sum's start,
+// sorted's key and reverse, enumerate's, min's and max's key and default, zip's strict):
+// the runtime models none of those keywords.
+constexpr std::string_view kTakeKeywords[] = {"sum", "sorted", "enumerate", "min", "max", "zip"};
+
+// A keyword argument of builtin `name`: refused where CPython accepts one, never the
+// TypeError (or a keyword ignored).
+void RefuseKeywords(Interpreter& in, std::string_view name, const CallArgs& args) {
+  if (args.keywords.empty()) return;
+  if (std::ranges::find(kTakeKeywords, name) != std::end(kTakeKeywords)) {
+    RefuseNotModeled(fmt::format("{}() with a keyword argument is not modeled", name));
+  }
+  Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", name));
+}
+
 void ExpectArgs(Interpreter& in, std::string_view name, const CallArgs& args, size_t min,
                 size_t max) {
   size_t n = args.positional.size();
-  if (!args.keywords.empty()) {
-    Raise(in.heap(), ExcType::kTypeError, fmt::format("{}() takes no keyword arguments", name));
-  }
+  RefuseKeywords(in, name, args);
   if (n < min || n > max) {
     if (min == max) {
       Raise(in.heap(), ExcType::kTypeError,
@@ -55,6 +68,11 @@ bool HasAttr(Interpreter& in, const Value& object, const std::string& name) {
 
 // min() / max() over one iterable or several arguments.
 Value Extreme(Interpreter& in, std::string_view name, CallArgs& args, lang::CompareOp better) {
+  RefuseKeywords(in, name, args);
+  if (args.positional.empty()) {
+    Raise(in.heap(), ExcType::kTypeError,
+          fmt::format("{} expected at least 1 argument, got 0", name));
+  }
   std::vector<Value> items =
       args.positional.size() == 1 ? in.Iterate(args.positional[0]) : args.positional;
   if (items.empty())
@@ -145,6 +163,7 @@ void InstallBuiltins(Interpreter& in) {
   def("getattr", [&in](CallArgs& args) {
     ExpectArgs(in, "getattr", args, 2, 3);
     std::string name = AttrName(in, args.positional[1]);
+    if (name.starts_with("__")) in.DunderRead(args.positional[0], name);  // as obj.__name__
     if (args.positional.size() == 3) {
       try {
         return in.GetAttr(args.positional[0], name);
@@ -211,13 +230,30 @@ void InstallBuiltins(Interpreter& in) {
   });
   def("enumerate", [&in](CallArgs& args) {
     ExpectArgs(in, "enumerate", args, 1, 2);
-    int64_t start = args.positional.size() == 2 ? DynCast<PyInt>(args.positional[1])->value() : 0;
+    int64_t start = 0;
+    if (args.positional.size() == 2) {
+      const Value& given = args.positional[1];
+      if (const auto* b = DynCast<PyBool>(given)) {
+        start = b->value() ? 1 : 0;
+      } else if (const auto* i = DynCast<PyInt>(given)) {
+        start = i->value();
+      } else if (Is<PyStr>(given) || Is<PyFloat>(given) || Is<PyNone>(given) || Is<PyList>(given) ||
+                 Is<PyTuple>(given) || Is<PyDict>(given)) {
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("'{}' object cannot be interpreted as an integer", TypeName(given)));
+      } else {
+        // A tensor or an object with __index__ is a start in CPython.
+        RefuseNotModeled(
+            fmt::format("enumerate() with a '{}' start is not modeled", TypeName(given)));
+      }
+    }
     std::vector<Value> pairs;
     for (Value& v : in.Iterate(args.positional[0]))
       pairs.push_back(in.heap().NewTuple({in.heap().Int(start++), v}));
     return Value(in.heap().NewList(std::move(pairs)));  // an iterator in CPython
   });
   def("zip", [&in](CallArgs& args) {
+    RefuseKeywords(in, "zip", args);
     std::vector<std::vector<Value>> columns;
     size_t n = SIZE_MAX;
     for (const Value& v : args.positional) {

@@ -192,7 +192,12 @@ Value Interpreter::LoadName(Frame& f, const std::string& name) {
 }
 
 void Interpreter::StoreName(Frame& f, const std::string& name, Value value) {
-  switch (f.scope->KindOf(name)) {
+  const NameKind kind = f.scope->KindOf(name);
+  if (hook_ != nullptr && Is<PyTensor>(value) && kind != NameKind::kGlobal &&
+      kind != NameKind::kNamespace) {
+    hook_->OnStoreTensor(f, name, value, kind != NameKind::kFree);
+  }
+  switch (kind) {
     case NameKind::kLocal:
       f.fast[f.scope->local_slot.at(name)] = std::move(value);
       return;

@@ -106,6 +106,15 @@ class FrameHook {
     (void)frame;
     (void)name;
   }
+  // `frame` stored tensor `value` in its variable `name`: its own local or cell variable
+  // (`own_variable`), or an enclosing frame's (a nonlocal).
+  virtual void OnStoreTensor(const Frame& frame, const std::string& name, const Value& value,
+                             bool own_variable) {
+    (void)frame;
+    (void)name;
+    (void)value;
+    (void)own_variable;
+  }
   // `frame` read the contents of closure cell `cell`, its variable `name`.
   virtual void OnLoadCell(const Frame& frame, const std::string& name, const PyCell& cell) {
     (void)frame;
@@ -163,9 +172,10 @@ class FrameHook {
     (void)object;
     (void)name;
   }
-  // An attribute expression of the program reads the dunder attribute `name` (`__name__`,
-  // `__module__`, ...) of `object` (Dynamo answers it for some callables, not for torch's
-  // own). The interpreter's own reads (__enter__ of a with statement) are not told.
+  // An attribute expression or getattr() of the program reads the dunder attribute `name`
+  // (`__name__`, `__module__`, ...) of `object` (Dynamo answers it for some callables, not
+  // for torch's own). The interpreter's own reads (__enter__ of a with statement) are not
+  // told.
   virtual void OnDunderRead(const Value& object, std::string_view name) {
     (void)object;
     (void)name;

@@ -69,7 +69,7 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
 [[noreturn]] void LacksItemMethod(Interpreter& in, const Value& container, std::string_view method,
                                   const std::string& message) {
   const std::string type(TypeName(container));
-  if (PythonTypeHas(type, method) || (!IsOfUserClass(container) && !PythonTypeListed(type))) {
+  if (IsOfUserClass(container) ? PythonTypeHas(type, method) : PythonMayHave(type, method)) {
     RefuseNotModeled(fmt::format("{}.{} is not modeled", type, method));
   }
   Raise(in.heap(), ExcType::kTypeError, message);
@@ -127,9 +127,8 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
     out.push_back((*items)[static_cast<size_t>(i)]);
   }
   if (Is<PyList>(container)) return in.heap().NewList(std::move(out));
-  Ref<PyTuple> slice = in.heap().NewTuple(std::move(out));
-  slice->torch_size = DynCast<PyTuple>(container)->torch_size;  // a torch.Size's slice is one
-  return slice;
+  // A torch.Size's slice is one.
+  return in.heap().NewTuple(std::move(out), DynCast<PyTuple>(container)->torch_size());
 }
 
 void SetItem(Interpreter& in, const Value& container, const Value& key, Value value) {

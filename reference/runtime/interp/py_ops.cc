@@ -193,11 +193,10 @@ Value FloatOperation(Interpreter& in, BinaryOp op, double a, double b) {
   return nullptr;
 }
 
-Value Repeat(Interpreter& in, const std::vector<Value>& items, int64_t times, bool list) {
+std::vector<Value> Repeated(const std::vector<Value>& items, int64_t times) {
   std::vector<Value> out;
   for (int64_t k = 0; k < times; ++k) out.insert(out.end(), items.begin(), items.end());
-  if (list) return in.heap().NewList(std::move(out));
-  return in.heap().NewTuple(std::move(out));
+  return out;
 }
 
 Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Value& b) {
@@ -213,10 +212,9 @@ Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Valu
     if (Is<PyTuple>(a) && Is<PyTuple>(b)) {
       std::vector<Value> items = DynCast<PyTuple>(a)->items();
       for (const Value& v : DynCast<PyTuple>(b)->items()) items.push_back(v);
-      Ref<PyTuple> sum = h.NewTuple(std::move(items));
       // torch.Size's __add__ and __radd__ make a torch.Size.
-      sum->torch_size = DynCast<PyTuple>(a)->torch_size || DynCast<PyTuple>(b)->torch_size;
-      return sum;
+      return h.NewTuple(std::move(items),
+                        DynCast<PyTuple>(a)->torch_size() || DynCast<PyTuple>(b)->torch_size());
     }
   }
   if (op == BinaryOp::kMult) {
@@ -228,12 +226,10 @@ Value SequenceOperation(Interpreter& in, BinaryOp op, const Value& a, const Valu
         for (int64_t k = 0; k < n->i; ++k) out += s->value();
         return h.Str(out);
       }
-      if (const auto* l = DynCast<PyList>(seq)) return Repeat(in, l->items(), n->i, true);
-      if (const auto* t = DynCast<PyTuple>(seq)) {
-        Value repeated = Repeat(in, t->items(), n->i, false);
-        RefCast<PyTuple>(repeated)->torch_size = t->torch_size;  // torch.Size's __mul__
-        return repeated;
-      }
+      if (const auto* l = DynCast<PyList>(seq)) return h.NewList(Repeated(l->items(), n->i));
+      // torch.Size's __mul__ makes a torch.Size.
+      if (const auto* t = DynCast<PyTuple>(seq))
+        return h.NewTuple(Repeated(t->items(), n->i), t->torch_size());
     }
   }
   return nullptr;

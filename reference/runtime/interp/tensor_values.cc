@@ -233,9 +233,7 @@ Value CallTensorOp(Interpreter& in, const OpInfo& op, Surface surface, CallArgs 
           items.push_back(NumberValue(in, item.scalar));
         }
       }
-      Ref<PyTuple> tuple = in.heap().NewTuple(std::move(items));
-      tuple->torch_size = op.name == "size";  // x.size() is a torch.Size
-      return tuple;
+      return in.heap().NewTuple(std::move(items), op.name == "size");  // x.size(): a torch.Size
     }
     case OpValue::Kind::kList:
       return ListValue(in, result);
