@@ -13,6 +13,7 @@ WarmCache::WarmCache(int64_t tensors) {
     auto guards =
         dynamo::Guards(frame_values_.back(), fmt::format("L['x{}']", i), static_cast<size_t>(i));
     entry.guards.insert(entry.guards.end(), guards.begin(), guards.end());
+    entry.input_names.push_back(fmt::format("L['x{}']", i));
   }
   cache_.Of(key_).cache.push_back(std::move(entry));
 }

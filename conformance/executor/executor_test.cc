@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "conformance/abi/tensors.h"
 #include "conformance/executor/bundled_backends_testing.h"
 #include "conformance/executor/core_set.h"
+#include "conformance/executor/processes.h"
 #include "conformance/executor/safe_text.h"
 #include "reference/base/read_file.h"
 #include "reference/base/sha256.h"
@@ -146,22 +148,13 @@ TEST(ExecutorTest, EachBrokenBackendGetsItsVerdict) {
                 CasePhase::kLoad, "abi_version");
 }
 
-// Whether a process named `comm` (other than a zombie) is alive. /proc changes while it is
-// read: a scan that fails to advance is made again.
+// Whether a process named `comm` (other than a zombie) is alive.
 bool Alive(const std::string& comm) {
   for (int attempt = 0; attempt < 10; ++attempt) {
-    std::error_code error;
-    for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
-         it.increment(error)) {
-      const std::string pid = it->path().filename().string();
-      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-      std::ifstream in(it->path() / "stat");
-      std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      const size_t close = stat.rfind(')');
-      if (close == std::string::npos || close + 2 >= stat.size()) continue;
-      if (stat.find("(" + comm + ")") != std::string::npos && stat[close + 2] != 'Z') return true;
-    }
-    if (!error) return false;
+    const std::optional<std::vector<ProcessStat>> processes = ListProcesses();
+    if (!processes) continue;  // /proc changed while it was listed
+    return std::ranges::any_of(
+        *processes, [&](const ProcessStat& p) { return p.comm == comm && p.state != 'Z'; });
   }
   ADD_FAILURE() << "/proc could not be read through";
   return false;

@@ -21,6 +21,17 @@ std::string CodeCache::Failure(const CacheEntry& entry,
   if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != process_.grad_enabled) {
     return "GLOBAL_STATE changed: grad_mode ";
   }
+  // torch guards a dict's keys and each value the trace read; the reference guards a frame
+  // value by identity or type, which cannot tell whether torch's guards pass.
+  if (entry.read_dict) {
+    runtime::RefuseNotModeled(fmt::format(
+        "a compiled frame called again after its cached code read a dict ({}: torch guards "
+        "its keys and the values read)",
+        *entry.read_dict));
+  }
+  // Another number of values: *args of another length, other **kwargs (torch's len(args)
+  // and keys guards fail; their text is not modeled).
+  if (entry.input_names.size() != frame_values.size()) return std::string(kOtherCallForm);
   for (const GuardedValue& g : entry.guards) {
     std::string why = GuardFailure(g, GuardedInput(g, frame_values[g.index]));
     if (!why.empty()) return why;
@@ -108,10 +119,15 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
   }
   CacheEntry entry;
   entry.compile_id = t.compile_id;
+  for (const GuardedValue& g : t.guards) {
+    if (g.dict && t.reads.ReadsLocal(LocalOf(g))) entry.read_dict = g.name;
+  }
+
   entry.guards = std::move(guards);
   entry.grad_enabled = t.grad_enabled;
   entry.globals = std::move(globals);
   entry.backend = t.callback ? BackendToMatch(*t.callback) : BackendKey{};
+  for (const auto& [value, source] : t.inputs) entry.input_names.push_back(source);
   return entry;
 }
 
@@ -129,6 +145,11 @@ std::string CodeCache::FailOnRecompileMessage(const CodeKey& key, const std::str
   // Most recently used entry first, each with the first guard it fails.
   for (auto entry = code.cache.rbegin(); entry != code.cache.rend(); ++entry) {
     std::string failure = Failure(*entry, frame_values);
+    if (failure == kOtherCallForm) {
+      runtime::RefuseNotModeled(
+          "fail_on_recompile's message for a call with other *args or **kwargs (torch's "
+          "len(args) and keys guards) is not modeled");
+    }
     if (failure.empty()) {
       runtime::RefuseNotModeled(
           "fail_on_recompile meeting a cache entry of another backend (BACKEND_MATCH) is not "

@@ -32,6 +32,9 @@ BackendKey BackendToMatch(const runtime::CompileCallback& callback);
 
 // One compiled entry of a code's cache: its compile id and the guards of its frame values
 // (in the frame's argument order).
+// Failure()'s text for a call with another number of values than the entry's.
+inline constexpr std::string_view kOtherCallForm = "(another call form)";
+
 struct CacheEntry {
   std::string compile_id;
   // Its compile's invocation (index in Records::invocations), when it sent a graph to the
@@ -46,6 +49,10 @@ struct CacheEntry {
   // The backend it was compiled for: a frame called under another backend misses it
   // (torch's cache lookup, BACKEND_MATCH).
   BackendKey backend = {};
+  // The sources of the frame's values it was compiled for (L['x'], L['args'][0], ...).
+  std::vector<std::string> input_names;
+  // The first dict among them the trace read (its source), if any.
+  std::optional<std::string> read_dict;
 };
 
 // What Dynamo knows of one code object across calls.
@@ -71,6 +78,11 @@ class CodeCache {
 
   // The state of `key`'s code (a fresh one the first time).
   CodeState& Of(const CodeKey& key) { return codes_[key]; }
+  // The code's state if it has one, else null.
+  const CodeState* Find(const CodeKey& key) const {
+    auto it = codes_.find(key);
+    return it == codes_.end() ? nullptr : &it->second;
+  }
 
   // The entry of `key`'s cache compiled for `backend` (BackendToMatch; null: any) that the
   // frame values pass, or null; the one that does (the most recently used first) moves to the

@@ -239,6 +239,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // handed (probed on torch 2.13.0): not one whose cached code runs, nor under fullgraph
   // (its callback is convert_frame_assert, without ConvertFrame), nor again a code once
   // converted without a tensor (torch skips that code from then on).
+  // A call of a function with *args or **kwargs whose values have other sources than a
+  // cached entry's, as many: refused (eval_frame.cc).
+  void RefuseOtherCallForm(const CodeKey& key, const lang::Node& def, const Sources& sources);
   void CountConvertedFrame(const CodeKey& key, const std::vector<Value>& values,
                            const BackendKey& backend, const runtime::CompileCallback& callback);
   bool HasTensorInFrame(const lang::Node& def, const Value& globals,

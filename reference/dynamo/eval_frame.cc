@@ -44,8 +44,11 @@ class GlobalNames : public lang::FieldVisitor {
   }
 };
 
-// L['x'] sources of a call's arguments, by the function's parameters (spec §1.3).
+// L['x'] sources of a call's arguments (spec §1.3), in the order of the function's
+// parameters whatever the call's form, defaults included: torch's frame locals are the
+// parameters, a defaulted one holding its default (guarded once read).
 std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def,
+                                                           const PyFunction& function,
                                                            const CallArgs& args) {
   const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef
                                       ? *lang::As<lang::FunctionDef>(def).args
@@ -53,21 +56,41 @@ std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def
   std::vector<std::string> positional;
   for (const auto& a : params.posonlyargs) positional.push_back(a->arg);
   for (const auto& a : params.args) positional.push_back(a->arg);
-  std::vector<std::pair<Value, std::string>> sources;
-  for (size_t i = 0; i < args.positional.size(); ++i) {
-    if (i < positional.size()) {
-      sources.emplace_back(args.positional[i], fmt::format("L['{}']", positional[i]));
-    } else if (params.vararg) {
-      sources.emplace_back(args.positional[i],
-                           fmt::format("L['{}'][{}]", params.vararg->arg, i - positional.size()));
+  std::vector<std::string> keyword_only;
+  for (const auto& a : params.kwonlyargs) keyword_only.push_back(a->arg);
+  auto keyword = [&](const std::string& name) -> Value {
+    for (const auto& [k, v] : args.keywords) {
+      if (k == name) return v;
     }
+    return nullptr;
+  };
+  std::vector<std::pair<Value, std::string>> sources;
+  // The last parameters take the defaults' last items (a program may set a longer
+  // __defaults__).
+  const auto* defaults = DynCast<PyTuple>(function.defaults);
+  const size_t defaulted = defaults != nullptr ? std::min(defaults->size(), positional.size()) : 0;
+  const size_t first_default = positional.size() - defaulted;
+  for (size_t i = 0; i < positional.size(); ++i) {
+    Value v = i < args.positional.size() ? args.positional[i] : keyword(positional[i]);
+    if (!v && i >= first_default) {
+      v = defaults->items()[defaults->size() - defaulted + (i - first_default)];
+    }
+    if (v) sources.emplace_back(v, fmt::format("L['{}']", positional[i]));
+  }
+  for (size_t i = positional.size(); params.vararg && i < args.positional.size(); ++i) {
+    sources.emplace_back(args.positional[i],
+                         fmt::format("L['{}'][{}]", params.vararg->arg, i - positional.size()));
+  }
+  const auto* kwdefaults = DynCast<PyDict>(function.kwdefaults);
+  for (const std::string& name : keyword_only) {
+    Value v = keyword(name);
+    if (!v && kwdefaults != nullptr) v = kwdefaults->GetStr(name);
+    if (v) sources.emplace_back(v, fmt::format("L['{}']", name));
   }
   for (const auto& [name, value] : args.keywords) {
-    bool named = std::find(positional.begin(), positional.end(), name) != positional.end();
-    for (const auto& a : params.kwonlyargs) named = named || a->arg == name;
-    if (named || !params.kwarg) {
-      sources.emplace_back(value, fmt::format("L['{}']", name));
-    } else {
+    const bool named = std::ranges::find(positional, name) != positional.end() ||
+                       std::ranges::find(keyword_only, name) != keyword_only.end();
+    if (!named && params.kwarg) {
       sources.emplace_back(value, fmt::format("L['{}']['{}']", params.kwarg->arg, name));
     }
   }
@@ -403,6 +426,30 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeKey& key,
                                            CodeFirstLine(*user.def), values));
 }
 
+void Dynamo::RefuseOtherCallForm(const CodeKey& key, const lang::Node& def,
+                                 const Sources& sources) {
+  const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef
+                                      ? *lang::As<lang::FunctionDef>(def).args
+                                      : *lang::As<lang::Lambda>(def).args;
+  if (!params.vararg && !params.kwarg) return;  // its values are its parameters, always
+  const CodeState* code = code_cache_.Find(key);
+  if (code == nullptr) return;
+  for (const CacheEntry& entry : code->cache) {
+    // Another number of values fails the entry (CodeCache::Failure, torch's len(args) or
+    // keys guard); as many from other sources (args[1] for kwargs['flag']) would be compared
+    // by position.
+    if (entry.input_names.size() != sources.size() ||
+        std::equal(
+            sources.begin(), sources.end(), entry.input_names.begin(),
+            [](const auto& source, const std::string& name) { return source.second == name; })) {
+      continue;
+    }
+    RefuseNotModeled(
+        "a compiled function with *args or **kwargs called with other arguments than its "
+        "cached code was compiled for (torch's guards on len(args) and the kwargs' keys)");
+  }
+}
+
 void Dynamo::CountConvertedFrame(const CodeKey& key, const std::vector<Value>& values,
                                  const BackendKey& backend, const CompileCallback& callback) {
   if (callback.fullgraph) return;  // convert_frame_assert, with no ConvertFrame around it
@@ -482,7 +529,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
                         Where(*function)));
     return in_.CallDirect(function, std::move(args));
   }
-  std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, args);
+  std::vector<std::pair<Value, std::string>> sources = ArgumentSources(*code.def, *function, args);
   const Scope& scope =
       std::static_pointer_cast<const Program>(code.keep_alive)->scopes.Of(code.def);
   // The frame's free variables are locals of it too (f_locals): guarded by what they hold,
@@ -498,6 +545,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);
+  RefuseOtherCallForm(key, *code.def, sources);
   // The disable(recursive=False) wrapper's callback is False: any backend's entry runs.
   const BackendKey backend = run_only ? BackendKey{} : BackendToMatch(*callback);
   if (run_only && !code_cache_.Lookup(key, values, backend)) {

@@ -75,6 +75,7 @@ GuardedValue GuardOne(const Value& v, std::string name, size_t index) {
   g.name = std::move(name);
   g.guard = GuardOf(v);
   g.object = v ? v->id() : 0;
+  g.dict = Is<PyDict>(v);
   if (const auto* t = DynCast<PyTensor>(v)) {
     const Tensor& tensor = t->tensor();
     g.tensor =

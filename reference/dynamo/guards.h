@@ -42,6 +42,7 @@ struct GuardedValue {
   // and length, each item by its own guard, kept only when the trace used that item.
   std::vector<size_t> items;
   runtime::ObjectId object = 0;  // the value the cached call had there
+  bool dict = false;             // a dict (torch guards its keys and the values read)
 };
 
 // The items of a tuple or list; null for anything else.
@@ -85,6 +86,7 @@ class Reads {
   Reads& operator=(const Reads&) = delete;
 
   void ReadLocal(const std::string& name);  // a local of the root frame
+  bool ReadsLocal(const std::string& name) const { return locals_.contains(name); }
   void ReadCellOf(runtime::ObjectId cell);  // a closure cell, in any traced frame
   void Use(runtime::ObjectId object);       // used other than by moving it (FrameHook::OnUse)
   // Attribute `name` of class statement's instance `owner` was found on its class (torch

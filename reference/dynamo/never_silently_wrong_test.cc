@@ -268,10 +268,10 @@ constexpr Probe kProbes[] = {
     // A leaf autograd tracks (requires_grad=False is the default the factories model).
     {"out = torch.zeros(2, requires_grad=True)", "zeros(requires_grad=True) is not modeled"},
     // Stores of a computed tensor torch replays after the graph, outputting the tensor: into
-    // a container inside the frame's dict, and a changed list of the frame's returned inside
+    // a container inside the frame's list, and a changed list of the frame's returned inside
     // a tuple (torch loads it from its source and replays; the order is not modeled).
-    {"def f(x, d):\n    d['l'].append(x + 1)\n    return x * 2\n"
-     "out = torch.compile(f, backend=backend)(torch.ones(2), {'l': []})",
+    {"def f(x, d):\n    d[0].append(x + 1)\n    return x * 2\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(2), [[]])",
      "a tensor the graph computes stored in L['d'], where it outlives the frame", 6},
     {"def f(x, lst):\n    lst.append(x + 1)\n    return lst, x * 2\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2), [])",
@@ -592,6 +592,16 @@ constexpr Probe kProbes[] = {
     {"out = list(zip([1], [2, 3], strict=True))", "zip() with a keyword argument is not modeled"},
     {"out = int('12', 16)", "int() with other than one positional argument is not modeled"},
     {"d = {}\nd.update([(1, 2)])", "dict.update() of other than one dict", 4},
+    // A compiled function with *args / **kwargs called with as many values as its cached
+    // code's from other sources (torch guards len(args) and the kwargs' keys).
+    {"def f(*args, **kwargs):\n    return args[0] + 1\ncf = torch.compile(f, backend=backend)\n"
+     "out = cf(torch.ones(2), True)\nout2 = cf(torch.ones(2), flag=True)",
+     "a compiled function with *args or **kwargs called with other arguments", 7},
+    // A dict argument the trace read, at the next call (torch guards its keys and the
+    // values read).
+    {"def f(d):\n    return d['a'] * d['b']\ncf = torch.compile(f, backend=backend)\n"
+     "out = cf({'a': torch.ones(2), 'b': 3.0})\nout2 = cf({'a': torch.ones(2), 'b': 4.0})",
+     "a compiled frame called again after its cached code read a dict (d: torch guards", 7},
     // torch.Size's own methods.
     {"out = torch.ones(2).shape.numel()", "Size.numel is not modeled"},
     // Tensor.__pos__ (a pos node under Dynamo), __invert__ and __abs__.
