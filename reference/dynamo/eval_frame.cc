@@ -50,9 +50,7 @@ class GlobalNames : public lang::FieldVisitor {
 std::vector<std::pair<Value, std::string>> ArgumentSources(const lang::Node& def,
                                                            const PyFunction& function,
                                                            const CallArgs& args) {
-  const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef
-                                      ? *lang::As<lang::FunctionDef>(def).args
-                                      : *lang::As<lang::Lambda>(def).args;
+  const lang::Arguments& params = lang::ParametersOf(def);
   std::vector<std::string> positional;
   for (const auto& a : params.posonlyargs) positional.push_back(a->arg);
   for (const auto& a : params.args) positional.push_back(a->arg);
@@ -428,9 +426,7 @@ void Dynamo::FailOnRecompile(const PyFunction& function, const CodeKey& key,
 
 void Dynamo::RefuseOtherCallForm(const CodeKey& key, const lang::Node& def,
                                  const Sources& sources) {
-  const lang::Arguments& params = def.kind == lang::NodeKind::kFunctionDef
-                                      ? *lang::As<lang::FunctionDef>(def).args
-                                      : *lang::As<lang::Lambda>(def).args;
+  const lang::Arguments& params = lang::ParametersOf(def);
   if (!params.vararg && !params.kwarg) return;  // its values are its parameters, always
   const CodeState* code = code_cache_.Find(key);
   if (code == nullptr) return;

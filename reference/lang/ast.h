@@ -252,6 +252,10 @@ struct FunctionDef : NodeOf<Stmt, NodeKind::kFunctionDef> {
   ExprList decorator_list;
   ExprPtr returns;  // Optional.
 };
+// The parameters of a function's code: a def statement's or a lambda's.
+inline const Arguments& ParametersOf(const Node& def) {
+  return def.kind == NodeKind::kFunctionDef ? *As<FunctionDef>(def).args : *As<Lambda>(def).args;
+}
 struct ClassDef : NodeOf<Stmt, NodeKind::kClassDef> {
   std::string name;
   ExprList bases;

@@ -68,10 +68,7 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
   if (auto* closure = DynCast<PyTuple>(function->closure)) {
     for (const Value& cell : closure->items()) frame.cells.push_back(RefCast<PyCell>(cell));
   }
-  const Arguments* params = code.def->kind == NodeKind::kFunctionDef
-                                ? As<FunctionDef>(*code.def).args.get()
-                                : As<Lambda>(*code.def).args.get();
-  BindArguments(frame, *function, *params, args);
+  BindArguments(frame, *function, lang::ParametersOf(*code.def), args);
   args = {};  // the caller's references to the arguments go once they are bound
   frames_.push_back(&frame);
   Value result;

@@ -28,8 +28,7 @@ const std::vector<BuiltinSignature>& BuiltinSignatures() {
 Signature DefSignature(const PyFunction& f) {
   const lang::Node& def = *std::get<UserCode>(f.code).def;
   const bool is_def = def.kind == lang::NodeKind::kFunctionDef;
-  const lang::Arguments& args =
-      is_def ? *lang::As<lang::FunctionDef>(def).args : *lang::As<lang::Lambda>(def).args;
+  const lang::Arguments& args = lang::ParametersOf(def);
   auto annotated = [](const lang::ArgPtr& a) { return a != nullptr && a->annotation != nullptr; };
   bool has_annotation = (is_def && lang::As<lang::FunctionDef>(def).returns != nullptr) ||
                         annotated(args.vararg) || annotated(args.kwarg);
