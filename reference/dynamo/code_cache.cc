@@ -21,14 +21,6 @@ std::string CodeCache::Failure(const CacheEntry& entry,
   if (rules_.on(Rule::kGradModeGuard) && entry.grad_enabled != process_.grad_enabled) {
     return "GLOBAL_STATE changed: grad_mode ";
   }
-  // torch guards a dict's keys and each value the trace read; the reference guards a frame
-  // value by identity or type, which cannot tell whether torch's guards pass.
-  if (entry.read_dict) {
-    runtime::RefuseNotModeled(fmt::format(
-        "a compiled frame called again after its cached code read a dict ({}: torch guards "
-        "its keys and the values read)",
-        *entry.read_dict));
-  }
   // Another number of values: *args of another length, other **kwargs (torch's len(args)
   // and keys guards fail; their text is not modeled).
   if (entry.input_names.size() != frame_values.size()) return std::string(kOtherCallForm);
@@ -110,8 +102,11 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
   auto kept = [&](const GuardedValue& g, bool read) {
     return (cells || !g.cell) && (!lazy || read);
   };
+  // A dict is kept once its local is read: its reads are not tracked (GuardFailure).
   std::copy_if(t.guards.begin(), t.guards.end(), std::back_inserter(guards),
-               [&](const GuardedValue& g) { return kept(g, t.reads.Read(g)); });
+               [&](const GuardedValue& g) {
+                 return kept(g, t.reads.Read(g) || (g.dict && t.reads.ReadsLocal(LocalOf(g))));
+               });
   std::vector<GlobalGuard> globals = t.global_guards.items();
   for (GlobalGuard& global : globals) {
     std::erase_if(global.guards,
@@ -119,10 +114,6 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
   }
   CacheEntry entry;
   entry.compile_id = t.compile_id;
-  for (const GuardedValue& g : t.guards) {
-    if (g.dict && t.reads.ReadsLocal(LocalOf(g))) entry.read_dict = g.name;
-  }
-
   entry.guards = std::move(guards);
   entry.grad_enabled = t.grad_enabled;
   entry.globals = std::move(globals);

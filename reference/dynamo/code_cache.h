@@ -51,8 +51,6 @@ struct CacheEntry {
   BackendKey backend = {};
   // The sources of the frame's values it was compiled for (L['x'], L['args'][0], ...).
   std::vector<std::string> input_names;
-  // The first dict among them the trace read (its source), if any.
-  std::optional<std::string> read_dict;
 };
 
 // What Dynamo knows of one code object across calls.

@@ -13,6 +13,7 @@
 #ifndef TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
 #define TDCONFORM_REFERENCE_DYNAMO_DYNAMO_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -98,6 +99,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnStoreAttribute(const Value& object) override;
   void OnClassAttributeRead(const Value& instance, std::string_view name) override;
   void OnMissingAttribute(const Value& object, std::string_view name) override;
+  void OnTensorViewProperty(const Value& tensor, std::string_view name) override;
   void OnDunderRead(const Value& object, std::string_view name) override;  // dunder_reads.cc
   void OnMutate(const Value& object) override;
   void OnNewInstance(const Value& instance) override;
@@ -338,7 +340,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // Appends to the graph's outputs `live` the tensors the graph computes that traced code
   // stored in the frame's own dicts and lists (torch's replay of the stores reads them), and
   // refuses the graph when it stored one anywhere else it outlives the frame.
-  void AddReplayedStores(const Trace& t, std::vector<Value>& live) const;
+  void AddReplayedStores(const Trace& t, bool at_return, std::vector<Value>& live);
+  // The part of it for closure cells: those of the root frame torch replays, in its order.
+  void AddReplayedCellStores(const Trace& t, bool at_return, std::vector<Value>& live,
+                             std::vector<const runtime::PyTensor*>& outputs,
+                             const std::function<bool(const Value&)>& is_stored);
   // Whether the trace changed in place what the frame was given or a global: torch's side
   // effects are not empty.
   bool ChangedWhatOutlives(const Trace& t) const;

@@ -16,7 +16,7 @@ void Dynamo::Emit(Trace& t, const std::vector<Value>& live_values, int64_t line,
   // stores reads (R-graph-outputs).
   auto graph_outputs = [&] {
     std::vector<Value> outputs = live_values;
-    if (rules_.on(Rule::kGraphOutputs)) AddReplayedStores(t, outputs);
+    if (rules_.on(Rule::kGraphOutputs)) AddReplayedStores(t, at_return, outputs);
     return outputs;
   };
   // error_on_graph_break, true where the frame returns, makes it one graph as fullgraph does:

@@ -175,13 +175,21 @@ void Dynamo::OnLoadCell(const Frame& frame, const std::string& name, const PyCel
   if (t == nullptr) return;
   t->reads.ReadCellOf(cell.id());
   if (in_.frames()[t->root_depth] == &frame) t->reads.ReadLocal(name);
-  // A tensor the frame did not receive: an input named by where its cell came from (the
-  // traced frame's own free variable is a local of it, L['name']).
-  auto known = t->cell_sources.find(cell.id());
-  if (known != t->cell_sources.end()) {
+  // A tensor the frame did not receive: an input named by where its cell came from. A cell
+  // of the traced frame itself, read from any frame, holds a local of it, L['name'] (its
+  // free variables; a resume function's cellvars, which torch hands it: probed, a closure
+  // over them called after the break reads L['b'], not L['inner'].__closure__[1]).
+  const Frame& root = *in_.frames()[t->root_depth];
+  auto own = std::find_if(root.cells.begin(), root.cells.end(),
+                          [&](const Ref<PyCell>& c) { return c.get() == &cell; });
+  if (own != root.cells.end()) {
+    const auto i = static_cast<size_t>(own - root.cells.begin());
+    const std::vector<std::string>& cellvars = root.scope->cellvars;
+    const std::string& own_name =
+        i < cellvars.size() ? cellvars[i] : root.scope->freevars[i - cellvars.size()];
+    t->graph.AddInput(cell.contents, fmt::format("L['{}']", own_name));
+  } else if (auto known = t->cell_sources.find(cell.id()); known != t->cell_sources.end()) {
     t->graph.AddInput(cell.contents, known->second);
-  } else if (in_.frames()[t->root_depth] == &frame) {
-    t->graph.AddInput(cell.contents, fmt::format("L['{}']", name));
   }
 }
 
@@ -253,6 +261,15 @@ void Dynamo::OnMissingAttribute(const Value& object, std::string_view name) {
         "reading the absent attribute '{}' of {} in traced code is not modeled (torch guards "
         "its absence)",
         name, runtime::DescribeUserClassValue(object)));
+  }
+}
+
+void Dynamo::OnTensorViewProperty(const Value& tensor, std::string_view name) {
+  (void)tensor;
+  // Dynamo records a `getattr(x, 'T')` node, and rebuilds a returned one from its source
+  // instead of outputting it (probed on torch 2.13.0): not modeled.
+  if (Tracing() != nullptr) {
+    RefuseNotModeled(fmt::format("Tensor.{} in traced code is not modeled", name));
   }
 }
 

@@ -4,8 +4,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "reference/runtime/interp/classes.h"
+#include "reference/runtime/not_modeled.h"
 #include "reference/runtime/types.h"
 
 namespace tdc::dynamo {
@@ -19,8 +21,45 @@ const PyFunction* UserFunction(const Value& v) {
   return f != nullptr && !f->is_native() ? f : nullptr;
 }
 
+std::string GuardOf(const Value& v);
+
+// A dict's guard when something inside it is guarded by identity (a function, an instance):
+// equal text would say nothing of what torch's guards on it check.
+constexpr std::string_view kOpaqueDict = "dict with values guarded by identity";
+
+// The contents of a dict, tuple or list as a guard's text, each leaf as GuardOf spells it;
+// nullopt when a leaf is guarded by identity or the nesting runs deeper than torch's
+// programs do (a dict holding itself).
+std::optional<std::string> Contents(const Value& v, int depth = 0) {
+  if (depth > 16) return std::nullopt;
+  std::string out;
+  if (const auto* d = DynCast<PyDict>(v)) {
+    for (const auto& [key, value] : d->Items()) {
+      std::optional<std::string> k = Contents(key, depth + 1);
+      std::optional<std::string> item = Contents(value, depth + 1);
+      if (!k || !item) return std::nullopt;
+      out += fmt::format("{}: {}, ", *k, *item);
+    }
+    return fmt::format("dict {{{}}}", out);
+  }
+  if (const std::vector<Value>* items = ItemsOf(v)) {
+    for (const Value& item : *items) {
+      std::optional<std::string> text = Contents(item, depth + 1);
+      if (!text) return std::nullopt;
+      out += *text + ", ";
+    }
+    return fmt::format("{} [{}]", TypeName(v), out);
+  }
+  out = GuardOf(v);
+  if (out.starts_with("id ") || out.starts_with("code ") || out.starts_with("type ")) {
+    return std::nullopt;
+  }
+  return out;
+}
+
 std::string GuardOf(const Value& v) {
   if (!v) return "absent";
+  if (Is<PyDict>(v)) return Contents(v).value_or(std::string(kOpaqueDict));
   if (const auto* t = DynCast<PyTensor>(v)) {
     const Tensor& tensor = t->tensor();
     return fmt::format("tensor {} {} {} {}", static_cast<int>(tensor.dtype), tensor.requires_grad,
@@ -221,7 +260,16 @@ std::string GuardFailure(const GuardedValue& cached, const Value& now) {
     if (why.empty()) return "";
     return fmt::format("tensor '{}' {}", cached.name, why);
   }
-  if (GuardOf(now) == cached.guard) return "";
+  std::string guard = GuardOf(now);
+  // torch guards a dict's keys and the values the trace read, which the reference does not
+  // track: equal contents pass them, other contents may or may not.
+  if (cached.dict && (cached.guard == kOpaqueDict || guard != cached.guard)) {
+    RefuseNotModeled(fmt::format(
+        "a compiled frame called again after the dict it read ({}) {}: torch guards its keys "
+        "and the values read",
+        cached.name, cached.guard == kOpaqueDict ? "held a value guarded by identity" : "changed"));
+  }
+  if (guard == cached.guard) return "";
   // A constant's guard: torch's line also carries the source line it came from and a user
   // stack (not modeled).
   return fmt::format("{} == {}", cached.name, cached.guard.substr(cached.guard.find(' ') + 1));

@@ -1,6 +1,7 @@
 // The guards of a cache entry (spec §1.2 step 5, SEMANTICS §8.2 R-cache-hit): per frame
 // value, tensors by dtype, requires_grad, rank, sizes and strides, Python constants by
-// type and value, user functions by code object and the closure cells the trace read,
+// type and value, dicts by their contents (a change refused), user functions by code
+// object and the closure cells the trace read,
 // anything else by identity; and the failure reason torch's guard check gives for a value
 // that fails them (the fail_on_recompile stance's message, spec §2.14).
 #ifndef TDCONFORM_REFERENCE_DYNAMO_GUARDS_H_

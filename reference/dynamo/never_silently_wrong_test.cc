@@ -601,7 +601,38 @@ constexpr Probe kProbes[] = {
     // values read).
     {"def f(d):\n    return d['a'] * d['b']\ncf = torch.compile(f, backend=backend)\n"
      "out = cf({'a': torch.ones(2), 'b': 3.0})\nout2 = cf({'a': torch.ones(2), 'b': 4.0})",
-     "a compiled frame called again after its cached code read a dict (d: torch guards", 7},
+     "a compiled frame called again after the dict it read (d) changed", 7},
+    // ... a module global's, a list item's, and one the frame itself changed (torch
+    // recompiles at each call); a dict holding a function is guarded by identity inside.
+    {"CFG = {'k': 2}\ndef f(x):\n    return x * CFG['k']\ncf = torch.compile(f, "
+     "backend=backend)\nout = cf(torch.ones(2))\nCFG['k'] = 3\nout2 = cf(torch.ones(2))",
+     "a compiled frame called again after the dict it read (G['CFG']) changed", 9},
+    {"def f(x, ds):\n    return x * ds[0]['k']\ncf = torch.compile(f, backend=backend)\n"
+     "ds = [{'k': 2}]\nout = cf(torch.ones(2), ds)\nds[0]['k'] = 3\n"
+     "out2 = cf(torch.ones(2), ds)",
+     "a compiled frame called again after the dict it read (ds[0]) changed", 9},
+    {"CFG = {'k': 2}\ndef f(x):\n    CFG['k'] = CFG['k'] + 1\n    return x * CFG['k']\n"
+     "cf = torch.compile(f, backend=backend)\nout = cf(torch.ones(2))\n"
+     "out2 = cf(torch.ones(2))",
+     "a compiled frame called again after the dict it read (G['CFG']) changed", 9},
+    {"OPS = {'f': torch.sin}\ndef f(x):\n    return OPS['f'](x)\ncf = torch.compile(f, "
+     "backend=backend)\nout = cf(torch.ones(2))\nout2 = cf(torch.ones(2))",
+     "a compiled frame called again after the dict it read (G['OPS']) held a value guarded by "
+     "identity",
+     8},
+    {"print('a', file=None)", "print() with file= is not modeled"},
+    {"out = '%d' % 3", "printf-style string formatting (str % values) is not modeled"},
+    {"def f(x):\n    return x.T + 1\nout = torch.compile(f, backend=backend)(torch.ones(2, 3))",
+     "Tensor.T in traced code is not modeled", 4},
+    // A graph-computed tensor in a closure cell an inlined function made, handed on (torch
+    // replays its store among the containers'); a cell of the frame's own at a break outside
+    // a call, read later.
+    {"def make(x):\n    y = x + 1\n    def inner():\n        return y\n    return inner\n"
+     "def f(x):\n    return make(x)\nout = torch.compile(f, backend=backend)(torch.ones(2))()",
+     "a tensor the graph computes held in a closure cell an inlined function made", 10},
+    {"def f(x):\n    y = x + 1\n    def inner():\n        return y\n    if x.sum() > 0:\n"
+     "        return y * 2\n    return x\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a tensor the graph computes held in the closure cell 'y' at a graph break outside a call", 7},
     // torch.Size's own methods.
     {"out = torch.ones(2).shape.numel()", "Size.numel is not modeled"},
     // Tensor.__pos__ (a pos node under Dynamo), __invert__ and __abs__.

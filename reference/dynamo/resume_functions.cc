@@ -121,7 +121,16 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   if (skip != CodeState::Skip::kNone) return nullptr;
   // Its frame is handed to the callback like any other (counters["frames"]["total"]).
   CountConvertedFrame(key, values, BackendToMatch(*old.callback), *old.callback);
-  if (!HasTensorInFrame(*key.def, function.globals, values)) {
+  // Its frame's cells are locals of it too (torch hands a resume function the frame's cells
+  // as its closure; has_tensor_in_frame reads f_locals: probed, a branch in a closure reading
+  // only its free variable after it compiles the rest).
+  std::vector<Value> frame_locals = values;
+  if (outer.depth < in_.frames().size() && in_.frames()[outer.depth]->function.get() == &function) {
+    for (const Ref<PyCell>& cell : in_.frames()[outer.depth]->cells) {
+      frame_locals.push_back(cell->contents);
+    }
+  }
+  if (!HasTensorInFrame(*key.def, function.globals, frame_locals)) {
     code_cache_.Of(key).converted_without_tensors = true;
     return nullptr;
   }

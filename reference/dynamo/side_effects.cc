@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <unordered_set>
 
 #include "reference/dynamo/dynamo.h"
@@ -77,16 +78,17 @@ void VisitContainers(const Value& v, Seen& seen, const Found& found) {
   }
 }
 
-// Whether any of `targets` is reachable from `roots` through items, attributes, cells,
-// closures and bound methods.
-bool ReachesAny(std::vector<const Object*> pending,
-                const std::unordered_set<const Object*>& targets) {
+// Calls `reached(o)` for each object reachable from `pending` through items, attributes,
+// cells, closures (and, `through_globals`, functions' globals) and bound methods, until it
+// returns true; whether it did.
+template <typename Reached>
+bool Walk(std::vector<const Object*> pending, bool through_globals, const Reached& reached) {
   Seen seen;
   while (!pending.empty()) {
     const Object* o = pending.back();
     pending.pop_back();
     if (o == nullptr || !seen.insert(o).second) continue;
-    if (targets.contains(o)) return true;
+    if (reached(o)) return true;
     auto push = [&](const Value& v) { pending.push_back(v.get()); };
     if (const auto* tuple = dynamic_cast<const PyTuple*>(o)) {
       for (const Value& item : tuple->items()) push(item);
@@ -103,13 +105,20 @@ bool ReachesAny(std::vector<const Object*> pending,
       push(cell->contents);
     } else if (const auto* function = dynamic_cast<const PyFunction*>(o)) {
       push(function->closure);
-      push(function->globals);
+      if (through_globals) push(function->globals);
     } else if (const auto* method = dynamic_cast<const PyMethod*>(o)) {
       push(method->self);
       push(method->function);
     }
   }
   return false;
+}
+
+// Whether any of `targets` is reachable from `roots`.
+bool ReachesAny(std::vector<const Object*> roots,
+                const std::unordered_set<const Object*>& targets) {
+  return Walk(std::move(roots), /*through_globals=*/true,
+              [&](const Object* o) { return targets.contains(o); });
 }
 
 }  // namespace
@@ -139,7 +148,7 @@ void Dynamo::RefuseChangedTwice(const Trace::InlinedCall& call) const {
       function != nullptr ? function->name_text() : std::string_view("a callable")));
 }
 
-void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
+void Dynamo::AddReplayedStores(const Trace& t, bool at_return, std::vector<Value>& live) {
   const std::unordered_set<const Object*> changed = ChangedInTrace(t);
   auto is_input = [&](const Value& v) {
     return std::any_of(t.inputs.begin(), t.inputs.end(),
@@ -165,9 +174,10 @@ void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
   std::vector<const PyTensor*> outputs;
   for (const Value& v : live) CollectTensors(v, outputs);
   auto is_stored = [&](const Value& v) {
-    return Is<PyTensor>(v) && t.graph.NodeOf(v) &&
+    return v && Is<PyTensor>(v) && t.graph.NodeOf(v) &&
            std::find(outputs.begin(), outputs.end(), v.get()) == outputs.end();
   };
+  AddReplayedCellStores(t, at_return, live, outputs, is_stored);
   // torch tracks a changed dict or list of the frame's as the trace first uses it, and
   // rebuilds each in that order, its items in their final order (probed: the output order of
   // `len(l); d[k] = a; l.append(b)` is l's, then d's).
@@ -213,6 +223,79 @@ void Dynamo::AddReplayedStores(const Trace& t, std::vector<Value>& live) const {
   for (const Value& value : live) {
     VisitItems(value, seen,
                refuse_if_stored([] { return std::string("an instance the graph hands on"); }));
+  }
+}
+
+void Dynamo::AddReplayedCellStores(const Trace& t, bool at_return, std::vector<Value>& live,
+                                   std::vector<const PyTensor*>& outputs,
+                                   const std::function<bool(const Value&)>& is_stored) {
+  const auto& frames = in_.frames();
+  // The traced frame, when it is still running its code (not where a skipped frame replays
+  // the resume functions of those it called).
+  const Frame* root = t.root_depth < frames.size() ? frames[t.root_depth] : nullptr;
+  if (root != nullptr &&
+      (!root->function || std::get<UserCode>(root->function->code).def != t.key.def)) {
+    root = nullptr;
+  }
+  // What the graph hands on: the live values and, at a nested break, the frames it returns
+  // into, with the functions they called (torch's reachability walks their stacks).
+  std::vector<const Object*> handed_on;
+  for (const Value& v : live) handed_on.push_back(v.get());
+  for (size_t depth = t.root_depth; root != nullptr && depth < frames.size(); ++depth) {
+    for (const Value& v : frames[depth]->stack) handed_on.push_back(v.get());
+    if (depth > t.root_depth) handed_on.push_back(frames[depth]->function.get());
+  }
+  // The cells reachable from it (torch's walk does not enter functions' globals).
+  std::unordered_set<const PyCell*> reached;
+  Walk(handed_on, /*through_globals=*/false, [&](const Object* o) {
+    if (const auto* cell = dynamic_cast<const PyCell*>(o)) reached.insert(cell);
+    return false;
+  });
+  // torch tracks the root frame's cells as the frame starts (its cellvars as new cells, then
+  // its freevars' cells, before any container) and replays a store into one that escapes the
+  // frame: a freevar's cell always, a cellvar's when what the graph hands on holds a closure
+  // over it or, at a break, the code after it reads it (LOAD_DEREF, LOAD_CLOSURE: torch's
+  // livevars_analysis counts those), known where it breaks at a call (probed on torch
+  // 2.13.0, golden graph_break/closure_cells_at_breaks).
+  auto read_later = [&](const std::string& cell_name) {
+    if (at_return) return false;
+    if (root->call != nullptr) {
+      const CodeLayout& layout = LayoutOf(*t.key.def);
+      if (std::optional<size_t> at = layout.AtCall(*root->call)) {
+        return layout.LiveFrom(*at).contains(cell_name);
+      }
+    }
+    RefuseNotModeled(fmt::format(
+        "a tensor the graph computes held in the closure cell '{}' at a graph break outside a "
+        "call: whether torch hands it on (a later read of it) is not modeled",
+        cell_name));
+  };
+  std::unordered_set<const PyCell*> own;
+  if (root != nullptr) {
+    const std::vector<std::string>& cellvars = root->scope->cellvars;
+    for (size_t i = 0; i < root->cells.size(); ++i) {
+      const PyCell* cell = root->cells[i].get();
+      own.insert(cell);
+      if (!is_stored(cell->contents)) continue;
+      if (i >= cellvars.size() || reached.contains(cell) || read_later(cellvars[i])) {
+        outputs.push_back(DynCast<PyTensor>(cell->contents));
+        live.push_back(cell->contents);
+      }
+    }
+  }
+  // Other cells (an inlined frame's own, one from outside the compiled frame), those of the
+  // frames a nested break returns into and those reachable from what the graph hands on,
+  // are tracked as the trace meets them, among the containers: that order is not modeled.
+  for (size_t depth = t.root_depth + 1; root != nullptr && depth < frames.size(); ++depth) {
+    for (const Ref<PyCell>& cell : frames[depth]->cells) reached.insert(cell.get());
+  }
+  for (const PyCell* cell : reached) {
+    if (!own.contains(cell) && is_stored(cell->contents)) {
+      RefuseNotModeled(
+          "a tensor the graph computes held in a closure cell an inlined function made, or one "
+          "from outside the compiled frame, is not modeled (torch replays the cell's store "
+          "after the graph, in an order not modeled)");
+    }
   }
 }
 

@@ -77,6 +77,7 @@ std::optional<Value> TensorProperty(Interpreter& in, const Value& object, std::s
   if (name == "grad") return h.None();
   if (name == "_base") return t->base() ? Value(t->base()) : h.None();
   if (name == "T") {
+    in.TensorViewProperty(object, name);
     Shape dims;
     for (int64_t d = tensor.dim() - 1; d >= 0; --d) dims.push_back(d);
     Tensor view = tensor.dim() < 2 ? tensor : Permute(tensor, dims);

@@ -104,11 +104,29 @@ void InstallBuiltins(Interpreter& in) {
   module.SetAttr("object", types.object());
 
   def("print", [&in](CallArgs& args) {
-    // Printed text is not part of an outcome (SCHEMA §5); it goes to stderr for humans.
+    // Printed text is not part of an outcome (SCHEMA §5); it goes to stderr for humans. Its
+    // keywords are checked as CPython checks them (their errors are outcomes).
+    std::string sep = " ", end = "\n";
+    for (const auto& [keyword, value] : args.keywords) {
+      if (keyword == "sep" || keyword == "end") {
+        if (Is<PyNone>(value)) continue;
+        const auto* text = DynCast<PyStr>(value);
+        if (text == nullptr) {
+          Raise(in.heap(), ExcType::kTypeError,
+                fmt::format("{} must be None or a string, not {}", keyword, TypeName(value)));
+        }
+        (keyword == "sep" ? sep : end) = text->value();
+      } else if (keyword == "file") {
+        RefuseNotModeled("print() with file= is not modeled");
+      } else if (keyword != "flush") {
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("'{}' is an invalid keyword argument for print()", keyword));
+      }
+    }
     std::string line;
     for (size_t i = 0; i < args.positional.size(); ++i)
-      line += (i ? " " : "") + Str(args.positional[i]);
-    std::cerr << line << "\n";
+      line += (i ? sep : "") + Str(args.positional[i]);
+    std::cerr << line << end;
     return in.heap().None();
   });
   def("len", [&in](CallArgs& args) {

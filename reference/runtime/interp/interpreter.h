@@ -180,6 +180,11 @@ class FrameHook {
     (void)object;
     (void)name;
   }
+  // The program made a view of `tensor` through a property (`x.T`), not through the op table.
+  virtual void OnTensorViewProperty(const Value& tensor, std::string_view name) {
+    (void)tensor;
+    (void)name;
+  }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
     (void)globals;
@@ -243,6 +248,10 @@ class Interpreter {
   // Tells the frame hook (FrameHook::OnMissingAttribute).
   void MissingAttribute(const Value& object, std::string_view name) {
     if (hook_ != nullptr && !internal_lookup_) hook_->OnMissingAttribute(object, name);
+  }
+  // Tells the frame hook (FrameHook::OnTensorViewProperty).
+  void TensorViewProperty(const Value& tensor, std::string_view name) {
+    if (hook_ != nullptr) hook_->OnTensorViewProperty(tensor, name);
   }
   // Tells the frame hook (FrameHook::OnDunderRead).
   void DunderRead(const Value& object, std::string_view name) {

@@ -99,6 +99,10 @@ std::string_view TensorOperator(BinaryOp op) {
 }
 
 [[noreturn]] void Unsupported(Interpreter& in, BinaryOp op, const Value& a, const Value& b) {
+  // CPython formats there (printf-style `"%d" % n`), which the runtime does not model.
+  if (op == BinaryOp::kMod && Is<PyStr>(a)) {
+    RefuseNotModeled("printf-style string formatting (str % values) is not modeled");
+  }
   Raise(in.heap(), ExcType::kTypeError,
         fmt::format("unsupported operand type(s) for {}: '{}' and '{}'", OperatorSymbol(op),
                     TypeName(a), TypeName(b)));
