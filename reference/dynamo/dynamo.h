@@ -106,9 +106,13 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnNewContextWrapper(const Value& wrapper) override;
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
+  void OnErrorLeavingFrame(const Frame& frame, const runtime::PyError& error) override;
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no
   // traced frame handled is Unsupported "Observed exception" (observed_exception.cc).
   void RaiseIfObservedUnhandled(const runtime::PyError& error);
+  // Without fullgraph, one that reached it unhandled: logged, the code skipped; whether its
+  // call runs again eagerly (a root frame's, not a resume function's).
+  bool SkipOnObservedException(const runtime::PyError& error);
   void OnGradModeSet(bool enabled) override;
   void OnTensorData(const Value& tensor, runtime::TensorDataRead read,
                     const lang::Expr* test) override;
@@ -414,6 +418,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // (its own reason, not counted). `level`: the frame ending the graph at its call (Dynamo
   // logs the break there).
   void LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level);
+  // A graph-break log record as the frames stand now (BreakLog, trace.h).
+  BreakLog BreakLogAt(const Trace& t, const BreakText& text, bool ends_frame, size_t level) const;
+  void CommitBreakLog(BreakLog log);
   // `after_call`: the innermost frame is shown at the instruction after its call (Dynamo
   // reports "Skip inlining" from there); `callers_after_call`: so are the frames calling it
   // (an error out of a higher-order op's branch).

@@ -30,10 +30,23 @@ bool IsVariadic(const lang::Call* call) {
 }  // namespace
 
 void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, size_t level) {
-  std::string key = FormatBreak(text);
   if (rules_.on(Rule::kGbCounter) && !ends_frame && !text.at_jump) {
-    in_.process().compiler.counters.Add("graph_break", key);
+    in_.process().compiler.counters.Add("graph_break", FormatBreak(text));
   }
+  CommitBreakLog(BreakLogAt(t, text, ends_frame, level));
+}
+
+void Dynamo::CommitBreakLog(BreakLog log) {
+  // torch logs a break's user stack once per location (R-gb-log-dedup).
+  if (!logged_locations_.insert(log.dedup_key).second && rules_.on(Rule::kGbLogDedup) &&
+      !Verbose()) {
+    log.record.user_stack.reset();
+  }
+  records_.graph_breaks.push_back(std::move(log.record));
+}
+
+BreakLog Dynamo::BreakLogAt(const Trace& t, const BreakText& text, bool ends_frame,
+                            size_t level) const {
   const auto& frames = in_.frames();
   // Where Dynamo says the break is: the innermost frame, or under nested graph breaks the
   // inlined frame ending the graph (log_graph_break's frame_loc); its duplicate checker
@@ -79,7 +92,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
         "torch._dynamo.config.verbose = True: a graph break's user stack through a resume "
         "function (torch's verbose log shows the frames uncollapsed) is not modeled");
   }
-  if (logged_locations_.insert(location).second || !rules_.on(Rule::kGbLogDedup) || verbose) {
+  {
     std::vector<graph::StackFrame> stack;
     for (size_t i = 0; i < frames.size(); ++i) {
       const Frame& f = *frames[i];
@@ -98,7 +111,7 @@ void Dynamo::LogBreak(const Trace& t, const BreakText& text, bool ends_frame, si
     }
     record.user_stack = std::move(stack);
   }
-  records_.graph_breaks.push_back(std::move(record));
+  return {std::move(record), std::move(location)};
 }
 
 Value Dynamo::Break(const BreakText& reached, const Value& callee, CallArgs& args) {

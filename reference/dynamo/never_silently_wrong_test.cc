@@ -622,6 +622,15 @@ constexpr Probe kProbes[] = {
      8},
     {"print('a', file=None)", "print() with file= is not modeled"},
     {"out = '%d' % 3", "printf-style string formatting (str % values) is not modeled"},
+    // An exception leaving a compiled frame through a with block (torch logs its break at
+    // the with statement's line), or leaving a resume function whose trace inlined a call.
+    {"def f(x):\n    with torch.no_grad():\n        return {'a': x}['b']\n"
+     "try:\n    torch.compile(f, backend=backend)(torch.ones(2))\nexcept KeyError:\n    pass",
+     "an exception leaving a compiled frame unhandled through a with block or a try", 7},
+    {"def g(x):\n    return x + 1\ndef f(x):\n    torch._dynamo.graph_break()\n    y = g(x)\n"
+     "    raise ValueError('v')\ntry:\n    torch.compile(f, backend=backend)(torch.ones(2))\n"
+     "except ValueError:\n    pass",
+     "an exception leaving a resume function whose trace inlined calls", 10},
     {"def f(x):\n    return x.T + 1\nout = torch.compile(f, backend=backend)(torch.ones(2, 3))",
      "Tensor.T in traced code is not modeled", 4},
     // A graph-computed tensor in a closure cell an inlined function made, handed on (torch

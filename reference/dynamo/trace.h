@@ -17,6 +17,7 @@
 
 #include "reference/dynamo/graph_builder.h"
 #include "reference/dynamo/guards.h"
+#include "reference/graph/golden.h"
 #include "reference/lang/ast.h"
 #include "reference/runtime/interp/process.h"
 
@@ -26,6 +27,14 @@ using runtime::Ref;
 
 // A code object: a function's, or a resume function's (the function and the call
 // whose break made it).
+// A graph-break log record as the frames stood when it was made, and the key torch's
+// duplicate check of user stacks uses; committed apart from where it is made (an
+// exception's is made where it is raised, logged if it leaves the frame unhandled).
+struct BreakLog {
+  graph::GraphBreak record;
+  std::string dedup_key;
+};
+
 struct CodeKey {
   const lang::Node* def = nullptr;
   const lang::Call* resume_at = nullptr;
@@ -123,6 +132,7 @@ struct Trace {
   struct Observed {
     runtime::Value exception;
     std::string traceback;
+    BreakLog log;  // the graph-break record torch logs if it leaves the frame unhandled
   };
   std::optional<Observed> observed;
   // On a cache hit whose compile sent a graph to the backend: that compile's invocation

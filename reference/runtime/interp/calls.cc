@@ -82,10 +82,15 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
       for (Ref<PyCell>& c : frame.cells) c.Reset();
     }
   } exit{*this, frame};
-  if (code.def->kind == NodeKind::kLambda) {
-    result = Eval(frame, *As<Lambda>(*code.def).body);
-  } else if (ExecFunctionBody(frame, As<FunctionDef>(*code.def).body, result) != Flow::kReturn) {
-    result = heap().None();
+  try {
+    if (code.def->kind == NodeKind::kLambda) {
+      result = Eval(frame, *As<Lambda>(*code.def).body);
+    } else if (ExecFunctionBody(frame, As<FunctionDef>(*code.def).body, result) != Flow::kReturn) {
+      result = heap().None();
+    }
+  } catch (const PyError& error) {
+    if (hook_ != nullptr) hook_->OnErrorLeavingFrame(frame, error);
+    throw;
   }
   if (hook_ != nullptr) hook_->OnReturn(frame, result);
   return result;

@@ -138,6 +138,11 @@ class FrameHook {
   }
   // A raise statement of the program raises `exception` (Dynamo observes it while tracing).
   virtual void OnRaise(const Value& exception) { (void)exception; }
+  // `error` leaves `frame` unhandled; the frames stand as they were where it was raised in it.
+  virtual void OnErrorLeavingFrame(const Frame& frame, const PyError& error) {
+    (void)frame;
+    (void)error;
+  }
   // `frame` begins executing statement `stmt`.
   virtual void OnStatement(const Frame& frame, const lang::Stmt& stmt) {
     (void)frame;
