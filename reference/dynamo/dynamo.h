@@ -112,7 +112,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void RaiseIfObservedUnhandled(const runtime::PyError& error);
   // Without fullgraph, one that reached it unhandled: logged, the code skipped; whether its
   // call runs again eagerly (a root frame's, not a resume function's).
-  bool SkipOnObservedException(const runtime::PyError& error);
+  bool SkipOnObservedException(const runtime::PyError& error, const Value& function);
   void OnGradModeSet(bool enabled) override;
   void OnTensorData(const Value& tensor, runtime::TensorDataRead read,
                     const lang::Expr* test) override;

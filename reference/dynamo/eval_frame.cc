@@ -630,7 +630,7 @@ std::optional<Value> Dynamo::RunFrame(const Ref<PyFunction>& function, CallArgs&
       throw raised.error;  // raised by the compiled call
     } catch (const PyError& error) {
       RaiseIfObservedUnhandled(error);
-      if (!SkipOnObservedException(error)) throw;
+      if (!SkipOnObservedException(error, function)) throw;
     } catch (const Restart&) {
       // No inlined call of this trace took the break: a case the reference does not model.
       RefuseNotModeled("a graph break no frame of the trace could end is outside the reference");

@@ -86,31 +86,28 @@ BreakLog Dynamo::BreakLogAt(const Trace& t, const BreakText& text, bool ends_fra
   for (size_t i = t.root_depth; i < keyed_frames_end; ++i) {
     location += fmt::format(" in {}:{}", frames[i]->program->filename, LineOf(*frames[i]));
   }
-  const bool verbose = Verbose();
-  if (verbose && StackHasResumeFrames()) {
+  if (Verbose() && StackHasResumeFrames()) {
     RefuseNotModeled(
         "torch._dynamo.config.verbose = True: a graph break's user stack through a resume "
         "function (torch's verbose log shows the frames uncollapsed) is not modeled");
   }
-  {
-    std::vector<graph::StackFrame> stack;
-    for (size_t i = 0; i < frames.size(); ++i) {
-      const Frame& f = *frames[i];
-      // torch's own frames (external_utils' wrappers) are not in a user stack.
-      std::optional<int64_t> line = ShownLine(i);
-      if (f.program->filename.starts_with("<torch>") || !line) continue;
-      graph::StackFrame shown{f.program->filename, *line, CodeName(*f.scope)};
-      // torch's collapse_resume_frames: consecutive frames of one name show as the last of
-      // them (a recursive call inlined, or into a resume function of its own function:
-      // upstream nested_graph_breaks/test_recursive_compiled_fn_with_graph_break).
-      if (!stack.empty() && stack.back().name == shown.name) {
-        stack.back() = std::move(shown);
-      } else {
-        stack.push_back(std::move(shown));
-      }
+  std::vector<graph::StackFrame> stack;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const Frame& f = *frames[i];
+    // torch's own frames (external_utils' wrappers) are not in a user stack.
+    std::optional<int64_t> line = ShownLine(i);
+    if (f.program->filename.starts_with("<torch>") || !line) continue;
+    graph::StackFrame shown{f.program->filename, *line, CodeName(*f.scope)};
+    // torch's collapse_resume_frames: consecutive frames of one name show as the last of
+    // them (a recursive call inlined, or into a resume function of its own function:
+    // upstream nested_graph_breaks/test_recursive_compiled_fn_with_graph_break).
+    if (!stack.empty() && stack.back().name == shown.name) {
+      stack.back() = std::move(shown);
+    } else {
+      stack.push_back(std::move(shown));
     }
-    record.user_stack = std::move(stack);
   }
+  record.user_stack = std::move(stack);
   return {std::move(record), std::move(location)};
 }
 

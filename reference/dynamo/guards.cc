@@ -28,7 +28,8 @@ std::string GuardOf(const Value& v);
 constexpr std::string_view kOpaqueDict = "dict with values guarded by identity";
 
 // The contents of a dict, tuple or list as a guard's text, each leaf as GuardOf spells it;
-// nullopt when a leaf is guarded by identity or the nesting runs deeper than torch's
+// nullopt when a leaf's guard is not exact from its text (a function, an instance, a class:
+// torch guards what the trace read of them) or the nesting runs deeper than torch's
 // programs do (a dict holding itself).
 std::optional<std::string> Contents(const Value& v, int depth = 0) {
   if (depth > 16) return std::nullopt;
@@ -50,11 +51,31 @@ std::optional<std::string> Contents(const Value& v, int depth = 0) {
     }
     return fmt::format("{} [{}]", TypeName(v), out);
   }
-  out = GuardOf(v);
-  if (out.starts_with("id ") || out.starts_with("code ") || out.starts_with("type ")) {
-    return std::nullopt;
+  switch (v->kind()) {
+    // Values, and objects that live as long as the process (their id is exact).
+    case ObjectKind::kNone:
+    case ObjectKind::kBool:
+    case ObjectKind::kInt:
+    case ObjectKind::kFloat:
+    case ObjectKind::kStr:
+    case ObjectKind::kTensor:
+    case ObjectKind::kDType:
+    case ObjectKind::kModule:
+      return GuardOf(v);
+    // (A builtin may be a bound method made and dropped: its id is reused.)
+    case ObjectKind::kTuple:
+    case ObjectKind::kList:
+    case ObjectKind::kDict:
+    case ObjectKind::kCell:
+    case ObjectKind::kFunction:
+    case ObjectKind::kBuiltin:
+    case ObjectKind::kException:
+    case ObjectKind::kType:
+    case ObjectKind::kInstance:
+    case ObjectKind::kMethod:
+      break;
   }
-  return out;
+  return std::nullopt;
 }
 
 std::string GuardOf(const Value& v) {

@@ -622,6 +622,15 @@ constexpr Probe kProbes[] = {
      8},
     {"print('a', file=None)", "print() with file= is not modeled"},
     {"out = '%d' % 3", "printf-style string formatting (str % values) is not modeled"},
+    // A cell closed over by a def after the break (LOAD_CLOSURE, not in the code layout); an
+    // exception a handler caught raised again.
+    {"def f(x):\n    y = x + 1\n    torch._dynamo.graph_break()\n    def inner():\n"
+     "        return y\n    return inner()\nout = torch.compile(f, backend=backend)(torch.ones(2))",
+     "a tensor the graph computes held in the closure cell 'y' at a graph break, closed over", 5},
+    {"def h():\n    raise ValueError('v')\ndef g():\n    try:\n        h()\n"
+     "    except ValueError as e:\n        return e\ndef f(x):\n    raise g()\ntry:\n"
+     "    torch.compile(f, backend=backend)(torch.ones(2))\nexcept ValueError:\n    pass",
+     "raising again an exception caught in traced code is not modeled", 11},
     // An exception leaving a compiled frame through a with block (torch logs its break at
     // the with statement's line), or leaving a resume function whose trace inlined a call.
     {"def f(x):\n    with torch.no_grad():\n        return {'a': x}['b']\n"

@@ -20,7 +20,16 @@ bool FullgraphRecording(const Trace& t) { return t.record && t.callback->fullgra
 
 void Dynamo::OnRaise(const Value& exception) {
   Trace* t = Tracing();
-  if (t == nullptr || !FullgraphRecording(*t) || !rules_.on(Rule::kFullgraphUnsupported)) return;
+  if (t == nullptr || !t->record) return;
+  if (!t->callback->fullgraph) {
+    // A raise statement raising again an exception a frame left and a handler caught: torch
+    // logs it where the statement is, the reference where it first left a frame.
+    if (t->observed && t->observed->exception == exception) {
+      RefuseNotModeled("raising again an exception caught in traced code is not modeled");
+    }
+    return;
+  }
+  if (!rules_.on(Rule::kFullgraphUnsupported)) return;
   // The traceback is the frames' where the statement raises, before they unwind.
   t->observed = Trace::Observed{exception, UserTraceback(*t, false)};
 }
@@ -32,49 +41,58 @@ void Dynamo::OnErrorLeavingFrame(const Frame& frame, const PyError& error) {
   // a dict's KeyError), if it reaches the compiled function's frame unhandled.
   if (t == nullptr || !t->record || t->callback->fullgraph) return;
   // Through a with block or a try statement torch logs it where the block re-raises it (the
-  // with statement's line: probed), which the reference does not follow.
+  // with statement's line: probed), which the reference does not follow: refused if it
+  // reaches the compiled frame (SkipOnObservedException).
+  bool through_block = false;
   const lang::Node& def = *std::get<UserCode>(frame.function->code).def;
-  const lang::Stmt* at = frame.stmt;
-  if (at != nullptr && def.kind == lang::NodeKind::kFunctionDef) {
+  if (const lang::Stmt* at = frame.stmt;
+      at != nullptr && def.kind == lang::NodeKind::kFunctionDef) {
     const Resumability& shape = ResumabilityOf(lang::As<lang::FunctionDef>(def));
-    if (at->kind == lang::NodeKind::kWith || at->kind == lang::NodeKind::kTry || shape.InWith(at) ||
-        shape.InTry(at)) {
-      RefuseNotModeled(
-          "an exception leaving a compiled frame unhandled through a with block or a try "
-          "statement (torch logs its graph break where the block re-raises it) is not modeled");
-    }
+    through_block = at->kind == lang::NodeKind::kWith || at->kind == lang::NodeKind::kTry ||
+                    shape.InWith(at) || shape.InTry(at);
   }
-  if (t->observed && t->observed->exception == error.exception()) return;
+  if (t->observed && t->observed->exception == error.exception()) {
+    t->observed->through_block |= through_block;
+    return;
+  }
   BreakText text = ObservedExceptionText(Repr(error.exception()));
   text.then = BreakText::Then::kSkipFrame;
-  t->observed = Trace::Observed{error.exception(), "", BreakLogAt(*t, text, true, t->root_depth)};
+  t->observed = Trace::Observed{error.exception(), "", BreakLogAt(*t, text, true, t->root_depth),
+                                through_block};
 }
 
-bool Dynamo::SkipOnObservedException(const PyError& error) {
+bool Dynamo::SkipOnObservedException(const PyError& error, const Value& function) {
   Trace* t = Tracing();
   if (t == nullptr || !t->record || t->callback->fullgraph || !t->observed ||
       t->observed->exception != error.exception()) {
     return false;
   }
-  // torch: "Failed to handle graph break gracefully. Skipping the function and falling back
-  // to eager": the partial graph is discarded, the code skipped from now on, and the call
-  // runs again eagerly, offering the frames it calls (probed on torch 2.13.0: a callee that
-  // raised is then traced as a frame of its own and logs its break again; a later call that
-  // would not raise compiles nothing).
-  CommitBreakLog(std::move(t->observed->log));
+  if (t->observed->through_block) {
+    RefuseNotModeled(
+        "an exception leaving a compiled frame unhandled through a with block or a try "
+        "statement (torch logs its graph break where the block re-raises it) is not modeled");
+  }
   if (t->resume && !t->inlined_calls.empty()) {
     RefuseNotModeled(
         "an exception leaving a resume function whose trace inlined calls (torch runs it again "
         "eagerly, offering them as frames) is not modeled");
   }
-  Trace::InlinedCall root_call{
-      t->root_depth - 1, in_.frames()[t->root_depth]->function, {}, 0, t->changes_begin};
-  for (const auto& [value, source] : t->inputs) root_call.args.positional.push_back(value);
-  RefuseChangedTwice(root_call);
+  // torch: "Failed to handle graph break gracefully. Skipping the function and falling back
+  // to eager": the partial graph is discarded, the code skipped from now on, and the call
+  // runs again eagerly, offering the frames it calls (probed on torch 2.13.0: a callee that
+  // raised is then traced as a frame of its own and logs its break again; a later call that
+  // would not raise compiles nothing). A resume function's rest already ran eagerly as far
+  // as the exception, which propagates.
+  if (!t->resume) {
+    // (The frame has returned: its caller's frames are below root_depth.)
+    Trace::InlinedCall root_call{t->root_depth - 1, function, {}, 0, t->changes_begin};
+    for (const auto& [value, source] : t->inputs) root_call.args.positional.push_back(value);
+    RefuseChangedTwice(root_call);
+  }
+  CommitBreakLog(std::move(t->observed->log));
   code_cache_.Of(t->key).skip = CodeState::Skip::kSkipFrame;
   Explain(fmt::format("{}: an exception reached its frame unhandled: skipped from now on{}",
                       t->code_name, t->resume ? "" : ", its call runs again eagerly"));
-  // A resume function's rest already ran eagerly as far as the exception: it propagates.
   return !t->resume;
 }
 

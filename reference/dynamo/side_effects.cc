@@ -245,6 +245,17 @@ void Dynamo::AddReplayedCellStores(const Trace& t, bool at_return, std::vector<V
     for (const Value& v : frames[depth]->stack) handed_on.push_back(v.get());
     if (depth > t.root_depth) handed_on.push_back(frames[depth]->function.get());
   }
+  // And what the trace changed in place that outlives it (a global stored, a list the frame
+  // was given appended to): torch replays those changes, so what they hold escapes too.
+  // (The changed objects themselves are only compared: one may be gone.)
+  if (const std::unordered_set<const Object*> changed = ChangedInTrace(t); !changed.empty()) {
+    std::vector<const Object*> outliving = {t.globals.get()};
+    for (const auto& [value, source] : t.inputs) outliving.push_back(value.get());
+    Walk(std::move(outliving), /*through_globals=*/false, [&](const Object* o) {
+      if (changed.contains(o)) handed_on.push_back(o);
+      return false;
+    });
+  }
   // The cells reachable from it (torch's walk does not enter functions' globals).
   std::unordered_set<const PyCell*> reached;
   Walk(handed_on, /*through_globals=*/false, [&](const Object* o) {
@@ -259,6 +270,17 @@ void Dynamo::AddReplayedCellStores(const Trace& t, bool at_return, std::vector<V
   // 2.13.0, golden graph_break/closure_cells_at_breaks).
   auto read_later = [&](const std::string& cell_name) {
     if (at_return) return false;
+    // A def, lambda or comprehension closing over it from the break's line on loads it
+    // (LOAD_CLOSURE), which the code layout does not list: not modeled.
+    for (const runtime::Scope* nested : root->program->scopes.ChildrenOf(*root->scope)) {
+      if (std::ranges::find(nested->freevars, cell_name) != nested->freevars.end() &&
+          nested->node->span.begin.line >= LineOf(*root)) {
+        RefuseNotModeled(fmt::format(
+            "a tensor the graph computes held in the closure cell '{}' at a graph break, "
+            "closed over by a def or lambda from there on, is not modeled",
+            cell_name));
+      }
+    }
     if (root->call != nullptr) {
       const CodeLayout& layout = LayoutOf(*t.key.def);
       if (std::optional<size_t> at = layout.AtCall(*root->call)) {

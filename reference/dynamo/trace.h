@@ -25,8 +25,6 @@ namespace tdc::dynamo {
 
 using runtime::Ref;
 
-// A code object: a function's, or a resume function's (the function and the call
-// whose break made it).
 // A graph-break log record as the frames stood when it was made, and the key torch's
 // duplicate check of user stacks uses; committed apart from where it is made (an
 // exception's is made where it is raised, logged if it leaves the frame unhandled).
@@ -35,6 +33,8 @@ struct BreakLog {
   std::string dedup_key;
 };
 
+// A code object: a function's, or a resume function's (the function and the call
+// whose break made it).
 struct CodeKey {
   const lang::Node* def = nullptr;
   const lang::Call* resume_at = nullptr;
@@ -133,6 +133,7 @@ struct Trace {
     runtime::Value exception;
     std::string traceback;
     BreakLog log;  // the graph-break record torch logs if it leaves the frame unhandled
+    bool through_block = false;  // it left a frame through a with block or try statement
   };
   std::optional<Observed> observed;
   // On a cache hit whose compile sent a graph to the backend: that compile's invocation

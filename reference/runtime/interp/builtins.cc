@@ -105,23 +105,29 @@ void InstallBuiltins(Interpreter& in) {
 
   def("print", [&in](CallArgs& args) {
     // Printed text is not part of an outcome (SCHEMA §5); it goes to stderr for humans. Its
-    // keywords are checked as CPython checks them (their errors are outcomes).
-    std::string sep = " ", end = "\n";
+    // keywords are checked as CPython checks them, in its order (their errors are outcomes):
+    // an unknown one first, then sep, then end.
+    Value given[2];  // sep, end
     for (const auto& [keyword, value] : args.keywords) {
       if (keyword == "sep" || keyword == "end") {
-        if (Is<PyNone>(value)) continue;
-        const auto* text = DynCast<PyStr>(value);
-        if (text == nullptr) {
-          Raise(in.heap(), ExcType::kTypeError,
-                fmt::format("{} must be None or a string, not {}", keyword, TypeName(value)));
-        }
-        (keyword == "sep" ? sep : end) = text->value();
+        given[keyword == "sep" ? 0 : 1] = value;
       } else if (keyword == "file") {
         RefuseNotModeled("print() with file= is not modeled");
       } else if (keyword != "flush") {
         Raise(in.heap(), ExcType::kTypeError,
               fmt::format("'{}' is an invalid keyword argument for print()", keyword));
       }
+    }
+    std::string sep = " ", end = "\n";
+    for (int i = 0; i < 2; ++i) {
+      if (!given[i] || Is<PyNone>(given[i])) continue;
+      const auto* text = DynCast<PyStr>(given[i]);
+      if (text == nullptr) {
+        Raise(in.heap(), ExcType::kTypeError,
+              fmt::format("{} must be None or a string, not {}", i == 0 ? "sep" : "end",
+                          TypeName(given[i])));
+      }
+      (i == 0 ? sep : end) = text->value();
     }
     std::string line;
     for (size_t i = 0; i < args.positional.size(); ++i)

@@ -256,7 +256,7 @@ class Interpreter {
   }
   // Tells the frame hook (FrameHook::OnTensorViewProperty).
   void TensorViewProperty(const Value& tensor, std::string_view name) {
-    if (hook_ != nullptr) hook_->OnTensorViewProperty(tensor, name);
+    if (hook_ != nullptr && !internal_lookup_) hook_->OnTensorViewProperty(tensor, name);
   }
   // Tells the frame hook (FrameHook::OnDunderRead).
   void DunderRead(const Value& object, std::string_view name) {

@@ -413,6 +413,14 @@ NameKind Scope::KindOf(const std::string& name) const {
   return it == names.end() ? NameKind::kGlobal : it->second;
 }
 
+std::vector<const Scope*> ScopeTable::ChildrenOf(const Scope& parent) const {
+  std::vector<const Scope*> children;
+  for (const auto& [node, scope] : scopes_) {
+    if (scope->parent == &parent) children.push_back(scope.get());
+  }
+  return children;
+}
+
 ScopeTable AnalyzeScopes(const lang::Module& module) {
   ScopeTable table;
   Collector collector(table.scopes_);

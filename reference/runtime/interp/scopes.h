@@ -48,6 +48,9 @@ struct Scope {
 class ScopeTable {
  public:
   const Scope& Of(const lang::Node* node) const { return *scopes_.at(node); }
+  // The scopes nested directly in `parent` (its defs, lambdas and comprehensions), in no
+  // particular order.
+  std::vector<const Scope*> ChildrenOf(const Scope& parent) const;
 
  private:
   friend ScopeTable AnalyzeScopes(const lang::Module& module);
