@@ -1,8 +1,9 @@
-// An exception raised by a raise statement of traced code (Dynamo's "observed exception"):
-// a traced frame that handles it goes on tracing, as the interpreter runs the handler; one
-// reaching the compiled function's frame unhandled is, under fullgraph=True, Unsupported
-// gb0088 (torch 2.13.0: symbolic_convert's exception table walk finds no handler). Without
-// fullgraph the frame runs eagerly and raises it (R-observed-exception).
+// An exception raised in traced code (Dynamo's "observed exception"): a traced frame that
+// handles it goes on tracing, as the interpreter runs the handler; one reaching the
+// compiled function's frame unhandled is, under fullgraph=True, Unsupported gb0088 (torch
+// 2.13.0: symbolic_convert's exception table walk finds no handler). Without fullgraph its
+// graph break is logged, the code skipped from then on and the call run again eagerly
+// (R-observed-exception).
 #include <fmt/format.h>
 
 #include "reference/dynamo/dynamo.h"
