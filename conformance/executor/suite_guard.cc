@@ -70,6 +70,16 @@ std::vector<std::string> SuitePaths(const std::string& root, const std::string& 
   return paths;
 }
 
+bool CasesCanMakeEntriesIn(const std::string& dir, const std::vector<std::string>& paths) {
+  std::error_code error;
+  const fs::path canonical_dir = fs::weakly_canonical(dir, error);
+  return std::none_of(paths.begin(), paths.end(), [&](const std::string& p) {
+    std::error_code path_error;
+    const fs::path path = fs::weakly_canonical(p, path_error);
+    return IsWithin(path, canonical_dir) || IsWithin(canonical_dir, path);
+  });
+}
+
 std::variant<SuiteGuard, std::string> PlanSuiteGuard(const std::vector<std::string>& paths) {
   SuiteGuard guard;
   guard.landlock_abi = LandlockAbi();

@@ -41,6 +41,10 @@ std::variant<SuiteGuard, std::string> PlanSuiteGuard(const std::vector<std::stri
 // Python backends, python_loader.h).
 std::vector<std::string> SuitePaths(const std::string& root, const std::string& generated_dir);
 
+// Whether a case under the guard of `paths` can make a new entry directly in `dir`: not when
+// `dir` is one of them, lies in one, or lies above one (PlanSuiteGuard).
+bool CasesCanMakeEntriesIn(const std::string& dir, const std::vector<std::string>& paths);
+
 // In the case's process, before any backend call: from now on it and its children cannot
 // write beneath `guard`'s protected paths. Why not, when the kernel refuses.
 std::optional<std::string> ApplySuiteGuard(const SuiteGuard& guard);

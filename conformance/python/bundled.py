@@ -25,7 +25,13 @@ Two more are correct but do what torch's own backends do and a careless harness 
   first compile is static); at the Dynamo level the first run's inputs must also be the
   example inputs' values. It passes only where tdconform hands the example
   inputs torch would (tdc_graph.example_inputs).
+- temp_files: writes each graph's code to a file in $TMPDIR (else /tmp) before running it
+  eagerly, trying no other directory, as IREE's compiler does; it passes wherever a case can
+  make files in the temporary directory, a checkout under /tmp included (run_temp_dir.h).
 """
+
+import os
+import tempfile
 
 import torch
 from torch._dynamo.backends.debugging import boxed_nop as _torch_boxed_nop
@@ -149,3 +155,12 @@ def restrides_size1(gm, example_inputs):
         return tuple(_strides_of_size1_dims_set_to_7(r) for r in gm.forward(*args))
 
     return run
+
+
+def temp_files(gm, example_inputs):
+    with tempfile.NamedTemporaryFile(dir=os.environ.get("TMPDIR", "/tmp"), suffix=".py") as code:
+        code.write(gm.code.encode())
+    return eager(gm, example_inputs)
+
+
+temp_files.tdconform_graph_levels = BOTH_LEVELS

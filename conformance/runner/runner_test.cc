@@ -16,12 +16,50 @@
 #include "conformance/executor/bundled_backends_testing.h"
 #include "conformance/runner/expectations.h"
 #include "conformance/runner/report.h"
+#include "conformance/runner/run_temp_dir.h"
 #include "conformance/runner/selection.h"
 
 namespace tdc::conformance {
 namespace {
 
 using testing::LoadBundled;
+
+// TMPDIR at the directory above the suite (as /tmp is above a checkout under /tmp): the run
+// makes <out>/tmp, points TMPDIR there while it lasts, and removes it at its end, TMPDIR as it
+// was; TMPDIR beside the suite: nothing made, nothing changed.
+TEST(RunTempDirTest, MadeOnlyWhereTheGuardWouldKeepCasesOutOfTheTemporaryDirectory) {
+  const std::filesystem::path root = std::filesystem::path(::testing::TempDir()) / "run_temp_dir";
+  std::filesystem::remove_all(root);
+  const std::filesystem::path suite = root / "checkout", beside = root / "elsewhere";
+  std::filesystem::create_directories(suite / "fixtures");
+  std::filesystem::create_directories(beside);
+  const std::vector<std::string> paths = {(suite / "fixtures").string()};
+  const std::string out = (root / "out").string();
+  const char* before = std::getenv("TMPDIR");
+  const std::string tmpdir_before = before ? before : "";
+  setenv("TMPDIR", suite.c_str(), 1);
+  {
+    RunTempDir temp;
+    EXPECT_EQ(temp.MakeIfGuarded(out, paths), std::nullopt);
+    EXPECT_EQ(temp.made(), std::filesystem::absolute(root / "out/tmp").string());
+    EXPECT_TRUE(std::filesystem::is_directory(temp.made()));
+    EXPECT_EQ(std::string(std::getenv("TMPDIR")), temp.made());
+  }
+  EXPECT_FALSE(std::filesystem::exists(root / "out/tmp"));
+  EXPECT_EQ(std::string(std::getenv("TMPDIR")), suite.string());
+  setenv("TMPDIR", beside.c_str(), 1);
+  {
+    RunTempDir temp;
+    EXPECT_EQ(temp.MakeIfGuarded(out, paths), std::nullopt);
+    EXPECT_EQ(temp.made(), "");
+    EXPECT_EQ(std::string(std::getenv("TMPDIR")), beside.string());
+  }
+  if (before) {
+    setenv("TMPDIR", tmpdir_before.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
+}
 
 TEST(SelectionTest, GlobsMatchTheWholeId) {
   EXPECT_TRUE(GlobMatch("fixtures:seed:*", "fixtures:seed:example5:profile=torch-2.13:level=aten"));

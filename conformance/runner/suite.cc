@@ -24,6 +24,7 @@
 #include "conformance/runner/generated.h"
 #include "conformance/runner/interrupt.h"
 #include "conformance/runner/report.h"
+#include "conformance/runner/run_temp_dir.h"
 #include "conformance/runner/runner.h"
 #include "conformance/runner/selection.h"
 #include "conformance/runner/shrink_generated.h"
@@ -105,20 +106,31 @@ OrError<std::vector<Expectation>> StartingExpectations(const SuiteOptions& o) {
   return ReadExpectations(o.expectations);
 }
 
+// Before the backend is loaded: the cases' temporary directory (run_temp_dir.h), or why it
+// could not be made, said on stderr.
+void MakeCasesTempDir(const SuiteOptions& o, RunTempDir& temp) {
+  if (auto why = temp.MakeIfGuarded(o.out, SuitePaths(".", GeneratedDir(o))))
+    fmt::print(stderr, "tdconform: note: {}\n", *why);
+}
+
 // The guard of the suite's files for this run's cases (suite_guard.h), planned once, and the
 // report's words for it; without Landlock, none, said once on stderr.
-std::pair<std::shared_ptr<const SuiteGuard>, std::string> GuardTheSuite(const SuiteOptions& o) {
+std::pair<std::shared_ptr<const SuiteGuard>, std::string> GuardTheSuite(const SuiteOptions& o,
+                                                                        const RunTempDir& temp) {
   auto planned = PlanSuiteGuard(SuitePaths(".", GeneratedDir(o)));
   if (auto* why = std::get_if<std::string>(&planned)) {
     fmt::print(stderr, "tdconform: note: {}\n", *why);
     return {nullptr, "none: " + *why};
   }
   auto guard = std::make_shared<const SuiteGuard>(std::get<SuiteGuard>(std::move(planned)));
-  return {guard, fmt::format("landlock (ABI {}): {}", guard->landlock_abi,
-                             fmt::join(guard->protected_paths, ", "))};
+  std::string words = fmt::format("landlock (ABI {}): {}", guard->landlock_abi,
+                                  fmt::join(guard->protected_paths, ", "));
+  if (!temp.made().empty()) words += fmt::format("; the cases' TMPDIR: {}", temp.made());
+  return {guard, words};
 }
 
 SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
+  RunTempDir temp;  // removed after the strays are killed
   KillStraysAtEnd strays;
   auto spec = ResolveCase(o.case_id, GeneratedDir(o));
   if (auto* error = std::get_if<std::string>(&spec)) {
@@ -133,6 +145,7 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
   }
   const auto& known = std::get<std::map<std::string, Verdict>>(decided);
   const auto golden_sha256 = GoldenDigests({o.case_id}, GeneratedDir(o));  // before loading
+  MakeCasesTempDir(o, temp);
   auto loaded = LoadBackend(o.library, o.timeout);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
     result.verdict = LoadVerdict(*failure);
@@ -140,7 +153,7 @@ SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {
     result.verdict = known.at(o.case_id);
   } else {
     ExecutorOptions options{o.timeout, core.contains(o.case_id), o.tolerance,
-                            GuardTheSuite(o).first};
+                            GuardTheSuite(o, temp).first};
     if (!golden_sha256.empty()) options.golden_sha256 = golden_sha256.begin()->second;
     result.verdict =
         RunCase(*std::get<0>(loaded), std::get<CaseSpec>(spec), options, &result.records);
@@ -323,6 +336,7 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
   // From here to its end the run is stopped by SIGINT and SIGTERM, not ended, and leaves no
   // process behind.
   StopOnSignals signals;
+  RunTempDir temp;  // removed after the strays are killed
   KillStraysAtEnd strays;
   if (!WriteReports(o, {}, {}, {}, {RunState::kRunning, "the run has not finished"}))
     return SuiteStatus::kError;
@@ -332,6 +346,7 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
   const Selected& selected = std::get<Selected>(selection);
   // Before the library's code first runs (its constructors, in the parent too).
   std::map<std::string, std::string> golden_sha256 = GoldenDigests(selected.ids, GeneratedDir(o));
+  MakeCasesTempDir(o, temp);
   auto loaded = LoadBackend(o.library, o.timeout);
   if (auto* failure = std::get_if<LoadFailure>(&loaded)) {
     // No case runs (DESIGN.md D7): the library is not a backend of this ABI.
@@ -354,7 +369,7 @@ SuiteStatus RunAll(const SuiteOptions& o, const std::set<std::string>& core) {
   auto decided = Prepare(o, selected.ids);
   if (auto* error = std::get_if<std::string>(&decided))
     return NotRun(o, *error, SuiteStatus::kError, backend.info());
-  auto [guard, suite_guard] = GuardTheSuite(o);
+  auto [guard, suite_guard] = GuardTheSuite(o, temp);
   RunnerOptions options{o.jobs,
                         o.timeout,
                         o.max_timeouts,

@@ -32,7 +32,7 @@ void Dynamo::OnRaise(const Value& exception) {
   }
   if (!rules_.on(Rule::kFullgraphUnsupported)) return;
   // The traceback is the frames' where the statement raises, before they unwind.
-  t->observed = Trace::Observed{exception, UserTraceback(*t, false)};
+  t->observed = Trace::Observed{exception, UserTraceback(*t, false), {}};
 }
 
 void Dynamo::OnErrorLeavingFrame(const Frame& frame, const PyError& error) {
