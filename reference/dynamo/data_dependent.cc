@@ -332,7 +332,7 @@ void Dynamo::OnTensorData(const Value& tensor, TensorDataRead read, const lang::
        (in_.process().compiler.error_on_graph_break && rules_.on(Rule::kErrorOnGraphBreak)));
   // A speculated branch's nodes are named in a subgraph of their own, which the computation
   // the text shows names.
-  if (const CondBranch* branch = CurrentCondBranch(); branch != nullptr && branch->speculated) {
+  if (const CondBranch* cond = CurrentCondBranch(); cond != nullptr && cond->speculated) {
     RefuseNotModeled(
         "a data-dependent branch in a branch of torch.cond on a traced predicate (its "
         "subgraph's node names)");

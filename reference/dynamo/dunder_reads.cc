@@ -6,6 +6,9 @@
 // raise inside the trace and the frame runs eagerly, uncompiled; `f.__qualname__ == "f"` is
 // False; `.count(...)` of it breaks the graph; torch._dynamo.graph_break's `__name__` is a
 // constant but its `__qualname__` is not). The reference refuses those (DESIGN D13).
+// An attribute the program set on a function (`helper.scale = 3`) is refused too: torch
+// guards its value and recompiles once it changes (probed), which the reference's cache
+// entries do not track.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -74,6 +77,15 @@ void Dynamo::OnDunderRead(const Value& object, std::string_view name) {
       "reading {} of {} in traced code is not modeled (Dynamo's GetAttrVariable: what it "
       "allows depends on the callable)",
       name, FunctionReprOf(object)));
+}
+
+void Dynamo::OnFunctionAttributeRead(const runtime::PyFunction& function, std::string_view name) {
+  // torch's own functions (the library's, native here) keep theirs.
+  if (Tracing() == nullptr || function.is_native()) return;
+  runtime::RefuseNotModeled(fmt::format(
+      "reading the attribute '{}' set on a function in traced code is not modeled (torch "
+      "guards its value)",
+      name));
 }
 
 }  // namespace tdc::dynamo

@@ -101,6 +101,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnMissingAttribute(const Value& object, std::string_view name) override;
   void OnTensorViewProperty(const Value& tensor, std::string_view name) override;
   void OnDunderRead(const Value& object, std::string_view name) override;  // dunder_reads.cc
+  void OnFunctionAttributeRead(const runtime::PyFunction& function,
+                               std::string_view name) override;  // dunder_reads.cc
   void OnMutate(const Value& object) override;
   void OnNewInstance(const Value& instance) override;
   void OnNewContextWrapper(const Value& wrapper) override;
@@ -631,6 +633,11 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // traced of those frames already (RerootAt), its inputs renamed.
   std::unique_ptr<Trace> MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                     GraphBuilder* carried = nullptr, bool* skipped_frame = nullptr);
+  // The source through which the resume function traced by `t` reads local `name` of
+  // `frame`: L['name'] in its own frame, an inner frame's still resuming through the list of
+  // their values; none elsewhere.
+  std::optional<std::string> ResumedLocalSource(const Trace& t, const Frame& frame,
+                                                const std::string& name) const;
 
   // ---- bound_from.cc: where the local `name` of the frame at `depth` came from among the
   // root frame's values while it still holds that object (its parameters; Trace::bound_from).

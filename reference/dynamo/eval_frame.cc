@@ -162,11 +162,13 @@ std::optional<Value> Dynamo::OnCall(const Value& callee, CallArgs& args) {
 
 void Dynamo::OnLoadLocal(const Frame& frame, const std::string& name) {
   Trace* t = Tracing();
-  if (t == nullptr || in_.frames()[t->root_depth] != &frame) return;
-  t->reads.ReadLocal(name);
+  if (t == nullptr) return;
+  const bool root = in_.frames()[t->root_depth] == &frame;
+  if (root) t->reads.ReadLocal(name);
   auto slot = frame.scope->local_slot.find(name);
-  if (slot != frame.scope->local_slot.end()) {
-    t->graph.ReadThrough(frame.fast[slot->second], name);
+  if (slot == frame.scope->local_slot.end()) return;
+  if (std::optional<std::string> source = ResumedLocalSource(*t, frame, name)) {
+    t->graph.ReadThrough(frame.fast[slot->second], *source);
   }
 }
 

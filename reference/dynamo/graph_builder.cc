@@ -183,12 +183,11 @@ void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
   for (const auto& [item, path] : ItemsWithSources(v, source)) RenameInputs(item, path, renamed);
 }
 
-void GraphBuilder::ReadThrough(const Value& v, std::string_view local) {
+void GraphBuilder::ReadThrough(const Value& v, const std::string& source) {
   const auto* t = DynCast<PyTensor>(v);
   if (t == nullptr || t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return;
   Input& input = inputs_[static_cast<size_t>(-t->trace_tag.slot - 1)];
   if (input.index >= 0 || input.other_sources.empty()) return;  // most reads stop here
-  const std::string source = fmt::format("L['{}']", local);
   if (input.source == source) return;
   if (std::find(input.other_sources.begin(), input.other_sources.end(), source) ==
       input.other_sources.end()) {

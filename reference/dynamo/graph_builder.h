@@ -65,11 +65,12 @@ class GraphBuilder {
   // The tensors in `v` that are inputs already are read from `source` now (a frame of
   // their trace became a code of its own); each input is renamed once, in the order called.
   void RenameInputs(const Value& v, const std::string& source, std::vector<bool>& renamed);
-  // The frame read input tensor `v` through its local `local` (L['z']): if it is not a
-  // placeholder yet and came under that source among others, its placeholder takes that
-  // one (Dynamo names an input after the variable whose use made it one: a tensor handed on
-  // under two names is read through the one used first).
-  void ReadThrough(const Value& v, std::string_view local);
+  // A frame read input tensor `v` through a local whose source is `source` (L['z'],
+  // L['__nested_frame_values'][0][1]): if it is not a placeholder yet and came under that
+  // source among others, its placeholder takes that one (Dynamo names an input after the
+  // variable whose use made it one: a tensor handed on under two names is read through the
+  // one used first).
+  void ReadThrough(const Value& v, const std::string& source);
   // Every input becomes a placeholder now, in the order added (the fallback when
   // R-placeholder-first-use is off).
   void UseAllInputs();

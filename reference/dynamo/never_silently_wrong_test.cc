@@ -673,6 +673,24 @@ constexpr Probe kProbes[] = {
     {"def g(x):\n    return x\ndef f(x):\n    return x + len(g.__qualname__)\n"
      "out = torch.compile(f, backend=backend)(torch.ones(2))",
      "reading __qualname__ of <function g at 0x?> in traced code", 6},
+    // Tensors compared as a container's items: Dynamo makes == nodes (the same tensor too)
+    // whose or a branch reads (probed: `y in [x, y]` broke the graph there); CPython compares
+    // containers' tensors with == and reads the truth.
+    {"def f(x, y):\n    return x + (1 if y in [x, y] else 2)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(1), torch.ones(1))",
+     "comparing a tensor as a container's item in traced code", 4},
+    {"def f(x):\n    return x + [x].index(x)\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(1))",
+     "comparing a tensor as a container's item in traced code", 4},
+    {"out = [torch.ones(1)] == [torch.ones(1)]",
+     "== or != between containers holding tensors is not modeled"},
+    {"out = (1, torch.ones(1)) < (1, torch.ones(1))",
+     "ordering containers holding tensors is not modeled"},
+    // An attribute set on a function: torch guards its value (probed: changed, it
+    // recompiles), which the reference's cache does not track.
+    {"def g(x):\n    return x * g.scale\ng.scale = 3\n"
+     "out = torch.compile(g, backend=backend)(torch.ones(1))",
+     "reading the attribute 'scale' set on a function in traced code", 4},
 };
 
 struct Control {

@@ -72,6 +72,32 @@ void Dynamo::StartResume(size_t slot, std::vector<ResumeLevel> levels) {
   contexts_[slot] = std::move(t);
 }
 
+namespace {
+
+// The source through which a nested resume function reads value `i` (its stack's, then its
+// live locals') of inner level `k` >= 1: the inner frames' values come in one list, the deepest
+// frame's first, after a polyfill frame resuming below the deepest one.
+std::string InnerLevelSource(const std::vector<ResumeLevel>& levels, size_t k, size_t i) {
+  const size_t below = levels.back().value_from_polyfill ? 1 : 0;
+  return fmt::format("L['__nested_frame_values'][{}][{}]", levels.size() - 1 - k + below, i);
+}
+
+}  // namespace
+
+std::optional<std::string> Dynamo::ResumedLocalSource(const Trace& t, const Frame& frame,
+                                                      const std::string& name) const {
+  if (in_.frames()[t.root_depth] == &frame) return fmt::format("L['{}']", name);
+  // Levels deeper than waiting_above have returned: another frame may be at their depth.
+  for (size_t k = 1; k < t.chain.size(); ++k) {
+    const ResumeLevel& level = t.chain[k];
+    if (level.depth > t.waiting_above || in_.frames()[level.depth] != &frame) continue;
+    const auto live = std::find(level.live.begin(), level.live.end(), name);
+    if (live == level.live.end()) return std::nullopt;
+    return InnerLevelSource(t.chain, k, level.stack.size() + (live - level.live.begin()));
+  }
+  return std::nullopt;
+}
+
 std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLevel> levels,
                                           GraphBuilder* carried, bool* skipped_frame) {
   const ResumeLevel& outer = levels.front();
@@ -87,8 +113,6 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
   // L['x']); the inner frames' values are passed in one list, the deepest frame's first
   // (L['__nested_frame_values'][0][1]).
   Sources sources;
-  // A polyfill frame resuming below the deepest frame is the first of the inner ones.
-  const size_t below = levels.back().value_from_polyfill ? 1 : 0;
   auto add = [&](const ResumeLevel& level, auto name) {
     for (size_t i = 0; i < level.stack.size(); ++i) {
       const bool from_polyfill = level.value_from_polyfill && i + 1 == level.stack.size();
@@ -109,10 +133,7 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
       key.branch_target = level.branch_target;
     }
     key.open_contexts += "| " + OpenContexts(level.stack);
-    const size_t index = levels.size() - 1 - k + below;
-    add(level, [index](size_t i, const std::string&) {
-      return fmt::format("L['__nested_frame_values'][{}][{}]", index, i);
-    });
+    add(level, [&](size_t i, const std::string&) { return InnerLevelSource(levels, k, i); });
   }
   std::vector<Value> values;
   for (const auto& [v, source] : sources) values.push_back(v);

@@ -153,7 +153,7 @@ void InstallListMethods(Interpreter& in) {
   def("index", [&in](CallArgs& a) {
     const auto& items = SelfList(a).items();
     for (size_t i = 0; i < items.size(); ++i) {
-      if (items[i] == a.positional.at(1) || PyEquals(items[i], a.positional.at(1)))
+      if (ItemEquals(in, items[i], a.positional.at(1)))
         return in.heap().Int(static_cast<int64_t>(i));
     }
     Raise(in.heap(), ExcType::kValueError,
@@ -161,8 +161,7 @@ void InstallListMethods(Interpreter& in) {
   });
   def("count", [&in](CallArgs& a) {
     int64_t n = 0;
-    for (const Value& v : SelfList(a).items())
-      n += (v == a.positional.at(1) || PyEquals(v, a.positional.at(1))) ? 1 : 0;
+    for (const Value& v : SelfList(a).items()) n += ItemEquals(in, v, a.positional.at(1)) ? 1 : 0;
     return in.heap().Int(n);
   });
 }

@@ -132,7 +132,11 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
     case NodeKind::kAttribute: {
       const auto& a = As<Attribute>(e);
       Value object = Eval(f, *a.value);
-      if (a.attr.starts_with("__")) DunderRead(object, a.attr);
+      if (a.attr.starts_with("__")) {
+        DunderRead(object, a.attr);
+      } else if (const auto* function = DynCast<PyFunction>(object)) {
+        FunctionAttributeRead(*function, a.attr);
+      }
       return GetAttr(object, a.attr);
     }
     case NodeKind::kCall:

@@ -463,14 +463,37 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
       OpaqueStack opaque(f, true);
       std::vector<Value> items = Iterate(value);
       value.Reset();
-      if (items.size() != elts.size()) {
-        Raise(heap(), ExcType::kValueError,
-              items.size() > elts.size()
-                  ? fmt::format("too many values to unpack (expected {})", elts.size())
-                  : fmt::format("not enough values to unpack (expected {}, got {})", elts.size(),
-                                items.size()));
+      const auto starred = std::find_if(elts.begin(), elts.end(), [](const lang::ExprPtr& e) {
+        return e->kind == NodeKind::kStarred;
+      });
+      if (starred == elts.end()) {
+        if (items.size() != elts.size()) {
+          Raise(heap(), ExcType::kValueError,
+                items.size() > elts.size()
+                    ? fmt::format("too many values to unpack (expected {})", elts.size())
+                    : fmt::format("not enough values to unpack (expected {}, got {})", elts.size(),
+                                  items.size()));
+        }
+        for (size_t i = 0; i < elts.size(); ++i) Assign(f, *elts[i], std::move(items[i]));
+        return;
       }
-      for (size_t i = 0; i < elts.size(); ++i) Assign(f, *elts[i], std::move(items[i]));
+      // UNPACK_EX: the targets before and after the starred one take an item each; the
+      // starred one a list of what is left between them.
+      const size_t before = static_cast<size_t>(starred - elts.begin());
+      const size_t after = elts.size() - before - 1;
+      if (items.size() < before + after) {
+        Raise(heap(), ExcType::kValueError,
+              fmt::format("not enough values to unpack (expected at least {}, got {})",
+                          before + after, items.size()));
+      }
+      const auto rest_begin = items.begin() + static_cast<std::ptrdiff_t>(before);
+      const auto rest_end = items.end() - static_cast<std::ptrdiff_t>(after);
+      Value rest = heap().NewList(std::vector<Value>(rest_begin, rest_end));
+      for (size_t i = 0; i < before; ++i) Assign(f, *elts[i], std::move(items[i]));
+      Assign(f, *As<Starred>(**starred).value, std::move(rest));
+      for (size_t i = 0; i < after; ++i) {
+        Assign(f, *elts[before + 1 + i], std::move(items[items.size() - after + i]));
+      }
       return;
     }
     case NodeKind::kBoolOp:

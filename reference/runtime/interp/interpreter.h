@@ -190,6 +190,12 @@ class FrameHook {
     (void)tensor;
     (void)name;
   }
+  // An attribute expression or getattr() of the program reads attribute `name` of
+  // `function`, not a dunder one (an attribute the program may have set on it).
+  virtual void OnFunctionAttributeRead(const PyFunction& function, std::string_view name) {
+    (void)function;
+    (void)name;
+  }
   // `frame` read the module global `name` of `globals`, bound to `value`.
   virtual void OnLoadGlobal(const PyDict& globals, const std::string& name, const Value& value) {
     (void)globals;
@@ -257,6 +263,10 @@ class Interpreter {
   // Tells the frame hook (FrameHook::OnTensorViewProperty).
   void TensorViewProperty(const Value& tensor, std::string_view name) {
     if (hook_ != nullptr && !internal_lookup_) hook_->OnTensorViewProperty(tensor, name);
+  }
+  // Tells the frame hook (FrameHook::OnFunctionAttributeRead).
+  void FunctionAttributeRead(const PyFunction& function, std::string_view name) {
+    if (hook_ != nullptr && !internal_lookup_) hook_->OnFunctionAttributeRead(function, name);
   }
   // Tells the frame hook (FrameHook::OnDunderRead).
   void DunderRead(const Value& object, std::string_view name) {

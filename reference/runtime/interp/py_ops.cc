@@ -328,6 +328,20 @@ std::string_view CompareSymbol(CompareOp op) {
   return "==";
 }
 
+// Whether `v` is a tensor or a list, tuple or dict holding one, at any depth.
+bool HoldsTensor(const Value& v) {
+  if (Is<PyTensor>(v)) return true;
+  const std::vector<Value>* items = nullptr;
+  if (const auto* list = DynCast<PyList>(v)) items = &list->items();
+  if (const auto* tuple = DynCast<PyTuple>(v)) items = &tuple->items();
+  if (items != nullptr) return std::any_of(items->begin(), items->end(), HoldsTensor);
+  if (const auto* dict = DynCast<PyDict>(v)) {
+    return std::any_of(dict->Items().begin(), dict->Items().end(),
+                       [](const auto& entry) { return HoldsTensor(entry.second); });
+  }
+  return false;
+}
+
 // Python's ordering of two non-tensor values: -1, 0, 1; nullopt when not ordered.
 std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, CompareOp op) {
   std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
@@ -348,6 +362,8 @@ std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, Compar
   if (Is<PyTuple>(a) && Is<PyTuple>(b))
     x = &DynCast<PyTuple>(a)->items(), y = &DynCast<PyTuple>(b)->items();
   if (x != nullptr) {
+    if (HoldsTensor(a) || HoldsTensor(b))
+      RefuseNotModeled("ordering containers holding tensors is not modeled");
     for (size_t i = 0; i < std::min(x->size(), y->size()); ++i) {
       if (PyEquals((*x)[i], (*y)[i])) continue;
       std::optional<int> c = Order(in, (*x)[i], (*y)[i], op);
@@ -372,7 +388,7 @@ bool Contains(Interpreter& in, const Value& container, const Value& item) {
   if (std::optional<Value> method = LookupMethod(in, container, "__contains__"))
     return Truth(in, in.Call(*method, {{container, item}, {}}));
   for (const Value& v : in.Iterate(container)) {
-    if (v == item || PyEquals(v, item)) return true;
+    if (ItemEquals(in, v, item)) return true;
   }
   return false;
 }
@@ -534,8 +550,14 @@ Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, cons
     NotifyTensorOp(in, {false, name, false, FindPythonOperator(name)}, {{a, b}, {}}, result);
     return result;
   }
-  if (op == lang::CompareOp::kEq) return h.Bool(a == b || PyEquals(a, b));
-  if (op == lang::CompareOp::kNotEq) return h.Bool(!(a == b || PyEquals(a, b)));
+  if (op == lang::CompareOp::kEq || op == lang::CompareOp::kNotEq) {
+    // CPython compares containers' items with ==, a tensor's then read for its truth.
+    if (HoldsTensor(a) || HoldsTensor(b)) {
+      RefuseNotModeled("== or != between containers holding tensors is not modeled");
+    }
+    const bool equal = a == b || PyEquals(a, b);
+    return h.Bool(op == lang::CompareOp::kEq ? equal : !equal);
+  }
   std::optional<int> c = Order(in, a, b, op);
   if (!c) {
     Raise(h, ExcType::kTypeError,
@@ -543,6 +565,23 @@ Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, cons
                       TypeName(a), TypeName(b)));
   }
   return h.Bool(*c != 2 && OrderHolds(op, *c));
+}
+
+bool ItemEquals(Interpreter& in, const Value& a, const Value& b) {
+  if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
+    // Dynamo compares with == even the same tensor, into a tensor a branch then reads
+    // (probed: `y in [x, y]` is data-dependent there).
+    const OpObserver* observer = in.process().compiler.op_observer;
+    if (observer != nullptr && observer->RecordsOps()) {
+      RefuseNotModeled(
+          "comparing a tensor as a container's item in traced code (`in`, list.index, "
+          "list.count) is not modeled");
+    }
+    return a == b || Truth(in, CompareOperation(in, lang::CompareOp::kEq, a, b));
+  }
+  if (HoldsTensor(a) || HoldsTensor(b))
+    RefuseNotModeled("comparing containers holding tensors is not modeled");
+  return a == b || PyEquals(a, b);
 }
 
 Value TypeOf(Interpreter& in, const Value& v) { return in.process().types().Of(v); }

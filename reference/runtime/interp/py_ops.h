@@ -27,6 +27,11 @@ Value BinaryOperation(Interpreter& in, lang::BinaryOp op, const Value& a, const 
 Value InPlaceBinary(Interpreter& in, lang::BinaryOp op, const Value& a, const Value& b);
 Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v);
 Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, const Value& b);
+// a == b for a container's item as CPython's PyObject_RichCompareBool has it (`in`,
+// list.index, list.count): identity, else == and its truth (a tensor's compares elements, and
+// one of more than one element raises). Refused where the reference does not follow it: a
+// tensor in traced code, a container holding one.
+bool ItemEquals(Interpreter& in, const Value& a, const Value& b);
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key);
 // container[lower:upper:step] of a list, tuple or str (None for an absent bound), with

@@ -153,7 +153,9 @@ Value TensorGetItem(Interpreter& in, const Value& container, const Value& key) {
   Ref<PyTensor> base;
   if (!indexed.advanced) base = self.base() ? self.base() : Ref<PyTensor>(tensor);
   Value out = in.heap().NewTensor(std::move(result), std::move(base));
-  NotifyTensorOp(in, {false, "operator.getitem", false, nullptr}, {{container, key}, {}}, out);
+  // An accessor: torch's remove_unused_graphargs drops every operator.getitem node nothing
+  // uses (probed: `d = x[None]` read only for d.shape leaves no node, `x.sin()` would).
+  NotifyTensorOp(in, {false, "operator.getitem", true, nullptr}, {{container, key}, {}}, out);
   return out;
 }
 
