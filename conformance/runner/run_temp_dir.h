@@ -3,8 +3,9 @@
 // when the checkout lies under it (`git clone . $(mktemp -d)/c`): a backend's temporary files
 // (inductor's, IREE's compiler's, which takes $TMPDIR and tries no other directory) could not
 // be made there, and its cases would fail for the harness's sake. There the run points TMPDIR,
-// for itself and everything it starts (the backend is loaded after), at <out>/tmp, made before
-// the guard is planned so that cases can write in it, and removed when the run ends.
+// for itself and everything it starts (the backend is loaded after), at a directory of its
+// own in --out (cases-tmp.XXXXXX), made before the guard is planned so that cases can write
+// in it, and removed when the run ends.
 // Elsewhere nothing changes, so what torch caches in the temporary directory lasts from run to
 // run.
 #ifndef TDCONFORM_CONFORMANCE_RUNNER_RUN_TEMP_DIR_H_
@@ -23,9 +24,9 @@ class RunTempDir {
   RunTempDir(const RunTempDir&) = delete;
   RunTempDir& operator=(const RunTempDir&) = delete;
 
-  // When cases under the guard of `suite_paths` could make no file in the system's temporary
-  // directory, makes <out>/tmp (empty: what a run killed before its end left is removed) and
-  // points TMPDIR at it. Why not, when it cannot be made.
+  // When cases under the guard of `suite_paths` could make no file in the temporary directory
+  // backends write to ($TMPDIR, else /tmp), makes <out>/cases-tmp.XXXXXX and points TMPDIR at
+  // it. Why not, when it cannot be made. Called once.
   std::optional<std::string> MakeIfGuarded(const std::string& out,
                                            const std::vector<std::string>& suite_paths);
 

@@ -25,32 +25,38 @@ namespace {
 using testing::LoadBundled;
 
 // TMPDIR at the directory above the suite (as /tmp is above a checkout under /tmp): the run
-// makes <out>/tmp, points TMPDIR there while it lasts, and removes it at its end, TMPDIR as it
-// was; TMPDIR beside the suite: nothing made, nothing changed.
+// makes a directory of its own in --out, points TMPDIR there while it lasts, and removes it
+// (and only it: a `tmp` beside it stays) at its end, TMPDIR as it was; TMPDIR beside the
+// suite: nothing made, nothing changed.
 TEST(RunTempDirTest, MadeOnlyWhereTheGuardWouldKeepCasesOutOfTheTemporaryDirectory) {
-  const std::filesystem::path root = std::filesystem::path(::testing::TempDir()) / "run_temp_dir";
-  std::filesystem::remove_all(root);
-  const std::filesystem::path suite = root / "checkout", beside = root / "elsewhere";
-  std::filesystem::create_directories(suite / "fixtures");
-  std::filesystem::create_directories(beside);
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "run_temp_dir";
+  fs::remove_all(root);
+  const fs::path suite = root / "checkout", beside = root / "elsewhere", out = root / "out";
+  fs::create_directories(suite / "fixtures");
+  fs::create_directories(beside);
+  fs::create_directories(out / "tmp");  // the user's, not the run's
   const std::vector<std::string> paths = {(suite / "fixtures").string()};
-  const std::string out = (root / "out").string();
   const char* before = std::getenv("TMPDIR");
   const std::string tmpdir_before = before ? before : "";
   setenv("TMPDIR", suite.c_str(), 1);
+  std::string made;
   {
     RunTempDir temp;
-    EXPECT_EQ(temp.MakeIfGuarded(out, paths), std::nullopt);
-    EXPECT_EQ(temp.made(), std::filesystem::absolute(root / "out/tmp").string());
-    EXPECT_TRUE(std::filesystem::is_directory(temp.made()));
-    EXPECT_EQ(std::string(std::getenv("TMPDIR")), temp.made());
+    EXPECT_EQ(temp.MakeIfGuarded(out.string(), paths), std::nullopt);
+    made = temp.made();
+    EXPECT_EQ(fs::path(made).parent_path(), fs::absolute(out));
+    EXPECT_TRUE(fs::path(made).filename().string().starts_with("cases-tmp."));
+    EXPECT_TRUE(fs::is_directory(made));
+    EXPECT_EQ(std::string(std::getenv("TMPDIR")), made);
   }
-  EXPECT_FALSE(std::filesystem::exists(root / "out/tmp"));
+  EXPECT_FALSE(fs::exists(made));
+  EXPECT_TRUE(fs::is_directory(out / "tmp"));
   EXPECT_EQ(std::string(std::getenv("TMPDIR")), suite.string());
   setenv("TMPDIR", beside.c_str(), 1);
   {
     RunTempDir temp;
-    EXPECT_EQ(temp.MakeIfGuarded(out, paths), std::nullopt);
+    EXPECT_EQ(temp.MakeIfGuarded(out.string(), paths), std::nullopt);
     EXPECT_EQ(temp.made(), "");
     EXPECT_EQ(std::string(std::getenv("TMPDIR")), beside.string());
   }

@@ -117,16 +117,17 @@ void MakeCasesTempDir(const SuiteOptions& o, RunTempDir& temp) {
 // report's words for it; without Landlock, none, said once on stderr.
 std::pair<std::shared_ptr<const SuiteGuard>, std::string> GuardTheSuite(const SuiteOptions& o,
                                                                         const RunTempDir& temp) {
+  // Its name is random: the report names its folder, as the same run gives the same bytes.
+  const std::string temp_words =
+      temp.made().empty() ? "" : fmt::format("; the cases' TMPDIR: a cases-tmp.* in {}", o.out);
   auto planned = PlanSuiteGuard(SuitePaths(".", GeneratedDir(o)));
   if (auto* why = std::get_if<std::string>(&planned)) {
     fmt::print(stderr, "tdconform: note: {}\n", *why);
-    return {nullptr, "none: " + *why};
+    return {nullptr, "none: " + *why + temp_words};
   }
   auto guard = std::make_shared<const SuiteGuard>(std::get<SuiteGuard>(std::move(planned)));
-  std::string words = fmt::format("landlock (ABI {}): {}", guard->landlock_abi,
-                                  fmt::join(guard->protected_paths, ", "));
-  if (!temp.made().empty()) words += fmt::format("; the cases' TMPDIR: {}", temp.made());
-  return {guard, words};
+  return {guard, fmt::format("landlock (ABI {}): {}{}", guard->landlock_abi,
+                             fmt::join(guard->protected_paths, ", "), temp_words)};
 }
 
 SuiteStatus RunOne(const SuiteOptions& o, const std::set<std::string>& core) {

@@ -56,10 +56,11 @@ graph::Graph WithoutDeadNodes(const graph::Graph& g) {
 }  // namespace
 
 graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept,
-                                      const std::vector<int64_t>& outputs, std::string& unsupported,
+                                      const std::vector<int64_t>& outputs,
+                                      const PlaceholderOrder& order, std::string& unsupported,
                                       std::vector<Value>& constants) const {
   graph::Graph g;
-  for (size_t input : placeholders_) {
+  for (size_t input : order.inputs) {
     graph::Node ph = inputs_[input].placeholder;
     ph.source = std::nullopt;
     ph.requires_grad = false;  // AOT autograd traces detached inputs
@@ -68,7 +69,8 @@ graph::Graph GraphBuilder::FinishAten(const std::vector<bool>& kept,
   // The ATen refs of each call's result tensors.
   std::vector<std::vector<int64_t>> results(calls_.size());
   auto resolve = [&](int64_t internal) {
-    return internal < 0 ? -internal - 1 : results[static_cast<size_t>(internal)].at(0);
+    return internal < 0 ? order.position[static_cast<size_t>(-internal - 1)]
+                        : results[static_cast<size_t>(internal)].at(0);
   };
   for (size_t i = 0; i < calls_.size(); ++i) {
     if (!kept[i]) continue;

@@ -109,6 +109,8 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnStatement(const Frame& frame, const lang::Stmt& stmt) override;
   void OnRaise(const Value& exception) override;
   void OnErrorLeavingFrame(const Frame& frame, const runtime::PyError& error) override;
+  void OnBindFailure(const runtime::PyFunction& function,
+                     const runtime::PyError& error) override;  // observed_exception.cc
   // The trace's frame ends with `error`: under fullgraph, one raised by traced code that no
   // traced frame handled is Unsupported "Observed exception" (observed_exception.cc).
   void RaiseIfObservedUnhandled(const runtime::PyError& error);

@@ -20,12 +20,6 @@ using namespace runtime;  // NOLINT: the frame logic reads the runtime's objects
 
 namespace {
 
-bool HoldsTensor(const Value& v) {
-  std::vector<const PyTensor*> tensors;
-  if (v) CollectTensors(v, tensors);
-  return !tensors.empty();
-}
-
 // The global names a function's code reads (its co_names, less attribute names).
 class GlobalNames : public lang::FieldVisitor {
  public:
@@ -167,8 +161,10 @@ void Dynamo::OnLoadLocal(const Frame& frame, const std::string& name) {
   if (root) t->reads.ReadLocal(name);
   auto slot = frame.scope->local_slot.find(name);
   if (slot == frame.scope->local_slot.end()) return;
+  const Value& value = frame.fast[slot->second];
+  if (!t->graph.Renamable(value)) return;  // most reads stop here, no source formed
   if (std::optional<std::string> source = ResumedLocalSource(*t, frame, name)) {
-    t->graph.ReadThrough(frame.fast[slot->second], *source);
+    t->graph.ReadThrough(value, *source);
   }
 }
 
@@ -234,6 +230,7 @@ void Dynamo::OnUse(const Value& v) {
   if (kind == ObjectKind::kInstance || kind == ObjectKind::kType || kind == ObjectKind::kMethod) {
     CheckClassValueUse(*t, v);
   }
+  if (kind == ObjectKind::kTensor) t->graph.Realize(v);
   t->reads.Use(v->id());
 }
 

@@ -154,7 +154,7 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
       return;
     }
     t->trace_tag = {epoch_, -static_cast<int64_t>(inputs_.size()) - 1};
-    inputs_.push_back({v, source, {}, -1, {}});
+    inputs_.push_back({v, source, {}, -1, -1, {}});
     const runtime::Tensor& tensor = t->tensor();
     graph::Node& ph = inputs_.back().placeholder;
     ph.op = graph::NodeOp::kPlaceholder;
@@ -183,11 +183,20 @@ void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
   for (const auto& [item, path] : ItemsWithSources(v, source)) RenameInputs(item, path, renamed);
 }
 
-void GraphBuilder::ReadThrough(const Value& v, const std::string& source) {
+GraphBuilder::Input* GraphBuilder::RenamableInput(const Value& v) {
   const auto* t = DynCast<PyTensor>(v);
-  if (t == nullptr || t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return;
+  if (t == nullptr || t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return nullptr;
   Input& input = inputs_[static_cast<size_t>(-t->trace_tag.slot - 1)];
-  if (input.index >= 0 || input.other_sources.empty()) return;  // most reads stop here
+  if (input.realized_at >= 0 || input.other_sources.empty()) return nullptr;
+  return &input;
+}
+
+bool GraphBuilder::Renamable(const Value& v) { return RenamableInput(v) != nullptr; }
+
+void GraphBuilder::ReadThrough(const Value& v, const std::string& source) {
+  Input* found = RenamableInput(v);
+  if (found == nullptr) return;
+  Input& input = *found;
   if (input.source == source) return;
   if (std::find(input.other_sources.begin(), input.other_sources.end(), source) ==
       input.other_sources.end()) {
@@ -201,8 +210,16 @@ void GraphBuilder::UseAllInputs() {
   for (size_t i = 0; i < inputs_.size(); ++i) {
     if (inputs_[i].index >= 0) continue;
     inputs_[i].index = static_cast<int64_t>(placeholders_.size());
+    if (inputs_[i].realized_at < 0) inputs_[i].realized_at = realizations_++;
     placeholders_.push_back(i);
   }
+}
+
+void GraphBuilder::Realize(const Value& v) {
+  const auto* t = DynCast<PyTensor>(v);
+  if (t == nullptr || t->trace_tag.epoch != epoch_ || t->trace_tag.slot >= 0) return;
+  Input& input = inputs_[static_cast<size_t>(-t->trace_tag.slot - 1)];
+  if (input.realized_at < 0) input.realized_at = realizations_++;
 }
 
 int64_t GraphBuilder::RefOf(const PyTensor& tensor) {
@@ -216,6 +233,7 @@ int64_t GraphBuilder::RefOf(const PyTensor& tensor) {
   Input& input = inputs_[static_cast<size_t>(-slot - 1)];
   if (input.index < 0) {
     input.index = static_cast<int64_t>(placeholders_.size());
+    if (input.realized_at < 0) input.realized_at = realizations_++;
     placeholders_.push_back(static_cast<size_t>(-slot - 1));
   }
   return -input.index - 1;
@@ -321,15 +339,31 @@ void GraphBuilder::Rollback(const Mark& mark) {
   for (size_t i = mark.placeholders; i < placeholders_.size(); ++i)
     inputs_[placeholders_[i]].index = -1;
   placeholders_.resize(mark.placeholders);
+  for (Input& input : inputs_) {
+    if (input.realized_at >= mark.realizations) input.realized_at = -1;
+  }
+  realizations_ = mark.realizations;
 }
 
-graph::Arg GraphBuilder::Remap(graph::Arg arg, const std::vector<int64_t>& call_index) const {
+GraphBuilder::PlaceholderOrder GraphBuilder::OrderPlaceholders() const {
+  PlaceholderOrder order{placeholders_, std::vector<int64_t>(placeholders_.size())};
+  std::stable_sort(order.inputs.begin(), order.inputs.end(), [&](size_t a, size_t b) {
+    return inputs_[a].realized_at < inputs_[b].realized_at;
+  });
+  for (size_t i = 0; i < order.inputs.size(); ++i) {
+    order.position[static_cast<size_t>(inputs_[order.inputs[i]].index)] = static_cast<int64_t>(i);
+  }
+  return order;
+}
+
+graph::Arg GraphBuilder::Remap(graph::Arg arg, const std::vector<int64_t>& call_index,
+                               const PlaceholderOrder& order) const {
   if (arg.kind == graph::ValueKind::kRef) {
-    arg.integer = arg.integer < 0 ? -arg.integer - 1
+    arg.integer = arg.integer < 0 ? order.position[static_cast<size_t>(-arg.integer - 1)]
                                   : call_index[static_cast<size_t>(arg.integer)] +
                                         static_cast<int64_t>(placeholders_.size());
   }
-  for (graph::Arg& item : arg.items) item = Remap(std::move(item), call_index);
+  for (graph::Arg& item : arg.items) item = Remap(std::move(item), call_index, order);
   return arg;
 }
 
@@ -411,9 +445,10 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
   for (size_t i = 0; i < calls_.size(); ++i) {
     if (kept[i]) call_index[i] = next++;
   }
+  const PlaceholderOrder order = OrderPlaceholders();
   graph::Graph g;
   FinishedGraphs out;
-  for (size_t input : placeholders_) {
+  for (size_t input : order.inputs) {
     g.nodes.push_back(inputs_[input].placeholder);
     out.inputs.push_back(inputs_[input].tensor);
     out.opaque.emplace_back();
@@ -421,13 +456,13 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
   for (size_t i = 0; i < calls_.size(); ++i) {
     if (!kept[i]) continue;
     graph::Node node = calls_[i];
-    for (graph::Arg& arg : node.args) arg = Remap(std::move(arg), call_index);
-    for (auto& [name, arg] : node.kwargs) arg = Remap(std::move(arg), call_index);
+    for (graph::Arg& arg : node.args) arg = Remap(std::move(arg), call_index, order);
+    for (auto& [name, arg] : node.kwargs) arg = Remap(std::move(arg), call_index, order);
     g.nodes.push_back(std::move(node));
     out.opaque.push_back(opaque_[i]);
   }
   std::vector<graph::Arg> refs;
-  for (int64_t ref : outputs) refs.push_back(Remap(graph::Arg::Ref(ref), call_index));
+  for (int64_t ref : outputs) refs.push_back(Remap(graph::Arg::Ref(ref), call_index, order));
   graph::Node output;
   output.op = graph::NodeOp::kOutput;
   output.args.push_back(graph::Arg::Sequence(graph::ValueKind::kTuple, std::move(refs)));
@@ -445,7 +480,7 @@ FinishedGraphs GraphBuilder::Finish(const std::vector<Value>& live, bool outputs
         "with saved tensors)";
     return out;
   }
-  graph::Graph aten = FinishAten(kept, outputs, out.aten_unsupported, out.aten_constants);
+  graph::Graph aten = FinishAten(kept, outputs, order, out.aten_unsupported, out.aten_constants);
   if (out.aten_unsupported.empty()) out.aten = std::move(aten);
   return out;
 }

@@ -1,7 +1,8 @@
 // The Dynamo-level FX graph of one frame compile, built while the frame's code runs
-// (PLAN.md §2.3): graph inputs become placeholders on first use, each traced tensor op a
-// call node; the output node lists the graph-computed tensors the rest of the program
-// still needs. Tensors carry their node through PyTensor::trace_tag.
+// (PLAN.md §2.3): graph inputs used by a node become placeholders, in the order Dynamo
+// first realized them, each traced tensor op a call node; the output node lists the
+// graph-computed tensors the rest of the program still needs. Tensors carry their node
+// through PyTensor::trace_tag.
 #ifndef TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
 #define TDCONFORM_REFERENCE_DYNAMO_GRAPH_BUILDER_H_
 
@@ -71,9 +72,17 @@ class GraphBuilder {
   // variable whose use made it one: a tensor handed on under two names is read through the
   // one used first).
   void ReadThrough(const Value& v, const std::string& source);
+  // Whether a read of `v` could rename its input (ReadThrough): an input not realized yet,
+  // handed on under other names too. Most reads are not: their source need not be formed.
+  bool Renamable(const Value& v);
   // Every input becomes a placeholder now, in the order added (the fallback when
   // R-placeholder-first-use is off).
   void UseAllInputs();
+  // Dynamo realized input tensor `v` (read it other than by handing it on: an `is`
+  // comparison, isinstance(), an op's operand): placeholders come in the order their
+  // inputs were first realized, and one realized but never used by a node has none
+  // (remove_unused_graphargs; golden names/placeholder_realization_order).
+  void Realize(const Value& v);
   // A call node `target(*args, **kwargs)` whose result is `result`, and its ATen
   // fragment (over TensorsOf(args)). An `accessor` node (getitem, getattr) is left out of
   // the graph when nothing uses it. A tuple result gets an accessor `operator.getitem`
@@ -111,8 +120,9 @@ class GraphBuilder {
     size_t calls = 0;
     size_t placeholders = 0;
     size_t retags = 0;
+    int64_t realizations = 0;
   };
-  Mark mark() const { return {calls_.size(), placeholders_.size(), retags_.size()}; }
+  Mark mark() const { return {calls_.size(), placeholders_.size(), retags_.size(), realizations_}; }
   void Rollback(const Mark& mark);
 
   // The graph: placeholders, call nodes, and an output node of the graph-computed tensors
@@ -128,7 +138,15 @@ class GraphBuilder {
   // made on first use.
   int64_t RefOf(const runtime::PyTensor& tensor);
   void Tag(const Value& result, int64_t call_index);
-  graph::Arg Remap(graph::Arg arg, const std::vector<int64_t>& call_index) const;
+  // The final placeholders: placeholders_ in realization order, and each one's position
+  // there (by its index among placeholders_).
+  struct PlaceholderOrder {
+    std::vector<size_t> inputs;
+    std::vector<int64_t> position;
+  };
+  PlaceholderOrder OrderPlaceholders() const;
+  graph::Arg Remap(graph::Arg arg, const std::vector<int64_t>& call_index,
+                   const PlaceholderOrder& order) const;
   // The calls Finish keeps: every non-accessor, and accessors something kept uses.
   std::vector<bool> KeptCalls(const std::vector<int64_t>& outputs) const;
   // The `_set_grad_enabled` pairs torch's cleanup_graph erases (spec §3.1).
@@ -138,12 +156,15 @@ class GraphBuilder {
   struct Input {
     Value tensor;
     std::string source;
-    graph::Node placeholder;                 // filled when the input is first used
-    int64_t index = -1;                      // its position among placeholders_, -1 until used
+    graph::Node placeholder;   // filled when the input is first used
+    int64_t index = -1;        // its position among placeholders_, -1 until used
+    int64_t realized_at = -1;  // when it was first realized (realizations_), -1 until then
     std::vector<std::string> other_sources;  // the same tensor handed on under other names
   };
   std::vector<Input> inputs_;
-  std::vector<size_t> placeholders_;  // input indices, in first-use order
+  Input* RenamableInput(const Value& v);  // Renamable's input, or null
+  std::vector<size_t> placeholders_;      // input indices, in first-use order (Finish orders them)
+  int64_t realizations_ = 0;              // inputs realized so far (Input::realized_at)
   std::vector<graph::Node> calls_;
   std::vector<bool> accessors_;                    // per call: dropped unless used
   std::vector<std::optional<OpaqueCall>> opaque_;  // per call
@@ -157,7 +178,8 @@ class GraphBuilder {
   };
   std::vector<AtenSide> aten_;
   graph::Graph FinishAten(const std::vector<bool>& kept, const std::vector<int64_t>& outputs,
-                          std::string& unsupported, std::vector<Value>& constants) const;
+                          const PlaceholderOrder& order, std::string& unsupported,
+                          std::vector<Value>& constants) const;
   // Tensors a later node took over (an allowed function returning its input), with the
   // tag they had: a rollback gives it back (found by tdfuzz --vs-torch, seed 10914).
   std::vector<std::pair<Value, runtime::PyTensor::TraceTag>> retags_;

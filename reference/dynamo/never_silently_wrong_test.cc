@@ -691,6 +691,13 @@ constexpr Probe kProbes[] = {
     {"def g(x):\n    return x * g.scale\ng.scale = 3\n"
      "out = torch.compile(g, backend=backend)(torch.ones(1))",
      "reading the attribute 'scale' set on a function in traced code", 4},
+    // Arguments that do not bind to an inlined function's parameters: torch breaks the
+    // graph there (gb7312) rather than raising in the trace (probed: the call then runs
+    // eagerly and raises; inside a try block the frame is skipped).
+    {"def g(x, k):\n    return x * k\ndef f(x):\n    try:\n        return g(x)\n"
+     "    except TypeError:\n        return x - 1\n"
+     "out = torch.compile(f, backend=backend)(torch.ones(1))",
+     "a call of g whose arguments do not bind in traced code", 7},
 };
 
 struct Control {

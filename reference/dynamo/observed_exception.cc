@@ -35,6 +35,19 @@ void Dynamo::OnRaise(const Value& exception) {
   t->observed = Trace::Observed{exception, UserTraceback(*t, false), {}};
 }
 
+void Dynamo::OnBindFailure(const PyFunction& function, const PyError& error) {
+  Trace* t = Tracing();
+  // The compiled function's own arguments are bound by CPython before Dynamo sees its frame.
+  if (t == nullptr || in_.frames().size() <= t->root_depth) return;
+  // Inlining, torch does not raise the TypeError in the trace: its graph break "failed to
+  // bind arguments when attempting to inline" (gb7312) runs the call eagerly, or skips the
+  // frame inside a try block (probed).
+  RefuseNotModeled(fmt::format(
+      "a call of {} whose arguments do not bind in traced code ({}) is not modeled (torch's "
+      "graph break \"failed to bind arguments when attempting to inline\")",
+      function.qualname_text(), error.what()));
+}
+
 void Dynamo::OnErrorLeavingFrame(const Frame& frame, const PyError& error) {
   Trace* t = Tracing();
   // Without fullgraph, torch logs the exception's graph break where it leaves the innermost

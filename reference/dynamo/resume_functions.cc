@@ -90,7 +90,10 @@ std::optional<std::string> Dynamo::ResumedLocalSource(const Trace& t, const Fram
   // Levels deeper than waiting_above have returned: another frame may be at their depth.
   for (size_t k = 1; k < t.chain.size(); ++k) {
     const ResumeLevel& level = t.chain[k];
-    if (level.depth > t.waiting_above || in_.frames()[level.depth] != &frame) continue;
+    if (level.depth > t.waiting_above || level.depth >= in_.frames().size() ||
+        in_.frames()[level.depth] != &frame) {
+      continue;
+    }
     const auto live = std::find(level.live.begin(), level.live.end(), name);
     if (live == level.live.end()) return std::nullopt;
     return InnerLevelSource(t.chain, k, level.stack.size() + (live - level.live.begin()));

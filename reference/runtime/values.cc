@@ -2,7 +2,9 @@
 // and the Python semantics of values (==, hash, truth, type names; repr in value_repr.cc).
 #include "reference/runtime/values.h"
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "reference/runtime/heap.h"
 #include "reference/runtime/not_modeled.h"
@@ -326,6 +328,30 @@ size_t Combine(size_t seed, size_t h) {
 }
 
 }  // namespace
+
+namespace {
+
+bool HoldsTensorSeen(const Value& v, std::set<ObjectId>& seen) {
+  if (Is<PyTensor>(v)) return true;
+  const std::vector<Value>* items = nullptr;
+  if (const auto* list = DynCast<PyList>(v)) items = &list->items();
+  if (const auto* tuple = DynCast<PyTuple>(v)) items = &tuple->items();
+  const auto* dict = DynCast<PyDict>(v);
+  if ((items == nullptr && dict == nullptr) || !seen.insert(v->id()).second) return false;
+  if (items != nullptr) {
+    return std::any_of(items->begin(), items->end(),
+                       [&](const Value& item) { return HoldsTensorSeen(item, seen); });
+  }
+  return std::any_of(dict->Items().begin(), dict->Items().end(),
+                     [&](const auto& entry) { return HoldsTensorSeen(entry.second, seen); });
+}
+
+}  // namespace
+
+bool HoldsTensor(const Value& v) {
+  std::set<ObjectId> seen;
+  return v && HoldsTensorSeen(v, seen);
+}
 
 bool PyEquals(const Value& a, const Value& b) {
   std::optional<Number> na = AsNumber(a);

@@ -359,6 +359,9 @@ bool PyEquals(const Value& a, const Value& b);
 // hash(v) consistent with PyEquals (not CPython's numbers); nullopt when unhashable
 // (list, dict, or a tuple holding one).
 std::optional<size_t> PyHash(const Value& v);
+// Whether `v` is a tensor or a tuple, list or dict (its values) holding one at any depth;
+// a container holding itself is looked into once.
+bool HoldsTensor(const Value& v);
 // bool(v). A tensor of one element is its element's truth; any other tensor raises
 // TorchError("RuntimeError", torch's text).
 bool IsTruthy(const Value& v);

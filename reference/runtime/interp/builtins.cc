@@ -187,11 +187,7 @@ void InstallBuiltins(Interpreter& in) {
   def("getattr", [&in](CallArgs& args) {
     ExpectArgs(in, "getattr", args, 2, 3);
     std::string name = AttrName(in, args.positional[1]);
-    if (name.starts_with("__")) {
-      in.DunderRead(args.positional[0], name);  // as obj.__name__
-    } else if (const auto* function = DynCast<PyFunction>(args.positional[0])) {
-      in.FunctionAttributeRead(*function, name);
-    }
+    in.ProgramAttributeRead(args.positional[0], name);  // as obj.name
     if (args.positional.size() == 3) {
       try {
         return in.GetAttr(args.positional[0], name);

@@ -68,7 +68,12 @@ Value Interpreter::CallUser(const Ref<PyFunction>& function, CallArgs& args) {
   if (auto* closure = DynCast<PyTuple>(function->closure)) {
     for (const Value& cell : closure->items()) frame.cells.push_back(RefCast<PyCell>(cell));
   }
-  BindArguments(frame, *function, lang::ParametersOf(*code.def), args);
+  try {
+    BindArguments(frame, *function, lang::ParametersOf(*code.def), args);
+  } catch (const PyError& error) {
+    if (hook_ != nullptr) hook_->OnBindFailure(*function, error);
+    throw;
+  }
   args = {};  // the caller's references to the arguments go once they are bound
   frames_.push_back(&frame);
   Value result;

@@ -132,11 +132,7 @@ Value Interpreter::EvalNode(Frame& f, const Expr& e) {
     case NodeKind::kAttribute: {
       const auto& a = As<Attribute>(e);
       Value object = Eval(f, *a.value);
-      if (a.attr.starts_with("__")) {
-        DunderRead(object, a.attr);
-      } else if (const auto* function = DynCast<PyFunction>(object)) {
-        FunctionAttributeRead(*function, a.attr);
-      }
+      ProgramAttributeRead(object, a.attr);
       return GetAttr(object, a.attr);
     }
     case NodeKind::kCall:

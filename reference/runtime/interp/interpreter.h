@@ -138,6 +138,12 @@ class FrameHook {
   }
   // A raise statement of the program raises `exception` (Dynamo observes it while tracing).
   virtual void OnRaise(const Value& exception) { (void)exception; }
+  // Binding a call's arguments to the parameters of `function` raised `error` (TypeError),
+  // before its frame was pushed.
+  virtual void OnBindFailure(const PyFunction& function, const PyError& error) {
+    (void)function;
+    (void)error;
+  }
   // `error` leaves `frame` unhandled; the frames stand as they were where it was raised in it.
   virtual void OnErrorLeavingFrame(const Frame& frame, const PyError& error) {
     (void)frame;
@@ -264,13 +270,16 @@ class Interpreter {
   void TensorViewProperty(const Value& tensor, std::string_view name) {
     if (hook_ != nullptr && !internal_lookup_) hook_->OnTensorViewProperty(tensor, name);
   }
-  // Tells the frame hook (FrameHook::OnFunctionAttributeRead).
-  void FunctionAttributeRead(const PyFunction& function, std::string_view name) {
-    if (hook_ != nullptr && !internal_lookup_) hook_->OnFunctionAttributeRead(function, name);
-  }
-  // Tells the frame hook (FrameHook::OnDunderRead).
-  void DunderRead(const Value& object, std::string_view name) {
-    if (hook_ != nullptr && !internal_lookup_) hook_->OnDunderRead(object, name);
+  // An attribute expression or getattr() of the program reads `name` of `object`: tells the
+  // frame hook of a dunder attribute (FrameHook::OnDunderRead) or of one of a function's
+  // (FrameHook::OnFunctionAttributeRead).
+  void ProgramAttributeRead(const Value& object, std::string_view name) {
+    if (hook_ == nullptr || internal_lookup_) return;
+    if (name.starts_with("__")) {
+      hook_->OnDunderRead(object, name);
+    } else if (const auto* function = DynCast<PyFunction>(object)) {
+      hook_->OnFunctionAttributeRead(*function, name);
+    }
   }
   // Whether an InternalLookup lives.
   bool InInternalLookup() const { return internal_lookup_; }

@@ -328,20 +328,6 @@ std::string_view CompareSymbol(CompareOp op) {
   return "==";
 }
 
-// Whether `v` is a tensor or a list, tuple or dict holding one, at any depth.
-bool HoldsTensor(const Value& v) {
-  if (Is<PyTensor>(v)) return true;
-  const std::vector<Value>* items = nullptr;
-  if (const auto* list = DynCast<PyList>(v)) items = &list->items();
-  if (const auto* tuple = DynCast<PyTuple>(v)) items = &tuple->items();
-  if (items != nullptr) return std::any_of(items->begin(), items->end(), HoldsTensor);
-  if (const auto* dict = DynCast<PyDict>(v)) {
-    return std::any_of(dict->Items().begin(), dict->Items().end(),
-                       [](const auto& entry) { return HoldsTensor(entry.second); });
-  }
-  return false;
-}
-
 // Python's ordering of two non-tensor values: -1, 0, 1; nullopt when not ordered.
 std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, CompareOp op) {
   std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
@@ -362,9 +348,10 @@ std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, Compar
   if (Is<PyTuple>(a) && Is<PyTuple>(b))
     x = &DynCast<PyTuple>(a)->items(), y = &DynCast<PyTuple>(b)->items();
   if (x != nullptr) {
-    if (HoldsTensor(a) || HoldsTensor(b))
-      RefuseNotModeled("ordering containers holding tensors is not modeled");
     for (size_t i = 0; i < std::min(x->size(), y->size()); ++i) {
+      // CPython compares the items it reaches with ==, a tensor's then read for its truth.
+      if (HoldsTensor((*x)[i]) || HoldsTensor((*y)[i]))
+        RefuseNotModeled("ordering containers holding tensors is not modeled");
       if (PyEquals((*x)[i], (*y)[i])) continue;
       std::optional<int> c = Order(in, (*x)[i], (*y)[i], op);
       if (!c) return std::nullopt;
