@@ -686,6 +686,9 @@ constexpr Probe kProbes[] = {
      "== or != between containers holding tensors is not modeled"},
     {"out = (1, torch.ones(1)) < (1, torch.ones(1))",
      "ordering containers holding tensors is not modeled"},
+    // Augmented assignment to a slice (BUILD_SLICE, then the item protocol with it).
+    {"xs = [1, 2]\nxs[0:1] += [5]\nout = xs",
+     "augmented assignment to a slice is outside the reference", 4},
     // An attribute set on a function: torch guards its value (probed: changed, it
     // recompiles), which the reference's cache does not track.
     {"def g(x):\n    return x * g.scale\ng.scale = 3\n"

@@ -327,10 +327,6 @@ size_t Combine(size_t seed, size_t h) {
   return seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
 
-}  // namespace
-
-namespace {
-
 bool HoldsTensorSeen(const Value& v, std::set<ObjectId>& seen) {
   if (Is<PyTensor>(v)) return true;
   const std::vector<Value>* items = nullptr;

@@ -320,6 +320,8 @@ class Interpreter {
   Value Instantiate(PyType& type, CallArgs& args);
   // `obj.attr op= value` where obj is an instance of a class statement's class.
   Flow AugAssignAttribute(Frame& f, const lang::AugAssign& a);
+  // `container[key] op= value` (interpreter.cc).
+  Flow AugAssignItem(Frame& f, const lang::AugAssign& a);
   // Runs `body` from the statement holding `stmt` (CanResumeAt) to its end.
   Flow ExecFrom(Frame& f, const lang::StmtList& body, const lang::Stmt& stmt, Value& result);
   // Runs a function's body, again from a ResumeFrame point each time one comes for `f`.
