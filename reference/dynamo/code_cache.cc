@@ -109,8 +109,10 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
                });
   std::vector<GlobalGuard> globals = t.global_guards.items();
   for (GlobalGuard& global : globals) {
-    std::erase_if(global.guards,
-                  [&](const GuardedValue& g) { return !kept(g, t.reads.ReadCell(g)); });
+    // Read, so guarded itself; an item only once used (torch: G['T'][1] == 1, not T[0]).
+    std::erase_if(global.guards, [&](const GuardedValue& g) {
+      return !kept(g, t.reads.ReadCell(g) && (g.items.empty() || t.reads.Uses(g.object)));
+    });
   }
   CacheEntry entry;
   entry.compile_id = t.compile_id;

@@ -450,7 +450,7 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   // frame's locals live at the jump (at either target), then each outer frame's stack and
   // live locals, as at a call's break (BreakAtCall); each outer frame that does more than
   // return its callee's value resumes.
-  const std::vector<Value>& stack = StackAtBreak(f);
+  const std::vector<Value>& stack = StackAtBreak(t, f);
   std::vector<Value> live(stack.begin(), stack.end());
   live.push_back(cond);
   const std::vector<std::string> names = LiveLocalsAt(*f.scope, layout, jump.at);
@@ -472,7 +472,7 @@ void Dynamo::BreakAtBranch(Trace& t, const Value& cond, const lang::Stmt& branch
   for (size_t depth = innermost; depth-- > t.root_depth;) {
     const Frame& outer = *frames[depth];
     FrameAtCall at = AtCall(t, depth, false);
-    const std::vector<Value>& outer_stack = StackAtBreak(outer);
+    const std::vector<Value>& outer_stack = StackAtBreak(t, outer);
     live.insert(live.end(), outer_stack.begin(), outer_stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)

@@ -6,9 +6,10 @@
 // raise inside the trace and the frame runs eagerly, uncompiled; `f.__qualname__ == "f"` is
 // False; `.count(...)` of it breaks the graph; torch._dynamo.graph_break's `__name__` is a
 // constant but its `__qualname__` is not). The reference refuses those (DESIGN D13).
-// An attribute the program set on a function (`helper.scale = 3`) is refused too: torch
-// guards its value and recompiles once it changes (probed), which the reference's cache
-// entries do not track.
+// An attribute the program set on a function (`helper.scale = 3`), read or asked for by
+// hasattr(), is refused too: torch guards a value read and recompiles once it changes
+// (probed), but keeps a hasattr() answer unguarded (probed: `hasattr(helper, "tag")` stays
+// False after `helper.tag = 1`); the reference's cache entries track neither.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,7 +73,16 @@ std::optional<bool> DynamoReadsConstant(runtime::Interpreter& in, const Value& o
 }  // namespace
 
 void Dynamo::OnDunderRead(const Value& object, std::string_view name) {
-  if (Tracing() == nullptr || DynamoReadsConstant(in_, object, name).value_or(true)) return;
+  if (Tracing() == nullptr) return;
+  // Dynamo reads a program function's __dict__ as a constant it does not guard: its cached
+  // graph keeps what the dict held (probed: `f.__dict__.get("scale", 3)` stays 3 after
+  // `f.scale = 5`), which the reference's cache hits, running the code again, do not.
+  if (name == "__dict__" && Is<PyFunction>(object) && !IsLibraryCallable(in_, object)) {
+    runtime::RefuseNotModeled(
+        "reading a function's __dict__ in traced code is not modeled (Dynamo reads it as a "
+        "constant it does not guard)");
+  }
+  if (DynamoReadsConstant(in_, object, name).value_or(true)) return;
   runtime::RefuseNotModeled(fmt::format(
       "reading {} of {} in traced code is not modeled (Dynamo's GetAttrVariable: what it "
       "allows depends on the callable)",
@@ -83,8 +93,8 @@ void Dynamo::OnFunctionAttributeRead(const runtime::PyFunction& function, std::s
   // torch's own functions (the library's, native here) keep theirs.
   if (Tracing() == nullptr || function.is_native()) return;
   runtime::RefuseNotModeled(fmt::format(
-      "reading the attribute '{}' set on a function in traced code is not modeled (torch "
-      "guards its value)",
+      "reading the attribute '{}' of a function, or asking hasattr() for it, in traced code "
+      "is not modeled (torch guards a value read, not a hasattr() answer)",
       name));
 }
 

@@ -467,8 +467,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   std::vector<std::string> LiveAtCall(const Frame& f);
   std::vector<std::string> LiveAfterCall(const Frame& f);
   // The operands frame `f` has waiting on its stack at a break; refused while they are in a
-  // form the stack model does not follow (Frame::opaque_stack).
-  static const std::vector<Value>& StackAtBreak(const Frame& f);
+  // form the stack model does not follow (Frame::opaque_stack). The constants among them are
+  // used: torch realizes the stack to hand it on, so guards where each came from.
+  static const std::vector<Value>& StackAtBreak(Trace& t, const Frame& f);
   // A step graph break (R-step-graph-break): the graph up to the innermost frame's last
   // checkpoint is compiled and the rest of that frame from there runs eagerly, its calls
   // offered; the frames around it (nested graph breaks) resume when it returns. `callee`

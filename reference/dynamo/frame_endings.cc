@@ -8,6 +8,7 @@
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
+#include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/not_modeled.h"
 
 namespace tdc::dynamo {
@@ -73,12 +74,17 @@ const CodeLayout& Dynamo::LayoutOf(const lang::Node& def) {
   return layouts_.try_emplace(&def, def).first->second;
 }
 
-const std::vector<Value>& Dynamo::StackAtBreak(const Frame& f) {
+const std::vector<Value>& Dynamo::StackAtBreak(Trace& t, const Frame& f) {
   if (f.opaque_stack > 0) {
     RefuseNotModeled(
         "a graph break while its frame's stack holds operands in a form the reference does "
         "not model (a dict display with ** or over 15 items, a call with * or ** arguments, "
         "items being unpacked, a def's decorators or defaults)");
+  }
+  // Probed: `y = acc[1] + g(x)` with g breaking guards acc[1] == 1 (G['T'][1], an int
+  // argument n alike), in an inlined frame's stack under nested graph breaks too.
+  for (const Value& v : f.stack) {
+    if (IsPythonConstant(v)) t.reads.Use(v->id());
   }
   return f.stack;
 }
@@ -154,7 +160,7 @@ Value Dynamo::StepBreak(const Value& callee, CallArgs args) {
   for (size_t depth = level; depth-- > t.root_depth;) {
     const Frame& outer = *in_.frames()[depth];
     FrameAtCall at = AtCall(t, depth, false);
-    const std::vector<Value>& stack = StackAtBreak(outer);
+    const std::vector<Value>& stack = StackAtBreak(t, outer);
     live.insert(live.end(), stack.begin(), stack.end());
     live.insert(live.end(), at.values.begin(), at.values.end());
     if (at.resumes)

@@ -301,7 +301,7 @@ Value Dynamo::BreakAtCall(const Value& callee, CallArgs args, bool via_polyfill)
   for (size_t depth = innermost + 1; depth-- > t.root_depth;) {
     const Frame& f = *frames[depth];
     FrameAtCall at = AtCall(t, depth, depth == innermost);
-    const std::vector<Value>& stack = StackAtBreak(f);
+    const std::vector<Value>& stack = StackAtBreak(t, f);
     live.insert(live.end(), stack.begin(), stack.end());
     if (depth == innermost) {
       live.push_back(callee);

@@ -101,6 +101,7 @@ class Reads {
   void UseAllOf(const Reads& other);
   // A copy of what this one used (all UseAllOf takes): what a trace had used at a moment.
   Reads UsedSoFar() const;
+  bool Uses(runtime::ObjectId object) const { return used_.contains(object); }
   // The objects used (Use), in the order first used.
   std::vector<runtime::ObjectId> UsedInOrder() const;
 

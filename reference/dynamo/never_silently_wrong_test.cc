@@ -693,7 +693,16 @@ constexpr Probe kProbes[] = {
     // recompiles), which the reference's cache does not track.
     {"def g(x):\n    return x * g.scale\ng.scale = 3\n"
      "out = torch.compile(g, backend=backend)(torch.ones(1))",
-     "reading the attribute 'scale' set on a function in traced code", 4},
+     "reading the attribute 'scale' of a function, or asking hasattr() for it", 4},
+    // hasattr() of a function and its __dict__: torch keeps the first answer unguarded
+    // (probed: `hasattr(g, "tag")` stays False, `g.__dict__.get("s", 3)` stays 3 after the
+    // attribute is set), while the reference's cache hit runs the code again.
+    {"def g(x):\n    return x * (2 if hasattr(g, 'tag') else 3)\n"
+     "out = torch.compile(g, backend=backend)(torch.ones(1))",
+     "reading the attribute 'tag' of a function, or asking hasattr() for it", 4},
+    {"def g(x):\n    return x * g.__dict__.get('s', 3)\n"
+     "out = torch.compile(g, backend=backend)(torch.ones(1))",
+     "reading a function's __dict__ in traced code is not modeled", 4},
     // Arguments that do not bind to an inlined function's parameters: torch breaks the
     // graph there (gb7312) rather than raising in the trace (probed: the call then runs
     // eagerly and raises; inside a try block the frame is skipped).

@@ -200,7 +200,9 @@ void InstallBuiltins(Interpreter& in) {
   });
   def("hasattr", [&in](CallArgs& args) {
     ExpectArgs(in, "hasattr", args, 2, 2);
-    return in.heap().Bool(HasAttr(in, args.positional[0], AttrName(in, args.positional[1])));
+    std::string name = AttrName(in, args.positional[1]);
+    in.ProgramAttributeRead(args.positional[0], name);  // as getattr() reads it
+    return in.heap().Bool(HasAttr(in, args.positional[0], name));
   });
   def("setattr", [&in](CallArgs& args) {
     ExpectArgs(in, "setattr", args, 3, 3);
