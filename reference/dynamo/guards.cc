@@ -369,8 +369,8 @@ void Reads::Rollback(Mark mark) {
 bool Reads::Read(const GuardedValue& g) const {
   const std::string local = LocalOf(g);
   // A nested resume function's values are unpacked into its inner resume functions' calls
-  // (LIST_EXTEND iterates them): realized, so guarded, as its ___stack values are.
-  if (local.starts_with("___stack") || local == "__nested_frame_values") return true;
+  // (LIST_EXTEND iterates them): realized, so guarded.
+  if (local == "__nested_frame_values") return true;
   if (!locals_.contains(local) || !ReadCell(g)) return false;
   // A name of the instance's class the trace read through it stays unshadowed.
   if (!g.attrs.empty() && g.object == 0) {

@@ -110,8 +110,8 @@ class Reads {
   // Back to what was read at `mark` (a mark of this Reads, not yet rolled back past).
   void Rollback(Mark mark);
 
-  // Whether `g` is kept: its local was read and its value used (a resume function's
-  // ___stack values and a nested one's __nested_frame_values always are) and,
+  // Whether `g` is kept: its local was read and its value used (a nested resume function's
+  // __nested_frame_values always are) and,
   // for a cell's contents, the cell was read.
   bool Read(const GuardedValue& g) const;
   // Whether `g` is not a cell's contents, or one of a cell the trace read.

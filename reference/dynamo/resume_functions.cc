@@ -206,6 +206,9 @@ std::unique_ptr<Trace> Dynamo::MakeResume(const Trace& old, std::vector<ResumeLe
     if (inside != t->grad_enabled) AddGradModeNode(*t, inside);
     if (!rules_.on(Rule::kPlaceholderFirstUse)) t->graph.UseAllInputs();
   }
+  // Its first instructions load the ___stack values back onto the stack: read, guarded once
+  // used (probed: `y = (acc[1], g(x))` then `x + y[1]` leaves ___stack0 unguarded).
+  for (size_t i = 0; i < outer.stack.size(); ++i) t->reads.ReadLocal(fmt::format("___stack{}", i));
   t->waiting_above = levels.back().depth;
   t->chain = std::move(levels);
   return t;
