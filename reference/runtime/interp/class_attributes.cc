@@ -1,6 +1,6 @@
 // The attribute protocol of a class statement's classes and instances (SEMANTICS.md §7.4):
 // getattr / setattr / delattr as CPython's object and type getattro do them, with the
-// builtins' descriptors, the with statement's special-method look-up, and `obj.attr op= v`.
+// builtins' descriptors and the with statement's special-method look-up.
 #include <fmt/format.h>
 
 #include <string_view>
@@ -106,28 +106,6 @@ std::pair<Value, Value> ContextMethods(Interpreter& in, const Value& manager) {
                       enter ? " (missed __exit__ method)" : ""));
   }
   return {in.heap().NewMethod(enter, manager), in.heap().NewMethod(exit, manager)};
-}
-
-Interpreter::Flow Interpreter::AugAssignAttribute(Frame& f, const lang::AugAssign& a) {
-  const auto& target = As<lang::Attribute>(*a.target);
-  Value object = Eval(f, *target.value);
-  if (!IsUserInstance(object)) {
-    RefuseNotModeled(
-        "augmented assignment to an attribute of other than a class statement's instance is "
-        "outside the reference");
-  }
-  PendingValues pending(f, object);  // the object waits while the attribute is updated
-  Value current = GetAttr(object, target.attr);
-  Value rhs;
-  {
-    PendingValues left(f, current);  // BINARY_OP's left operand
-    rhs = Eval(f, *a.value);
-  }
-  Value updated = InPlaceBinary(*this, a.op, current, rhs);
-  current.Reset();
-  rhs.Reset();
-  SetAttr(object, target.attr, std::move(updated));
-  return Flow::kNext;
 }
 
 }  // namespace tdc::runtime

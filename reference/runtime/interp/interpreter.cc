@@ -139,22 +139,9 @@ Interpreter::Flow Interpreter::ExecNode(Frame& f, const Stmt& st, Value& result)
       }
       return Flow::kNext;
     }
-    case NodeKind::kAugAssign: {
-      const auto& a = As<AugAssign>(st);
-      if (a.target->kind == NodeKind::kAttribute) return AugAssignAttribute(f, a);
-      if (a.target->kind == NodeKind::kSubscript) return AugAssignItem(f, a);
-      Value current = LoadName(f, As<Name>(*a.target).id);
-      Value rhs;
-      {
-        PendingValues pending(f, current);  // BINARY_OP's left operand
-        rhs = Eval(f, *a.value);
-      }
-      Value updated = InPlaceBinary(*this, a.op, current, rhs);
-      current.Reset();
-      rhs.Reset();
-      Assign(f, *a.target, std::move(updated));
+    case NodeKind::kAugAssign:
+      ExecAugAssign(f, As<AugAssign>(st));
       return Flow::kNext;
-    }
     case NodeKind::kFunctionDef: {
       const auto& def = As<FunctionDef>(st);
       StoreName(f, def.name, MakeFunction(f, def, def.name, def.args.get()));
@@ -513,31 +500,6 @@ void Interpreter::Assign(Frame& f, const Expr& target, Value value) {
       break;
   }
   RefuseNotModeled("assignment target outside the reference");
-}
-
-// `c[k] op= v`: c and k evaluated once, c[k] read (BINARY_SUBSCR), v evaluated with the three
-// waiting on the stack, the in-place operator applied and the result stored back (so a list
-// item's `+=` extends that list, as CPython does).
-Interpreter::Flow Interpreter::AugAssignItem(Frame& f, const lang::AugAssign& a) {
-  const auto& target = As<Subscript>(*a.target);
-  if (target.slice->kind == NodeKind::kSlice) {
-    RefuseNotModeled("augmented assignment to a slice is outside the reference");
-  }
-  Value container = Eval(f, *target.value);
-  PendingValues pending(f, container);
-  Value key = Eval(f, *target.slice);
-  pending.Push(key);
-  Value current = GetItem(*this, container, key);
-  Value rhs;
-  {
-    PendingValues left(f, current);  // BINARY_OP's left operand
-    rhs = Eval(f, *a.value);
-  }
-  Value updated = InPlaceBinary(*this, a.op, current, rhs);
-  current.Reset();
-  rhs.Reset();
-  SetItem(*this, container, key, std::move(updated));
-  return Flow::kNext;
 }
 
 void Interpreter::Delete(Frame& f, const Expr& target) {

@@ -318,10 +318,14 @@ class Interpreter {
   // A class statement's class (classes.cc), and calling one.
   Value MakeClass(Frame& f, const lang::ClassDef& def);
   Value Instantiate(PyType& type, CallArgs& args);
-  // `obj.attr op= value` where obj is an instance of a class statement's class.
-  Flow AugAssignAttribute(Frame& f, const lang::AugAssign& a);
-  // `container[key] op= value` (interpreter.cc).
-  Flow AugAssignItem(Frame& f, const lang::AugAssign& a);
+  // `target op= value` (augmented_assignment.cc): a name, an attribute of a class
+  // statement's instance, an item.
+  void ExecAugAssign(Frame& f, const lang::AugAssign& a);
+  // The target's `current` value with the operator applied to the value of `a` (evaluated
+  // with `current` waiting on the stack as BINARY_OP's left operand).
+  Value AugmentedValue(Frame& f, const lang::AugAssign& a, Value current);
+  void AugAssignAttribute(Frame& f, const lang::AugAssign& a);
+  void AugAssignItem(Frame& f, const lang::AugAssign& a);
   // Runs `body` from the statement holding `stmt` (CanResumeAt) to its end.
   Flow ExecFrom(Frame& f, const lang::StmtList& body, const lang::Stmt& stmt, Value& result);
   // Runs a function's body, again from a ResumeFrame point each time one comes for `f`.

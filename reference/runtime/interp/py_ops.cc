@@ -1,16 +1,16 @@
-// Operators, comparisons, items, types and imports on runtime values. Tensor operands go
-// through the op table (the `operator` column of ops.def), with torch's reflected forms
+// Operators, truth, types and imports on runtime values (comparisons: py_compare.cc). Tensor
+// operands go through the op table (the `operator` column of ops.def), with torch's reflected forms
 // for a Python number on the left.
 #include "reference/runtime/interp/py_ops.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "reference/runtime/elementwise.h"
 #include "reference/runtime/interp/attributes.h"
 #include "reference/runtime/interp/interpreter.h"
+#include "reference/runtime/interp/py_number.h"
 #include "reference/runtime/interp/tensor_values.h"
 #include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_table.h"
@@ -20,22 +20,6 @@ namespace tdc::runtime {
 namespace {
 
 using lang::BinaryOp;
-using lang::CompareOp;
-
-// A Python number (bool counts as int).
-struct Num {
-  bool is_float = false;
-  int64_t i = 0;
-  double f = 0;
-  double AsDouble() const { return is_float ? f : static_cast<double>(i); }
-};
-
-std::optional<Num> NumberOf(const Value& v) {
-  if (const auto* b = DynCast<PyBool>(v)) return Num{false, b->value() ? 1 : 0, 0};
-  if (const auto* i = DynCast<PyInt>(v)) return Num{false, i->value(), 0};
-  if (const auto* f = DynCast<PyFloat>(v)) return Num{true, 0, f->value()};
-  return std::nullopt;
-}
 
 std::string_view OperatorSymbol(BinaryOp op) {
   switch (op) {
@@ -284,102 +268,6 @@ Value TensorOperation(Interpreter& in, BinaryOp op, const Value& a, const Value&
   Unsupported(in, op, a, b);
 }
 
-int Compare3(double a, double b) { return a < b ? -1 : (a > b ? 1 : 0); }
-
-bool OrderHolds(CompareOp op, int c) {
-  switch (op) {
-    case CompareOp::kLt:
-      return c < 0;
-    case CompareOp::kLtE:
-      return c <= 0;
-    case CompareOp::kGt:
-      return c > 0;
-    case CompareOp::kGtE:
-      return c >= 0;
-    case CompareOp::kEq:
-    case CompareOp::kNotEq:
-    case CompareOp::kIs:
-    case CompareOp::kIsNot:
-    case CompareOp::kIn:
-    case CompareOp::kNotIn:
-      break;
-  }
-  return false;
-}
-
-std::string_view CompareSymbol(CompareOp op) {
-  switch (op) {
-    case CompareOp::kLt:
-      return "<";
-    case CompareOp::kLtE:
-      return "<=";
-    case CompareOp::kGt:
-      return ">";
-    case CompareOp::kGtE:
-      return ">=";
-    case CompareOp::kEq:
-    case CompareOp::kNotEq:
-    case CompareOp::kIs:
-    case CompareOp::kIsNot:
-    case CompareOp::kIn:
-    case CompareOp::kNotIn:
-      break;
-  }
-  return "==";
-}
-
-// Python's ordering of two non-tensor values: -1, 0, 1; nullopt when not ordered.
-std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, CompareOp op) {
-  std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
-  if (na && nb) {
-    if (!na->is_float && !nb->is_float) return na->i < nb->i ? -1 : (na->i > nb->i ? 1 : 0);
-    double x = na->AsDouble(), y = nb->AsDouble();
-    if (std::isnan(x) || std::isnan(y)) return 2;  // no order holds
-    return Compare3(x, y);
-  }
-  if (Is<PyStr>(a) && Is<PyStr>(b)) {
-    int c = DynCast<PyStr>(a)->value().compare(DynCast<PyStr>(b)->value());
-    return c < 0 ? -1 : (c > 0 ? 1 : 0);
-  }
-  const std::vector<Value>* x = nullptr;
-  const std::vector<Value>* y = nullptr;
-  if (Is<PyList>(a) && Is<PyList>(b))
-    x = &DynCast<PyList>(a)->items(), y = &DynCast<PyList>(b)->items();
-  if (Is<PyTuple>(a) && Is<PyTuple>(b))
-    x = &DynCast<PyTuple>(a)->items(), y = &DynCast<PyTuple>(b)->items();
-  if (x != nullptr) {
-    for (size_t i = 0; i < std::min(x->size(), y->size()); ++i) {
-      // CPython compares the items it reaches with ==, a tensor's then read for its truth.
-      if (HoldsTensor((*x)[i]) || HoldsTensor((*y)[i]))
-        RefuseNotModeled("ordering containers holding tensors is not modeled");
-      if (PyEquals((*x)[i], (*y)[i])) continue;
-      std::optional<int> c = Order(in, (*x)[i], (*y)[i], op);
-      if (!c) return std::nullopt;
-      return c;
-    }
-    return x->size() < y->size() ? -1 : (x->size() > y->size() ? 1 : 0);
-  }
-  return std::nullopt;
-}
-
-bool Contains(Interpreter& in, const Value& container, const Value& item) {
-  if (const auto* d = DynCast<PyDict>(container)) return d->Contains(item);
-  if (const auto* s = DynCast<PyStr>(container)) {
-    const auto* sub = DynCast<PyStr>(item);
-    if (sub == nullptr) {
-      Raise(in.heap(), ExcType::kTypeError,
-            fmt::format("'in <string>' requires string as left operand, not {}", TypeName(item)));
-    }
-    return s->value().find(sub->value()) != std::string::npos;
-  }
-  if (std::optional<Value> method = LookupMethod(in, container, "__contains__"))
-    return Truth(in, in.Call(*method, {{container, item}, {}}));
-  for (const Value& v : in.Iterate(container)) {
-    if (ItemEquals(in, v, item)) return true;
-  }
-  return false;
-}
-
 // The truth of a value once any tensor data read is recorded.
 bool TruthOfValue(Interpreter& in, const Value& v) {
   // A library class's __len__ (torch._dynamo.utils.counters' Counter): empty is false.
@@ -483,92 +371,6 @@ Value UnaryOperation(Interpreter& in, lang::UnaryOpKind op, const Value& v) {
                             : op == lang::UnaryOpKind::kUAdd ? "unary +"
                                                              : "unary ~";
   Raise(h, ExcType::kTypeError, fmt::format("bad operand type for {}: '{}'", symbol, TypeName(v)));
-}
-
-Value CompareOperation(Interpreter& in, lang::CompareOp op, const Value& a, const Value& b) {
-  in.Use(a);
-  in.Use(b);
-  Heap& h = in.heap();
-  switch (op) {
-    case lang::CompareOp::kIs:
-      return h.Bool(a == b);
-    case lang::CompareOp::kIsNot:
-      return h.Bool(a != b);
-    case lang::CompareOp::kIn:
-      return h.Bool(Contains(in, b, a));
-    case lang::CompareOp::kNotIn:
-      return h.Bool(!Contains(in, b, a));
-    case lang::CompareOp::kEq:
-    case lang::CompareOp::kNotEq:
-    case lang::CompareOp::kLt:
-    case lang::CompareOp::kLtE:
-    case lang::CompareOp::kGt:
-    case lang::CompareOp::kGtE:
-      break;
-  }
-  if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
-    // A Python number on the left compares from the tensor's side, reflected.
-    bool flip = !Is<PyTensor>(a);
-    lang::CompareOp eff = op;
-    if (flip) {
-      if (op == lang::CompareOp::kLt)
-        eff = lang::CompareOp::kGt;
-      else if (op == lang::CompareOp::kGt)
-        eff = lang::CompareOp::kLt;
-      else if (op == lang::CompareOp::kLtE)
-        eff = lang::CompareOp::kGtE;
-      else if (op == lang::CompareOp::kGtE)
-        eff = lang::CompareOp::kLtE;
-    }
-    const char* name = eff == lang::CompareOp::kEq      ? "operator.eq"
-                       : eff == lang::CompareOp::kNotEq ? "operator.ne"
-                       : eff == lang::CompareOp::kLt    ? "operator.lt"
-                       : eff == lang::CompareOp::kLtE   ? "operator.le"
-                       : eff == lang::CompareOp::kGt    ? "operator.gt"
-                                                        : "operator.ge";
-    const Value& t = flip ? b : a;
-    const Value& other = flip ? a : b;
-    if (!Is<PyTensor>(other) && !NumberOf(other)) {
-      if (op == lang::CompareOp::kEq) return h.False();
-      if (op == lang::CompareOp::kNotEq) return h.True();
-    }
-    Value result =
-        CallTensorOp(in, *FindPythonOperator(name), Surface::kFunction, {{t, other}, {}});
-    NotifyTensorOp(in, {false, name, false, FindPythonOperator(name)}, {{a, b}, {}}, result);
-    return result;
-  }
-  if (op == lang::CompareOp::kEq || op == lang::CompareOp::kNotEq) {
-    // CPython compares containers' items with ==, a tensor's then read for its truth.
-    if (HoldsTensor(a) || HoldsTensor(b)) {
-      RefuseNotModeled("== or != between containers holding tensors is not modeled");
-    }
-    const bool equal = a == b || PyEquals(a, b);
-    return h.Bool(op == lang::CompareOp::kEq ? equal : !equal);
-  }
-  std::optional<int> c = Order(in, a, b, op);
-  if (!c) {
-    Raise(h, ExcType::kTypeError,
-          fmt::format("'{}' not supported between instances of '{}' and '{}'", CompareSymbol(op),
-                      TypeName(a), TypeName(b)));
-  }
-  return h.Bool(*c != 2 && OrderHolds(op, *c));
-}
-
-bool ItemEquals(Interpreter& in, const Value& a, const Value& b) {
-  if (Is<PyTensor>(a) || Is<PyTensor>(b)) {
-    // Dynamo compares with == even the same tensor, into a tensor a branch then reads
-    // (probed: `y in [x, y]` is data-dependent there).
-    const OpObserver* observer = in.process().compiler.op_observer;
-    if (observer != nullptr && observer->RecordsOps()) {
-      RefuseNotModeled(
-          "comparing a tensor as a container's item in traced code (`in`, list.index, "
-          "list.count) is not modeled");
-    }
-    return a == b || Truth(in, CompareOperation(in, lang::CompareOp::kEq, a, b));
-  }
-  if (HoldsTensor(a) || HoldsTensor(b))
-    RefuseNotModeled("comparing containers holding tensors is not modeled");
-  return a == b || PyEquals(a, b);
 }
 
 Value TypeOf(Interpreter& in, const Value& v) { return in.process().types().Of(v); }
