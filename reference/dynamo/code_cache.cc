@@ -111,7 +111,7 @@ CacheEntry CodeCache::EntryFor(const Trace& t) const {
   for (GlobalGuard& global : globals) {
     // Read, so guarded itself; an item only once used (torch: G['T'][1] == 1, not T[0]).
     std::erase_if(global.guards, [&](const GuardedValue& g) {
-      return !kept(g, t.reads.ReadCell(g) && (g.items.empty() || t.reads.Uses(g.object)));
+      return !kept(g, t.reads.ReadCell(g) && (g.items.empty() || t.reads.UsesItem(g)));
     });
   }
   CacheEntry entry;

@@ -94,6 +94,7 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   void OnLoadCell(const Frame& frame, const std::string& name,
                   const runtime::PyCell& cell) override;
   void OnUse(const Value& v) override;
+  void OnItemRead(const Value& container, const Value& key) override;
   // Refuses a class statement's value the trace cannot use yet; marks a traced class.
   void CheckClassValueUse(Trace& t, const Value& v);
   void OnStoreAttribute(const Value& object) override;

@@ -234,6 +234,25 @@ void Dynamo::OnUse(const Value& v) {
   t->reads.Use(v->id());
 }
 
+void Dynamo::OnItemRead(const Value& container, const Value& key) {
+  Trace* t = Tracing();
+  if (t == nullptr) return;
+  // A tuple's or list's item at an int in range is the one taken out (torch: `acc[0] == 1`
+  // guarded, acc[1] not, though it holds the same small int); anything else uses the
+  // container as a whole.
+  const std::vector<Value>* items = ItemsOf(container);
+  const auto* index = DynCast<runtime::PyInt>(key);
+  if (items != nullptr && index != nullptr) {
+    const auto size = static_cast<int64_t>(items->size());
+    const int64_t at = index->value() < 0 ? index->value() + size : index->value();
+    if (at >= 0 && at < size) {
+      t->reads.ReadItem(container->id(), static_cast<size_t>(at));
+      return;
+    }
+  }
+  OnUse(container);
+}
+
 void Dynamo::CheckClassValueUse(Trace& t, const Value& v) {
   if (runtime::IsClassMachinery(v)) t.used_class_values = true;
   if (runtime::IsOfUserClass(v)) {

@@ -207,9 +207,17 @@ void Dynamo::Realize(Trace& t, const Value& v) {
     case ObjectKind::kDType:
       break;
   }
-  t.reads.Use(v->id());
-  if (const std::vector<Value>* items = ItemsOf(v)) {
-    for (const Value& item : *items) Realize(t, item);
+  // A tuple's or list's constants are not reached (R-lazy-guards: guarded once used where
+  // they are), what else it holds is.
+  const std::vector<Value>* items = ItemsOf(v);
+  if (items == nullptr) {
+    t.reads.Use(v->id());
+    return;
+  }
+  t.reads.UseShallow(v->id());
+  for (size_t i = 0; i < items->size(); ++i) {
+    if (!IsPythonConstant((*items)[i])) t.reads.ReadItem(v->id(), i);
+    Realize(t, (*items)[i]);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/interp/classes.h"
 #include "reference/runtime/not_modeled.h"
 #include "reference/runtime/types.h"
@@ -136,6 +137,7 @@ GuardedValue GuardOne(const Value& v, std::string name, size_t index) {
   g.guard = GuardOf(v);
   g.object = v ? v->id() : 0;
   g.dict = Is<PyDict>(v);
+  g.constant = v && IsPythonConstant(v);
   if (const auto* t = DynCast<PyTensor>(v)) {
     const Tensor& tensor = t->tensor();
     g.tensor =
@@ -190,6 +192,7 @@ void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out
     item.owner = g.owner;
     item.items = g.items;
     item.items.push_back(i);
+    item.parent = g.object;
     AddWithItems((*items)[i], std::move(item), out);
   }
 }
@@ -313,10 +316,31 @@ void Reads::Use(ObjectId object) {
   if (inserted) journal_.push_back({.into = Inserted::Into::kUsed, .id = at});
 }
 
+void Reads::UseShallow(ObjectId container) {
+  if (auto [at, inserted] = used_shallow_.insert(container); inserted) {
+    journal_.push_back({.into = Inserted::Into::kUsedShallow, .id = at});
+  }
+}
+
+void Reads::ReadItem(ObjectId container, size_t index) {
+  UseShallow(container);
+  if (auto [at, inserted] = items_read_.insert({container, index}); inserted) {
+    journal_.push_back({.into = Inserted::Into::kItems, .item = at});
+  }
+}
+
+bool Reads::UsesItem(const GuardedValue& g) const {
+  if (!Uses(g.object)) return false;
+  return g.items.empty() || used_.contains(g.parent) ||
+         items_read_.contains({g.parent, g.items.back()});
+}
+
 std::vector<ObjectId> Reads::UsedInOrder() const {
   std::vector<ObjectId> out;
+  Ids seen;  // a container subscripted, then used whole, is journaled twice
   for (const Inserted& i : journal_) {
-    if (i.into == Inserted::Into::kUsed) out.push_back(*i.id);
+    const bool used = i.into == Inserted::Into::kUsed || i.into == Inserted::Into::kUsedShallow;
+    if (used && seen.insert(*i.id).second) out.push_back(*i.id);
   }
   return out;
 }
@@ -333,6 +357,8 @@ void Reads::UseAt(ValuePath path) {
 
 void Reads::UseAllOf(const Reads& other) {
   for (ObjectId object : other.used_) Use(object);
+  for (ObjectId container : other.used_shallow_) UseShallow(container);
+  for (const auto& [container, index] : other.items_read_) ReadItem(container, index);
   for (const auto& [owner, name] : other.class_attributes_) ReadClassAttribute(owner, name);
 }
 
@@ -354,6 +380,12 @@ void Reads::Rollback(Mark mark) {
         break;
       case Inserted::Into::kUsed:
         used_.erase(last.id);
+        break;
+      case Inserted::Into::kUsedShallow:
+        used_shallow_.erase(last.id);
+        break;
+      case Inserted::Into::kItems:
+        items_read_.erase(last.item);
         break;
       case Inserted::Into::kClassAttributes:
         class_attributes_.erase(last.attribute);
@@ -377,9 +409,12 @@ bool Reads::Read(const GuardedValue& g) const {
     return class_attributes_.contains({g.owner, g.attrs.back()});
   }
   // A cell's contents count as used once the cell is read; anything else once used.
-  if ((g.cell && g.items.empty()) || used_.contains(g.object)) return true;
-  return std::any_of(used_at_.begin(), used_at_.end(),
-                     [&](const ValuePath& path) { return path.Holds(g); });
+  if ((g.cell && g.items.empty()) || UsesItem(g)) return true;
+  // A container realized where it came from reaches what it holds, its constants only once
+  // used there (the stack's constant `1` does not guard an item holding 1).
+  return std::any_of(used_at_.begin(), used_at_.end(), [&](const ValuePath& path) {
+    return path.Holds(g) && (path.items.size() == g.items.size() || !g.constant);
+  });
 }
 
 bool ValuePath::Holds(const GuardedValue& g) const {

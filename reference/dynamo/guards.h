@@ -43,7 +43,9 @@ struct GuardedValue {
   // and length, each item by its own guard, kept only when the trace used that item.
   std::vector<size_t> items;
   runtime::ObjectId object = 0;  // the value the cached call had there
+  runtime::ObjectId parent = 0;  // for an item: the tuple or list the cached call had it in
   bool dict = false;             // a dict (torch guards its keys and the values read)
+  bool constant = false;         // a Python constant (guarded by value once used)
 };
 
 // The items of a tuple or list; null for anything else.
@@ -90,6 +92,14 @@ class Reads {
   bool ReadsLocal(const std::string& name) const { return locals_.contains(name); }
   void ReadCellOf(runtime::ObjectId cell);  // a closure cell, in any traced frame
   void Use(runtime::ObjectId object);       // used other than by moving it (FrameHook::OnUse)
+  // Tuple or list `container` used without its items reached (subscripted, or realized to be
+  // handed on: torch guards its length, each item only once that item is used where it is).
+  void UseShallow(runtime::ObjectId container);
+  // Item `index` of tuple or list `container` taken out (FrameHook::OnItemRead, or a
+  // non-constant item of a realized container): the container used shallowly, that item
+  // reached. Use of a container reaches all its items (iterated, unpacked, passed to a
+  // builtin).
+  void ReadItem(runtime::ObjectId container, size_t index);
   // Attribute `name` of class statement's instance `owner` was found on its class (torch
   // guards that no attribute of the instance shadows it: FrameHook::OnClassAttributeRead).
   void ReadClassAttribute(runtime::ObjectId owner, const std::string& name);
@@ -101,8 +111,14 @@ class Reads {
   void UseAllOf(const Reads& other);
   // A copy of what this one used (all UseAllOf takes): what a trace had used at a moment.
   Reads UsedSoFar() const;
-  bool Uses(runtime::ObjectId object) const { return used_.contains(object); }
-  // The objects used (Use), in the order first used.
+  bool Uses(runtime::ObjectId object) const {
+    return used_.contains(object) || used_shallow_.contains(object);
+  }
+  // Whether the value `g` guards was used where `g` finds it: for an item, its object used
+  // and taken out of that container (read there by a subscript, or the container used
+  // whole). An object held at two places (a small int, a str) counts only where read.
+  bool UsesItem(const GuardedValue& g) const;
+  // The objects used (Use, UseShallow, ReadItem), in the order first used.
   std::vector<runtime::ObjectId> UsedInOrder() const;
 
   using Mark = size_t;
@@ -123,15 +139,27 @@ class Reads {
   // iterators stay valid when the Reads moves).
   struct Inserted {
     using AttributeRead = std::pair<runtime::ObjectId, std::string>;
-    enum class Into : uint8_t { kLocals, kCells, kUsed, kUsedAt, kClassAttributes } into;
+    using ItemRead = std::pair<runtime::ObjectId, size_t>;
+    enum class Into : uint8_t {
+      kLocals,
+      kCells,
+      kUsed,
+      kUsedShallow,
+      kItems,
+      kUsedAt,
+      kClassAttributes
+    } into;
     std::set<std::string>::iterator local = {};
     Ids::iterator id = {};
+    std::set<ItemRead>::iterator item = {};
     std::set<ValuePath>::iterator path = {};
     std::set<AttributeRead>::iterator attribute = {};
   };
   std::set<std::string> locals_;
   Ids cells_;
   Ids used_;
+  Ids used_shallow_;
+  std::set<Inserted::ItemRead> items_read_;
   std::set<ValuePath> used_at_;
   std::set<Inserted::AttributeRead> class_attributes_;
   std::vector<Inserted> journal_;

@@ -1,11 +1,13 @@
 // Reads' journal: a step back to a mark forgets exactly what was read after it, also after
-// the Reads moved (a nested break hands a trace's reads to the frame that resumes it); the
-// global guards' index forgets what a step back drops.
+// the Reads moved (a nested break hands a trace's reads to the frame that resumes it); an
+// item counts as used where it was taken out; the global guards' index forgets what a step
+// back drops.
 #include "reference/dynamo/guards.h"
 
 #include <gtest/gtest.h>
 
 #include <utility>
+#include <vector>
 
 #include "reference/runtime/heap.h"
 
@@ -51,6 +53,34 @@ TEST(ReadsTest, AMovedReadsRollsBackToItsMarks) {
   EXPECT_FALSE(moved.ReadCell(in_cell));
   EXPECT_FALSE(moved.Read(Guard("x", 3)));
   EXPECT_EQ(moved.mark(), mark);
+}
+
+// acc = [1, 1] with only acc[0] subscripted and used: the shared small int is used, but only
+// the item read at its place keeps its guard (torch 2.13.0 guards `acc[0] == 1` alone); once
+// the list is used whole (iterated, passed) both are reached. A step back forgets the read.
+TEST(ReadsTest, AnItemIsUsedOnlyWhereItWasTakenOut) {
+  constexpr runtime::ObjectId kList = 10, kOne = 11;
+  auto item = [&](size_t i) {
+    GuardedValue g = Guard("acc", kOne);
+    g.items = {i};
+    g.parent = kList;
+    return g;
+  };
+  Reads reads;
+  reads.ReadLocal("acc");
+  const Reads::Mark mark = reads.mark();
+  reads.ReadItem(kList, 0);
+  reads.Use(kOne);
+  EXPECT_TRUE(reads.Read(Guard("acc", kList)));  // the list itself: subscripted
+  EXPECT_TRUE(reads.Read(item(0)));
+  EXPECT_FALSE(reads.Read(item(1)));
+  EXPECT_EQ(reads.UsedInOrder(), (std::vector<runtime::ObjectId>{kList, kOne}));
+  reads.Use(kList);  // iterated
+  EXPECT_TRUE(reads.Read(item(1)));
+  EXPECT_EQ(reads.UsedInOrder(), (std::vector<runtime::ObjectId>{kList, kOne}));
+  reads.Rollback(mark);
+  EXPECT_FALSE(reads.Read(item(0)));
+  EXPECT_FALSE(reads.Read(Guard("acc", kList)));
 }
 
 TEST(GlobalGuardListTest, ResizeForgetsTheNamesItDrops) {

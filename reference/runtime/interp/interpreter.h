@@ -126,6 +126,13 @@ class FrameHook {
   // attribute, an item, a call of something not a user function. Dynamo guards a frame
   // value only once it is used (its lazy variables are realized then).
   virtual void OnUse(const Value& v) { (void)v; }
+  // The program subscripts `container` with `key` (BINARY_SUBSCR): a use of the container,
+  // which for a tuple or list takes out one item only (Dynamo guards that item, not the
+  // others, once it is used).
+  virtual void OnItemRead(const Value& container, const Value& key) {
+    (void)key;
+    OnUse(container);
+  }
   // Grad mode was set to `enabled` (torch.no_grad / enable_grad entered or left).
   virtual void OnGradModeSet(bool enabled) { (void)enabled; }
   // The program is about to read `tensor`'s data as a Python value at `read`; `test` is the
@@ -249,6 +256,10 @@ class Interpreter {
   // Tells the frame hook the program used `v` (FrameHook::OnUse).
   void Use(const Value& v) {
     if (hook_ != nullptr && v) hook_->OnUse(v);
+  }
+  // Tells the frame hook the program subscripts `container` (FrameHook::OnItemRead).
+  void ReadItem(const Value& container, const Value& key) {
+    if (hook_ != nullptr && container) hook_->OnItemRead(container, key);
   }
   // Tells the frame hook the program stores into `v`'s attributes (FrameHook::OnStoreAttribute).
   void StoreAttribute(const Value& v) {

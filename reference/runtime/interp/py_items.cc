@@ -78,7 +78,7 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
 }  // namespace
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key) {
-  in.Use(container);
+  in.ReadItem(container, key);
   if (Is<PyTensor>(container)) return TensorGetItem(in, container, key);
   if (std::optional<SliceParts> parts = SliceOf(key); parts && !Is<PyDict>(container))
     return GetSlice(in, container, parts->start, parts->stop, parts->step);
