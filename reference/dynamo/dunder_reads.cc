@@ -77,7 +77,9 @@ void Dynamo::OnDunderRead(const Value& object, std::string_view name) {
   // Dynamo reads a program function's __dict__ as a constant it does not guard: its cached
   // graph keeps what the dict held (probed: `f.__dict__.get("scale", 3)` stays 3 after
   // `f.scale = 5`), which the reference's cache hits, running the code again, do not.
-  if (name == "__dict__" && Is<PyFunction>(object) && !IsLibraryCallable(in_, object)) {
+  const auto* method = DynCast<runtime::PyMethod>(object);
+  const Value& function = method != nullptr ? method->function : object;
+  if (name == "__dict__" && Is<PyFunction>(function) && !IsLibraryCallable(in_, function)) {
     runtime::RefuseNotModeled(
         "reading a function's __dict__ in traced code is not modeled (Dynamo reads it as a "
         "constant it does not guard)");

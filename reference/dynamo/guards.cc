@@ -410,11 +410,10 @@ bool Reads::Read(const GuardedValue& g) const {
   }
   // A cell's contents count as used once the cell is read; anything else once used.
   if ((g.cell && g.items.empty()) || UsesItem(g)) return true;
-  // A container realized where it came from reaches what it holds, its constants only once
-  // used there (the stack's constant `1` does not guard an item holding 1).
-  return std::any_of(used_at_.begin(), used_at_.end(), [&](const ValuePath& path) {
-    return path.Holds(g) && (path.items.size() == g.items.size() || !g.constant);
-  });
+  // A container realized where it came from reaches what it holds, but its constants only
+  // once used there (the stack's constant `1` does not guard an item holding 1).
+  return !g.constant && std::any_of(used_at_.begin(), used_at_.end(),
+                                    [&](const ValuePath& path) { return path.Holds(g); });
 }
 
 bool ValuePath::Holds(const GuardedValue& g) const {

@@ -24,8 +24,10 @@ Value Interpreter::AugmentedValue(Frame& f, const lang::AugAssign& a, Value curr
     PendingValues left(f, current);  // BINARY_OP's left operand
     rhs = Eval(f, *a.value);
   }
-  // `current` and `rhs` are released on return, before the store (as CPython's stack does).
-  return InPlaceBinary(*this, a.op, current, rhs);
+  Value updated = InPlaceBinary(*this, a.op, current, rhs);
+  current.Reset();  // released before the store, in CPython's order
+  rhs.Reset();
+  return updated;
 }
 
 void Interpreter::AugAssignAttribute(Frame& f, const lang::AugAssign& a) {

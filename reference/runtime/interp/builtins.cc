@@ -201,7 +201,9 @@ void InstallBuiltins(Interpreter& in) {
   def("hasattr", [&in](CallArgs& args) {
     ExpectArgs(in, "hasattr", args, 2, 2);
     std::string name = AttrName(in, args.positional[1]);
-    in.ProgramAttributeRead(args.positional[0], name);  // as getattr() reads it
+    // A function's own attribute asked for, as getattr() reads it (its dunders are Dynamo's
+    // constants or refused where read).
+    if (!name.starts_with("__")) in.ProgramAttributeRead(args.positional[0], name);
     return in.heap().Bool(HasAttr(in, args.positional[0], name));
   });
   def("setattr", [&in](CallArgs& args) {

@@ -151,6 +151,7 @@ void SetItem(Interpreter& in, const Value& container, const Value& key, Value va
 }
 
 void DelItem(Interpreter& in, const Value& container, const Value& key) {
+  in.Use(container);  // its items move: a guard kept by where an item was read would not hold
   in.Mutate(container);
   if (auto* l = DynCast<PyList>(container)) {
     int64_t i = Index(in, key, l->items().size(), "list assignment");
