@@ -380,6 +380,9 @@ class Dynamo final : public runtime::FrameHook, public runtime::OpObserver {
   // a constant is guarded only once its value is used (probed: an int passed on through
   // f(*args) to a breaking callee is not guarded, a tensor or a function is).
   static void Realize(Trace& t, const Value& v);
+  // A Python constant handed on from the stack at a break is realized, so guarded where it
+  // came from (anything else is realized by Realize, or moved).
+  static void UseIfConstant(Trace& t, const Value& v);
   static void RealizeArguments(Trace& t, const CallArgs& args);
   // The arguments of the call the frame at `depth` breaks at (the root frame's guards its
   // constant arguments too).

@@ -8,7 +8,6 @@
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
-#include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/not_modeled.h"
 
 namespace tdc::dynamo {
@@ -83,9 +82,7 @@ const std::vector<Value>& Dynamo::StackAtBreak(Trace& t, const Frame& f) {
   }
   // Probed: `y = acc[1] + g(x)` with g breaking guards acc[1] == 1 (G['T'][1], an int
   // argument n alike), in an inlined frame's stack under nested graph breaks too.
-  for (const Value& v : f.stack) {
-    if (IsPythonConstant(v)) t.reads.Use(v->id());
-  }
+  for (const Value& v : f.stack) UseIfConstant(t, v);
   return f.stack;
 }
 

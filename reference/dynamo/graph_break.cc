@@ -221,6 +221,10 @@ void Dynamo::Realize(Trace& t, const Value& v) {
   }
 }
 
+void Dynamo::UseIfConstant(Trace& t, const Value& v) {
+  if (IsPythonConstant(v)) t.reads.Use(v->id());
+}
+
 void Dynamo::RealizeArguments(Trace& t, const CallArgs& args) {
   for (const Value& v : args.positional) Realize(t, v);
   for (const auto& [name, v] : args.keywords) Realize(t, v);
@@ -232,12 +236,8 @@ void Dynamo::RealizeBreakArguments(Trace& t, size_t depth, const CallArgs& args)
   // breaks an inlined frame ending the graph at its call does not guard one: probed). A
   // variadic call's stack holds its arguments' tuple, whose constants are not guarded.
   if (depth == t.root_depth && !IsVariadic(in_.frames()[depth]->call)) {
-    for (const Value& v : args.positional) {
-      if (IsPythonConstant(v)) t.reads.Use(v->id());
-    }
-    for (const auto& [name, v] : args.keywords) {
-      if (IsPythonConstant(v)) t.reads.Use(v->id());
-    }
+    for (const Value& v : args.positional) UseIfConstant(t, v);
+    for (const auto& [name, v] : args.keywords) UseIfConstant(t, v);
   }
   RealizeArguments(t, args);
 }
