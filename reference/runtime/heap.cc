@@ -71,6 +71,7 @@ Heap::~Heap() {
   empty_tuple_.Reset();
   small_ints_.clear();
   interned_.clear();
+  interned_index_.Clear();
   dtypes_.clear();
   std::vector<Value> refs;
   for (Object* o = first_; o != nullptr; o = o->next_) {
@@ -199,13 +200,12 @@ void Heap::Unlink(Object* object) {
   --live_count_;
 }
 
-Value Heap::Intern(std::string_view text) {
-  auto it = interned_.find(text);
-  if (it != interned_.end()) return it->second;
-  auto* str = new PyStr(std::string(text));
-  Value value = Adopt(str, /*shared=*/true);
-  interned_.emplace(str->value(), value);
-  return value;
+Value Heap::Intern(std::string_view text, size_t hash) {
+  size_t found = interned_index_.Find(
+      hash, [&](size_t i) { return DynCast<PyStr>(interned_[i])->value() == text; });
+  if (found != DictIndex::kNotFound) return interned_[found];
+  interned_index_.Insert(hash, interned_.size());
+  return interned_.emplace_back(Adopt(new PyStr(std::string(text)), /*shared=*/true));
 }
 
 Value Heap::Int(int64_t value) {

@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "reference/runtime/dict_index.h"
 #include "reference/runtime/types.h"
 #include "reference/runtime/values.h"
 
@@ -50,8 +51,10 @@ class Heap {
   const Value& True() const { return true_; }
   const Value& False() const { return false_; }
   const Value& Bool(bool b) const { return b ? true_ : false_; }
-  // A str constant or interned string: one shared object per text.
-  Value Intern(std::string_view text);
+  // A str constant or interned string: one shared object per text. `hash` is
+  // HashText(text), where the caller has it already.
+  Value Intern(std::string_view text) { return Intern(text, HashText(text)); }
+  Value Intern(std::string_view text, size_t hash);
   // A literal int/float of a code object: shared (small ints are the cached ones). The
   // interpreter makes one per literal and reuses it, as a code object's co_consts.
   Value ConstantInt(int64_t value);
@@ -164,8 +167,8 @@ class Heap {
 
   Value none_, true_, false_, empty_tuple_;
   std::vector<Value> small_ints_;  // -5 .. 256, made on first use
-  // Keyed by the text its str holds: a shared str never moves and outlives the map.
-  std::unordered_map<std::string_view, Value> interned_;
+  std::vector<Value> interned_;    // every interned str, found by the hash of its text
+  DictIndex interned_index_;
   std::map<DType, Value> dtypes_;
 };
 

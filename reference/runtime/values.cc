@@ -18,8 +18,6 @@ void TakeLastToFirst(std::vector<Value>& items, std::vector<Value>& out) {
   items.clear();
 }
 
-std::hash<std::string_view> HashStr;
-
 }  // namespace
 
 // --- death orders (I6) ----------------------------------------------------------------
@@ -63,7 +61,7 @@ void PyDict::TakeReferences(std::vector<Value>& out) {
     out.push_back(std::move(entry.value));
   }
   entries_.clear();
-  index_.clear();
+  index_.Clear();
   used_ = 0;
 }
 
@@ -132,21 +130,17 @@ size_t PyDict::HashOrRaise(const Value& key) const {
 
 // Lookup compares identity first, then ==, as CPython's lookdict does.
 size_t PyDict::Find(const Value& key, size_t hash) const {
-  auto [begin, end] = index_.equal_range(hash);
-  for (auto it = begin; it != end; ++it) {
-    const Value& candidate = entries_[it->second].key;
-    if (candidate == key || PyEquals(candidate, key)) return it->second;
-  }
-  return kNotFound;
+  return index_.Find(hash, [&](size_t i) {
+    const Value& candidate = entries_[i].key;
+    return candidate == key || PyEquals(candidate, key);
+  });
 }
 
 size_t PyDict::FindStr(std::string_view name, size_t hash) const {
-  auto [begin, end] = index_.equal_range(hash);
-  for (auto it = begin; it != end; ++it) {
-    const auto* str = DynCast<PyStr>(entries_[it->second].key);
-    if (str != nullptr && str->value() == name) return it->second;
-  }
-  return kNotFound;
+  return index_.Find(hash, [&](size_t i) {
+    const auto* str = DynCast<PyStr>(entries_[i].key);
+    return str != nullptr && str->value() == name;
+  });
 }
 
 Value PyDict::Get(const Value& key) const {
@@ -155,7 +149,7 @@ Value PyDict::Get(const Value& key) const {
 }
 
 Value PyDict::GetStr(std::string_view name) const {
-  size_t i = FindStr(name, HashStr(name));
+  size_t i = FindStr(name, HashText(name));
   return i == kNotFound ? nullptr : entries_[i].value;
 }
 
@@ -171,19 +165,19 @@ void PyDict::Set(Value key, Value value) {
 }
 
 void PyDict::SetStr(std::string_view name, Value value) {
-  const size_t hash = HashStr(name);
+  const size_t hash = HashText(name);
   if (size_t i = FindStr(name, hash); i != kNotFound) {
     entries_[i].value = std::move(value);
     return;
   }
   // A str key hashes as its text (PyHash), so the hash just taken is the key's.
-  Append(heap().Intern(name), std::move(value), hash);
+  Append(heap().Intern(name, hash), std::move(value), hash);
 }
 
 void PyDict::Append(Value key, Value value, size_t hash) {
   Compact();
   entries_.push_back({std::move(key), std::move(value), hash});
-  index_.emplace(hash, entries_.size() - 1);
+  index_.Insert(hash, entries_.size() - 1);
   ++used_;
 }
 
@@ -195,7 +189,7 @@ bool PyDict::Erase(const Value& key) {
 }
 
 bool PyDict::EraseStr(std::string_view name) {
-  size_t i = FindStr(name, HashStr(name));
+  size_t i = FindStr(name, HashText(name));
   if (i == kNotFound) return false;
   EraseAt(i);
   return true;
@@ -204,13 +198,7 @@ bool PyDict::EraseStr(std::string_view name) {
 // delitem_common: the slot becomes a dummy; the key is dropped, then the value. Both are
 // moved out first, so a finalizer run by their death sees a consistent dict.
 void PyDict::EraseAt(size_t index) {
-  auto [begin, end] = index_.equal_range(entries_[index].hash);
-  for (auto it = begin; it != end; ++it) {
-    if (it->second == index) {
-      index_.erase(it);
-      break;
-    }
-  }
+  index_.Erase(entries_[index].hash, index);
   Value key = std::move(entries_[index].key);
   Value value = std::move(entries_[index].value);
   --used_;
@@ -228,8 +216,8 @@ void PyDict::Compact() {
     if (entry.key) live.push_back(std::move(entry));
   }
   entries_ = std::move(live);
-  index_.clear();
-  for (size_t i = 0; i < entries_.size(); ++i) index_.emplace(entries_[i].hash, i);
+  index_.Clear();
+  for (size_t i = 0; i < entries_.size(); ++i) index_.Insert(entries_[i].hash, i);
 }
 
 std::vector<std::pair<Value, Value>> PyDict::Items() const {
@@ -386,6 +374,8 @@ bool PyEquals(const Value& a, const Value& b) {
   return a == b;
 }
 
+size_t HashText(std::string_view text) { return std::hash<std::string_view>()(text); }
+
 std::optional<size_t> PyHash(const Value& v) {
   switch (v->kind()) {
     case ObjectKind::kNone:
@@ -403,7 +393,7 @@ std::optional<size_t> PyHash(const Value& v) {
       return std::hash<double>()(d);
     }
     case ObjectKind::kStr:
-      return HashStr(DynCast<PyStr>(v)->value());
+      return HashText(DynCast<PyStr>(v)->value());
     case ObjectKind::kTuple: {
       size_t seed = DynCast<PyTuple>(v)->size();
       for (const Value& item : DynCast<PyTuple>(v)->items()) {

@@ -11,11 +11,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "reference/runtime/dict_index.h"
 #include "reference/runtime/exceptions.h"
 #include "reference/runtime/object.h"
 #include "reference/runtime/tensor.h"
@@ -158,7 +158,7 @@ class PyDict final : public Object {
     Value value;
     size_t hash = 0;
   };
-  static constexpr size_t kNotFound = static_cast<size_t>(-1);
+  static constexpr size_t kNotFound = DictIndex::kNotFound;
 
   PyDict() : Object(kKind) {}
   // dict_dealloc: for each entry in insertion order, its key then its value.
@@ -172,7 +172,7 @@ class PyDict final : public Object {
   void Compact();
 
   std::vector<Entry> entries_;
-  std::unordered_multimap<size_t, size_t> index_;  // hash -> entry index
+  DictIndex index_;  // hash -> entry
   size_t used_ = 0;
 };
 
@@ -359,6 +359,8 @@ bool PyEquals(const Value& a, const Value& b);
 // hash(v) consistent with PyEquals (not CPython's numbers); nullopt when unhashable
 // (list, dict, or a tuple holding one).
 std::optional<size_t> PyHash(const Value& v);
+// hash() of a str holding `text`.
+size_t HashText(std::string_view text);
 // Whether `v` is a tensor or a tuple, list or dict (its values) holding one at any depth;
 // a container holding itself is looked into once.
 bool HoldsTensor(const Value& v);
