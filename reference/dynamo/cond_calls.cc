@@ -18,6 +18,7 @@
 #include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/interp/apis_support.h"
 #include "reference/runtime/not_modeled.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -35,6 +36,7 @@ namespace {
 
 // `result` is a tensor, or a tuple or list of them, none an operand or sharing its storage.
 bool FreshTensors(const Value& result, const std::vector<Value>& operands) {
+  runtime::CheckStackLeft();
   if (const auto* seq = DynCast<PyTuple>(result)) {
     return std::all_of(seq->items().begin(), seq->items().end(),
                        [&](const Value& v) { return FreshTensors(v, operands); });

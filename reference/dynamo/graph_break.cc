@@ -9,6 +9,7 @@
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
 #include "reference/dynamo/variable_repr.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -185,6 +186,7 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
 }
 
 void Dynamo::Realize(Trace& t, const Value& v) {
+  runtime::CheckStackLeft();
   switch (v->kind()) {
     case ObjectKind::kNone:
     case ObjectKind::kBool:

@@ -7,6 +7,8 @@
 
 #include "reference/base/py_repr.h"
 #include "reference/runtime/interp/slices.h"
+#include "reference/runtime/not_modeled.h"
+#include "reference/runtime/stack_guard.h"
 #include "reference/runtime/types.h"
 
 namespace tdc::dynamo {
@@ -26,6 +28,7 @@ uint64_t NextEpoch() {
 }  // namespace
 
 void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
+  runtime::CheckStackLeft();
   if (const auto* t = DynCast<PyTensor>(v)) {
     out.push_back(t);
   } else if (const auto* tuple = DynCast<runtime::PyTuple>(v)) {
@@ -45,6 +48,7 @@ std::vector<const PyTensor*> TensorsOf(const CallArgs& args) {
 }
 
 graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of) {
+  runtime::CheckStackLeft();
   using graph::Arg;
   switch (v->kind()) {
     case runtime::ObjectKind::kNone:
@@ -141,6 +145,18 @@ std::vector<std::pair<Value, std::string>> ItemsWithSources(const Value& v,
   return out;
 }
 
+// The items of `v`, a container reached from an input inside the containers `above`: one
+// holding itself would be walked forever (its sources growing), so it is refused, as
+// Guards refuses it (guards.cc).
+std::vector<std::pair<Value, std::string>> ItemsOnce(
+    const Value& v, const std::string& source, const std::vector<const runtime::Object*>& above) {
+  runtime::CheckStackLeft();
+  if (std::find(above.begin(), above.end(), v.get()) != above.end())
+    runtime::RefuseNotModeled("a container holding itself, read by a compiled frame (" + source +
+                              ")");
+  return ItemsWithSources(v, source);
+}
+
 }  // namespace
 
 GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}
@@ -165,7 +181,10 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
     ph.source = source;
     return;
   }
-  for (const auto& [item, path] : ItemsWithSources(v, source)) AddInput(item, path);
+  std::vector<std::pair<Value, std::string>> items = ItemsOnce(v, source, walking_);
+  walking_.push_back(v.get());
+  for (const auto& [item, path] : items) AddInput(item, path);
+  walking_.pop_back();
 }
 
 void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
@@ -180,7 +199,10 @@ void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
     inputs_[i].placeholder.source = source;
     return;
   }
-  for (const auto& [item, path] : ItemsWithSources(v, source)) RenameInputs(item, path, renamed);
+  std::vector<std::pair<Value, std::string>> items = ItemsOnce(v, source, walking_);
+  walking_.push_back(v.get());
+  for (const auto& [item, path] : items) RenameInputs(item, path, renamed);
+  walking_.pop_back();
 }
 
 GraphBuilder::Input* GraphBuilder::RenamableInput(const Value& v) {

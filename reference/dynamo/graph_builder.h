@@ -162,6 +162,8 @@ class GraphBuilder {
     std::vector<std::string> other_sources;  // the same tensor handed on under other names
   };
   std::vector<Input> inputs_;
+  // The containers AddInput or RenameInputs is inside (a container holding itself is refused).
+  std::vector<const runtime::Object*> walking_;
   Input* RenamableInput(const Value& v);  // Renamable's input, or null
   std::vector<size_t> placeholders_;      // input indices, in first-use order (Finish orders them)
   int64_t realizations_ = 0;              // inputs realized so far (Input::realized_at)

@@ -9,6 +9,7 @@
 #include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/interp/classes.h"
 #include "reference/runtime/not_modeled.h"
+#include "reference/runtime/stack_guard.h"
 #include "reference/runtime/types.h"
 
 namespace tdc::dynamo {
@@ -180,11 +181,20 @@ std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now
   return "";
 }
 
-// `g` and, below it, one guard per item of a tuple or list, recursively.
-void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out) {
+// `g` and, below it, one guard per item of a tuple or list, recursively. `above` holds the
+// containers `v` is inside: one holding itself would be walked forever (torch guards the
+// paths the trace reads through it, which the reference does not follow), so it is refused.
+void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out,
+                  std::vector<const Object*>& above) {
+  runtime::CheckStackLeft();
+  if (std::find(above.begin(), above.end(), v.get()) != above.end()) {
+    RefuseNotModeled("a list or tuple holding itself, handed to a compiled frame (" + g.name + ")");
+  }
   out.push_back(g);
   const std::vector<Value>* items = ItemsOf(v);
-  for (size_t i = 0; items != nullptr && i < items->size(); ++i) {
+  if (items == nullptr) return;
+  above.push_back(v.get());
+  for (size_t i = 0; i < items->size(); ++i) {
     GuardedValue item = GuardOne((*items)[i], fmt::format("{}[{}]", g.name, i), g.index);
     item.cell = g.cell;
     item.cell_id = g.cell_id;
@@ -193,8 +203,14 @@ void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out
     item.items = g.items;
     item.items.push_back(i);
     item.parent = g.object;
-    AddWithItems((*items)[i], std::move(item), out);
+    AddWithItems((*items)[i], std::move(item), out, above);
   }
+  above.pop_back();
+}
+
+void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out) {
+  std::vector<const Object*> above;
+  AddWithItems(v, std::move(g), out, above);
 }
 
 // A class statement's instance's attributes, each with its items (and, an instance, its own

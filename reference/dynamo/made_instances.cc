@@ -8,6 +8,7 @@
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/runtime/interp/classes.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -19,6 +20,7 @@ namespace {
 // it is (null when nothing): a method bound to an instance `made` holds, a super,
 // property, staticmethod or classmethod object.
 const char* Unrebuildable(const Value& v, const std::unordered_set<const Object*>& made) {
+  runtime::CheckStackLeft();
   if (const auto* m = DynCast<PyMethod>(v); m != nullptr && made.contains(m->self.get())) {
     return "a method bound to an instance the traced code made";
   }

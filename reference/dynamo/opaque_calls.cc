@@ -13,6 +13,7 @@
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/interp/apis_support.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -23,6 +24,7 @@ namespace {
 // torch.utils._pytree's leaves of a call's arguments or result: through tuples, lists and
 // dict values, in order.
 void Flatten(const Value& v, std::vector<Value>& leaves) {
+  runtime::CheckStackLeft();
   if (const std::vector<Value>* items = ItemsOf(v)) {
     for (const Value& item : *items) Flatten(item, leaves);
     return;

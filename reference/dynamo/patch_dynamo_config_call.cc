@@ -14,6 +14,7 @@
 #include "reference/dynamo/skipped_lib_calls.h"
 #include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/not_modeled.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -24,6 +25,7 @@ namespace {
 // Whether VariableTracker.as_python_constant() gives a value for `v`: a constant, a dtype, or a
 // tuple, list or dict of such values.
 bool HasPythonConstant(const Value& v) {
+  runtime::CheckStackLeft();
   if (IsPythonConstant(v) || Is<PyDType>(v)) return true;
   if (const auto* t = DynCast<PyTuple>(v))
     return std::ranges::all_of(t->items(), HasPythonConstant);

@@ -7,6 +7,7 @@
 
 #include "reference/dynamo/dynamo.h"
 #include "reference/graph/golden_json.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -16,6 +17,7 @@ namespace {
 
 // `v` with its tensors (TensorsOf order) replaced by `tensors[next...]`.
 Value Substitute(Heap& heap, const Value& v, const std::vector<Tensor>& tensors, size_t& next) {
+  runtime::CheckStackLeft();
   if (Is<PyTensor>(v)) return next < tensors.size() ? Value(heap.NewTensor(tensors[next++])) : v;
   std::vector<Value> items;
   if (const auto* tuple = DynCast<PyTuple>(v)) {

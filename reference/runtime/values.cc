@@ -8,6 +8,7 @@
 
 #include "reference/runtime/heap.h"
 #include "reference/runtime/not_modeled.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::runtime {
 namespace {
@@ -338,6 +339,7 @@ bool HoldsTensor(const Value& v) {
 }
 
 bool PyEquals(const Value& a, const Value& b) {
+  CheckStackLeft();
   std::optional<Number> na = AsNumber(a);
   std::optional<Number> nb = AsNumber(b);
   if (na || nb) return na && nb && NumbersEqual(*na, *nb);

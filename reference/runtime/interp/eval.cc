@@ -9,8 +9,8 @@
 #include "reference/runtime/interp/pending_values.h"
 #include "reference/runtime/interp/py_ops.h"
 #include "reference/runtime/interp/slices.h"
-#include "reference/runtime/interp/stack_guard.h"
 #include "reference/runtime/interp/step_budget.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::runtime {
 

@@ -13,6 +13,7 @@
 #include "reference/runtime/interp/tensor_values.h"
 #include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_table.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::runtime {
 namespace {
@@ -65,6 +66,7 @@ std::string_view CompareSymbol(CompareOp op) {
 
 // Python's ordering of two non-tensor values: -1, 0, 1; nullopt when not ordered.
 std::optional<int> Order(Interpreter& in, const Value& a, const Value& b, CompareOp op) {
+  CheckStackLeft();
   std::optional<Num> na = NumberOf(a), nb = NumberOf(b);
   if (na && nb) {
     if (!na->is_float && !nb->is_float) return na->i < nb->i ? -1 : (na->i > nb->i ? 1 : 0);

@@ -7,6 +7,7 @@
 
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/not_modeled.h"
+#include "reference/runtime/stack_guard.h"
 
 namespace tdc::runtime {
 
@@ -14,6 +15,7 @@ namespace {
 
 // nullopt for a value the op table has no kind for (a str, a function, ...).
 std::optional<OpValue> ToOpValue(const Value& v) {
+  CheckStackLeft();
   switch (v->kind()) {
     case ObjectKind::kNone:
       return OpValue::None();

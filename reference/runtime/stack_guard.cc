@@ -1,4 +1,4 @@
-#include "reference/runtime/interp/stack_guard.h"
+#include "reference/runtime/stack_guard.h"
 
 #include <pthread.h>
 
@@ -29,7 +29,8 @@ void CheckStackLeft() {
   auto here = reinterpret_cast<uintptr_t>(&probe);
   if (here > low_end + kStackReserveBytes) return;
   RefuseNotModeled(
-      "the program nests calls and expressions deeper than the reference's C++ stack allows");
+      "the program nests calls, expressions or containers (one holding itself) deeper than the "
+      "reference's C++ stack allows");
 }
 
 }  // namespace tdc::runtime
