@@ -13,7 +13,6 @@
 #include "reference/runtime/interp/classes.h"
 #include "reference/runtime/not_modeled.h"
 #include "reference/runtime/op_table.h"
-#include "reference/runtime/stack_guard.h"
 
 namespace tdc::dynamo {
 
@@ -200,7 +199,6 @@ namespace {
 // method of its class bound to one. An instance from elsewhere (an inlined function's
 // cell, an item of a list) is not modeled yet (their guards).
 bool TracedUserValue(const Trace& t, const Value& v) {
-  runtime::CheckStackLeft();
   if (Is<PyType>(v)) return true;
   if (const auto* m = DynCast<PyMethod>(v)) {
     const auto* f = DynCast<PyFunction>(m->function);

@@ -28,10 +28,12 @@ uint64_t NextEpoch() {
 }  // namespace
 
 void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
-  runtime::CheckStackLeft();
   if (const auto* t = DynCast<PyTensor>(v)) {
     out.push_back(t);
-  } else if (const auto* tuple = DynCast<runtime::PyTuple>(v)) {
+    return;
+  }
+  runtime::CheckStackLeft();  // only a container recurses
+  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) {
     for (const Value& item : tuple->items()) CollectTensors(item, out);
   } else if (const auto* list = DynCast<runtime::PyList>(v)) {
     for (const Value& item : list->items()) CollectTensors(item, out);
@@ -48,7 +50,6 @@ std::vector<const PyTensor*> TensorsOf(const CallArgs& args) {
 }
 
 graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of) {
-  runtime::CheckStackLeft();
   using graph::Arg;
   switch (v->kind()) {
     case runtime::ObjectKind::kNone:
@@ -71,6 +72,7 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
     }
     case runtime::ObjectKind::kTuple:
     case runtime::ObjectKind::kList: {
+      runtime::CheckStackLeft();
       bool tuple = v->kind() == runtime::ObjectKind::kTuple;
       const auto& items =
           tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
@@ -157,6 +159,21 @@ std::vector<std::pair<Value, std::string>> ItemsOnce(
   return ItemsWithSources(v, source);
 }
 
+// Holds `v` on the walk's path while its items are walked; taken off again however the
+// walk ends (a refusal of an item unwinds through __exit__ methods the trace may still run).
+class Inside {
+ public:
+  Inside(std::vector<const runtime::Object*>& path, const Value& v) : path_(path) {
+    path_.push_back(v.get());
+  }
+  ~Inside() { path_.pop_back(); }
+  Inside(const Inside&) = delete;
+  Inside& operator=(const Inside&) = delete;
+
+ private:
+  std::vector<const runtime::Object*>& path_;
+};
+
 }  // namespace
 
 GraphBuilder::GraphBuilder() : epoch_(NextEpoch()) {}
@@ -182,9 +199,8 @@ void GraphBuilder::AddInput(const Value& v, const std::string& source) {
     return;
   }
   std::vector<std::pair<Value, std::string>> items = ItemsOnce(v, source, walking_);
-  walking_.push_back(v.get());
+  Inside inside(walking_, v);
   for (const auto& [item, path] : items) AddInput(item, path);
-  walking_.pop_back();
 }
 
 void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
@@ -200,9 +216,8 @@ void GraphBuilder::RenameInputs(const Value& v, const std::string& source,
     return;
   }
   std::vector<std::pair<Value, std::string>> items = ItemsOnce(v, source, walking_);
-  walking_.push_back(v.get());
+  Inside inside(walking_, v);
   for (const auto& [item, path] : items) RenameInputs(item, path, renamed);
-  walking_.pop_back();
 }
 
 GraphBuilder::Input* GraphBuilder::RenamableInput(const Value& v) {

@@ -6,8 +6,10 @@ namespace tdc::runtime {
 
 void DictIndex::Insert(size_t hash, size_t entry) {
   // At most two thirds of the slots are taken, dummies included (CPython's USABLE_FRACTION),
-  // so a probe always ends at an empty slot.
-  if ((used_ + 1) * 3 > slots_.size() * 2) Grow(live_ + 1);
+  // so a probe always ends at an empty slot. A rebuild leaves room for as many keys again
+  // (CPython's GROWTH_RATE): sized to fit exactly, a dict erasing and inserting at that
+  // size would be rebuilt on every insert.
+  if ((used_ + 1) * 3 > slots_.size() * 2) Grow(2 * (live_ + 1));
   Probe p(hash, mask());
   while (slots_[p.slot].entry >= 0) p.Next();
   if (slots_[p.slot].entry == kEmpty) ++used_;
@@ -32,9 +34,9 @@ void DictIndex::Clear() {
   live_ = 0;
 }
 
-void DictIndex::Grow(size_t live) {
+void DictIndex::Grow(size_t keys) {
   size_t size = 8;
-  while (live * 3 > size * 2) size *= 2;
+  while (keys * 3 > size * 2) size *= 2;
   std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(size));
   used_ = 0;
   live_ = 0;

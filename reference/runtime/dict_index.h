@@ -55,8 +55,8 @@ class DictIndex {
   };
 
   size_t mask() const { return slots_.size() - 1; }
-  // Rebuilds with room for `live` keys and no dummies.
-  void Grow(size_t live);
+  // Rebuilds with room for `keys` keys and no dummies.
+  void Grow(size_t keys);
 
   std::vector<Slot> slots_;  // empty, or a power of two long
   size_t used_ = 0;          // slots not empty: live entries and dummies

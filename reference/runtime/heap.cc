@@ -204,8 +204,9 @@ Value Heap::Intern(std::string_view text, size_t hash) {
   size_t found = interned_index_.Find(
       hash, [&](size_t i) { return DynCast<PyStr>(interned_[i])->value() == text; });
   if (found != DictIndex::kNotFound) return interned_[found];
-  interned_index_.Insert(hash, interned_.size());
-  return interned_.emplace_back(Adopt(new PyStr(std::string(text)), /*shared=*/true));
+  Value str = interned_.emplace_back(Adopt(new PyStr(std::string(text)), /*shared=*/true));
+  interned_index_.Insert(hash, interned_.size() - 1);
+  return str;
 }
 
 Value Heap::Int(int64_t value) {

@@ -51,8 +51,8 @@ class Heap {
   const Value& True() const { return true_; }
   const Value& False() const { return false_; }
   const Value& Bool(bool b) const { return b ? true_ : false_; }
-  // A str constant or interned string: one shared object per text. `hash` is
-  // HashText(text), where the caller has it already.
+  // A str constant or interned string: one shared object per text. `hash` must be
+  // HashText(text) (a caller that has it already saves hashing again).
   Value Intern(std::string_view text) { return Intern(text, HashText(text)); }
   Value Intern(std::string_view text, size_t hash);
   // A literal int/float of a code object: shared (small ints are the cached ones). The

@@ -15,7 +15,6 @@ namespace {
 
 // nullopt for a value the op table has no kind for (a str, a function, ...).
 std::optional<OpValue> ToOpValue(const Value& v) {
-  CheckStackLeft();
   switch (v->kind()) {
     case ObjectKind::kNone:
       return OpValue::None();
@@ -29,6 +28,7 @@ std::optional<OpValue> ToOpValue(const Value& v) {
       return OpValue::OfDType(DynCast<PyDType>(v)->dtype());
     case ObjectKind::kList:
     case ObjectKind::kTuple: {
+      CheckStackLeft();
       std::vector<OpValue> items;
       const auto& source = v->kind() == ObjectKind::kList ? DynCast<PyList>(v)->items()
                                                           : DynCast<PyTuple>(v)->items();
