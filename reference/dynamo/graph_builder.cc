@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "reference/base/py_repr.h"
+#include "reference/dynamo/walk_path.h"
 #include "reference/runtime/interp/slices.h"
-#include "reference/runtime/not_modeled.h"
 #include "reference/runtime/stack_guard.h"
 #include "reference/runtime/types.h"
 
@@ -147,32 +147,13 @@ std::vector<std::pair<Value, std::string>> ItemsWithSources(const Value& v,
   return out;
 }
 
-// The items of `v`, a container reached from an input inside the containers `above`: one
-// holding itself would be walked forever (its sources growing), so it is refused, as
+// The items of `v`, a container reached from an input; refused when it holds itself, as
 // Guards refuses it (guards.cc).
-std::vector<std::pair<Value, std::string>> ItemsOnce(
-    const Value& v, const std::string& source, const std::vector<const runtime::Object*>& above) {
-  runtime::CheckStackLeft();
-  if (std::find(above.begin(), above.end(), v.get()) != above.end())
-    runtime::RefuseNotModeled("a container holding itself, read by a compiled frame (" + source +
-                              ")");
+std::vector<std::pair<Value, std::string>> ItemsOnce(const Value& v, const std::string& source,
+                                                     const WalkPath& above) {
+  RefuseIfInside(above, v, "a container holding itself, read by a compiled frame (" + source + ")");
   return ItemsWithSources(v, source);
 }
-
-// Holds `v` on the walk's path while its items are walked; taken off again however the
-// walk ends (a refusal of an item unwinds through __exit__ methods the trace may still run).
-class Inside {
- public:
-  Inside(std::vector<const runtime::Object*>& path, const Value& v) : path_(path) {
-    path_.push_back(v.get());
-  }
-  ~Inside() { path_.pop_back(); }
-  Inside(const Inside&) = delete;
-  Inside& operator=(const Inside&) = delete;
-
- private:
-  std::vector<const runtime::Object*>& path_;
-};
 
 }  // namespace
 

@@ -7,9 +7,9 @@
 #include <optional>
 
 #include "reference/dynamo/variable_repr.h"
+#include "reference/dynamo/walk_path.h"
 #include "reference/runtime/interp/classes.h"
 #include "reference/runtime/not_modeled.h"
-#include "reference/runtime/stack_guard.h"
 #include "reference/runtime/types.h"
 
 namespace tdc::dynamo {
@@ -184,16 +184,13 @@ std::string TensorFailure(const GuardedValue::TensorMeta& was, const Tensor& now
 // `g` and, below it, one guard per item of a tuple or list, recursively. `above` holds the
 // containers `v` is inside: one holding itself would be walked forever (torch guards the
 // paths the trace reads through it, which the reference does not follow), so it is refused.
-void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out,
-                  std::vector<const Object*>& above) {
-  runtime::CheckStackLeft();
-  if (std::find(above.begin(), above.end(), v.get()) != above.end()) {
-    RefuseNotModeled("a list or tuple holding itself, handed to a compiled frame (" + g.name + ")");
-  }
+void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out, WalkPath& above) {
+  RefuseIfInside(above, v,
+                 "a list or tuple holding itself, handed to a compiled frame (" + g.name + ")");
   out.push_back(g);
   const std::vector<Value>* items = ItemsOf(v);
   if (items == nullptr) return;
-  above.push_back(v.get());
+  Inside inside(above, v);
   for (size_t i = 0; i < items->size(); ++i) {
     GuardedValue item = GuardOne((*items)[i], fmt::format("{}[{}]", g.name, i), g.index);
     item.cell = g.cell;
@@ -205,11 +202,10 @@ void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out
     item.parent = g.object;
     AddWithItems((*items)[i], std::move(item), out, above);
   }
-  above.pop_back();
 }
 
 void AddWithItems(const Value& v, GuardedValue g, std::vector<GuardedValue>& out) {
-  std::vector<const Object*> above;
+  WalkPath above;
   AddWithItems(v, std::move(g), out, above);
 }
 
