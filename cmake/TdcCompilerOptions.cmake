@@ -10,6 +10,14 @@ target_compile_options(tdc_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
 # libraries are found prebuilt, so only our own sources see it.
 add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-Werror=switch-enum>)
 
+# gold links the ~40 executables and shared libraries of a build in about 60% of GNU ld's
+# time (bin/tdconform: 1.9 s against 3.3 s); binutils ships it beside ld.
+include(CheckLinkerFlag)
+check_linker_flag(CXX -fuse-ld=gold TDC_HAVE_GOLD)
+if(TDC_HAVE_GOLD)
+  add_link_options($<$<LINK_LANGUAGE:C,CXX>:-fuse-ld=gold>)
+endif()
+
 if(TDC_SANITIZE)
   # No recovery: the first finding fails the test.
   set(_tdc_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
