@@ -9,7 +9,7 @@
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/liveness.h"
 #include "reference/dynamo/variable_repr.h"
-#include "reference/runtime/stack_guard.h"
+#include "reference/runtime/walk_path.h"
 
 namespace tdc::dynamo {
 
@@ -185,8 +185,9 @@ Dynamo::Ending Dynamo::RootEnding(const Trace& t, BreakText& text) {
   return {t.root_depth, Kind::kAtCall};
 }
 
-void Dynamo::Realize(Trace& t, const Value& v) {
-  runtime::CheckStackLeft();
+namespace {
+
+void RealizeWalk(Reads& reads, const Value& v, WalkPath& path) {
   switch (v->kind()) {
     case ObjectKind::kNone:
     case ObjectKind::kBool:
@@ -213,14 +214,24 @@ void Dynamo::Realize(Trace& t, const Value& v) {
   // they are), what else it holds is.
   const std::vector<Value>* items = ItemsOf(v);
   if (items == nullptr) {
-    t.reads.Use(v->id());
+    reads.Use(v->id());
     return;
   }
-  t.reads.UseShallow(v->id());
+  RefuseIfInside(path, v,
+                 "a list or tuple holding itself, realized for code run outside the graph");
+  Inside inside(path, v);
+  reads.UseShallow(v->id());
   for (size_t i = 0; i < items->size(); ++i) {
-    if (!IsPythonConstant((*items)[i])) t.reads.ReadItem(v->id(), i);
-    Realize(t, (*items)[i]);
+    if (!IsPythonConstant((*items)[i])) reads.ReadItem(v->id(), i);
+    RealizeWalk(reads, (*items)[i], path);
   }
+}
+
+}  // namespace
+
+void Dynamo::Realize(Trace& t, const Value& v) {
+  WalkPath path;
+  RealizeWalk(t.reads, v, path);
 }
 
 void Dynamo::UseIfConstant(Trace& t, const Value& v) {

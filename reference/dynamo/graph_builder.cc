@@ -6,15 +6,17 @@
 #include <utility>
 
 #include "reference/base/py_repr.h"
-#include "reference/dynamo/walk_path.h"
 #include "reference/runtime/interp/slices.h"
-#include "reference/runtime/stack_guard.h"
 #include "reference/runtime/types.h"
+#include "reference/runtime/walk_path.h"
 
 namespace tdc::dynamo {
 
 using runtime::DynCast;
+using runtime::Inside;
 using runtime::PyTensor;
+using runtime::RefuseIfInside;
+using runtime::WalkPath;
 
 namespace {
 
@@ -27,19 +29,33 @@ uint64_t NextEpoch() {
 
 }  // namespace
 
-void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
+namespace {
+
+void CollectTensors(const Value& v, std::vector<const PyTensor*>& out, WalkPath& path) {
   if (const auto* t = DynCast<PyTensor>(v)) {
     out.push_back(t);
     return;
   }
-  runtime::CheckStackLeft();  // only a container recurses
-  if (const auto* tuple = DynCast<runtime::PyTuple>(v)) {
-    for (const Value& item : tuple->items()) CollectTensors(item, out);
-  } else if (const auto* list = DynCast<runtime::PyList>(v)) {
-    for (const Value& item : list->items()) CollectTensors(item, out);
-  } else if (const auto* dict = DynCast<runtime::PyDict>(v)) {
-    for (const auto& [key, value] : dict->Items()) CollectTensors(value, out);
+  const auto* tuple = DynCast<runtime::PyTuple>(v);
+  const auto* list = DynCast<runtime::PyList>(v);
+  const auto* dict = DynCast<runtime::PyDict>(v);
+  if (tuple == nullptr && list == nullptr && dict == nullptr) return;
+  RefuseIfInside(path, v, "a container holding itself, walked for the tensors it holds");
+  Inside inside(path, v);
+  if (tuple != nullptr) {
+    for (const Value& item : tuple->items()) CollectTensors(item, out, path);
+  } else if (list != nullptr) {
+    for (const Value& item : list->items()) CollectTensors(item, out, path);
+  } else {
+    for (const auto& [key, value] : dict->Items()) CollectTensors(value, out, path);
   }
+}
+
+}  // namespace
+
+void CollectTensors(const Value& v, std::vector<const PyTensor*>& out) {
+  WalkPath path;
+  CollectTensors(v, out, path);
 }
 
 std::vector<const PyTensor*> TensorsOf(const CallArgs& args) {
@@ -49,7 +65,10 @@ std::vector<const PyTensor*> TensorsOf(const CallArgs& args) {
   return out;
 }
 
-graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of) {
+namespace {
+
+graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of,
+                 WalkPath& path) {
   using graph::Arg;
   switch (v->kind()) {
     case runtime::ObjectKind::kNone:
@@ -72,12 +91,13 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
     }
     case runtime::ObjectKind::kTuple:
     case runtime::ObjectKind::kList: {
-      runtime::CheckStackLeft();
+      RefuseIfInside(path, v, "a list or tuple holding itself, as an argument of a graph's node");
+      Inside inside(path, v);
       bool tuple = v->kind() == runtime::ObjectKind::kTuple;
       const auto& items =
           tuple ? DynCast<runtime::PyTuple>(v)->items() : DynCast<runtime::PyList>(v)->items();
       std::vector<Arg> args;
-      for (const Value& item : items) args.push_back(ArgOf(item, ref_of));
+      for (const Value& item : items) args.push_back(ArgOf(item, ref_of, path));
       return Arg::Sequence(tuple ? graph::ValueKind::kTuple : graph::ValueKind::kList,
                            std::move(args));
     }
@@ -86,8 +106,8 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
       if (std::optional<runtime::SliceParts> parts = runtime::SliceOf(v)) {
         Arg arg;
         arg.kind = graph::ValueKind::kSlice;
-        arg.items = {ArgOf(parts->start, ref_of), ArgOf(parts->stop, ref_of),
-                     ArgOf(parts->step, ref_of)};
+        arg.items = {ArgOf(parts->start, ref_of, path), ArgOf(parts->stop, ref_of, path),
+                     ArgOf(parts->step, ref_of, path)};
         return arg;
       }
       if (runtime::IsEllipsis(v)) {
@@ -110,6 +130,13 @@ graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& 
   arg.kind = graph::ValueKind::kRepr;
   arg.text = std::string(runtime::TypeName(v));
   return arg;
+}
+
+}  // namespace
+
+graph::Arg ArgOf(const Value& v, const std::function<int64_t(const PyTensor&)>& ref_of) {
+  WalkPath path;
+  return ArgOf(v, ref_of, path);
 }
 
 // The items of tuple, list or dict `v` read from `source`, with their own sources

@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "reference/dynamo/variable_repr.h"
-#include "reference/dynamo/walk_path.h"
 #include "reference/runtime/interp/classes.h"
 #include "reference/runtime/not_modeled.h"
 #include "reference/runtime/types.h"
+#include "reference/runtime/walk_path.h"
 
 namespace tdc::dynamo {
 

@@ -13,7 +13,7 @@
 #include "reference/dynamo/dynamo.h"
 #include "reference/dynamo/variable_repr.h"
 #include "reference/runtime/interp/apis_support.h"
-#include "reference/runtime/stack_guard.h"
+#include "reference/runtime/walk_path.h"
 
 namespace tdc::dynamo {
 
@@ -23,17 +23,25 @@ namespace {
 
 // torch.utils._pytree's leaves of a call's arguments or result: through tuples, lists and
 // dict values, in order.
+void Flatten(const Value& v, std::vector<Value>& leaves, WalkPath& path) {
+  const std::vector<Value>* items = ItemsOf(v);
+  const auto* dict = DynCast<PyDict>(v);
+  if (items == nullptr && dict == nullptr) {
+    leaves.push_back(v);
+    return;
+  }
+  RefuseIfInside(path, v, "a container holding itself, flattened by torch.utils._pytree");
+  Inside inside(path, v);
+  if (items != nullptr) {
+    for (const Value& item : *items) Flatten(item, leaves, path);
+  } else {
+    for (const auto& [key, value] : dict->Items()) Flatten(value, leaves, path);
+  }
+}
+
 void Flatten(const Value& v, std::vector<Value>& leaves) {
-  runtime::CheckStackLeft();
-  if (const std::vector<Value>* items = ItemsOf(v)) {
-    for (const Value& item : *items) Flatten(item, leaves);
-    return;
-  }
-  if (const auto* dict = DynCast<PyDict>(v)) {
-    for (const auto& [key, value] : dict->Items()) Flatten(value, leaves);
-    return;
-  }
-  leaves.push_back(v);
+  WalkPath path;
+  Flatten(v, leaves, path);
 }
 
 // A leaf nonstrict_trace passes through flat_apply: a tensor or a Python constant.

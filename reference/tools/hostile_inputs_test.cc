@@ -175,6 +175,46 @@ TEST(HostileInputs, ContainerHoldingItselfIsRefusedWhereItIsWalked) {
   }
 }
 
+// A wide list holding itself: each walk that builds something per item (an op's arguments,
+// a graph's arguments, pytree leaves, the values realized at a break) held 20,000 items once
+// per turn until the stack guard stopped it, gigabytes before it did (SIGABRT on
+// std::bad_alloc, or minutes). Each refuses it on its second turn.
+TEST(HostileInputs, WideContainerHoldingItselfIsRefusedOnItsSecondTurn) {
+  struct Case {
+    const char* what;
+    std::string body;  // of f(x), where `a` is the list holding itself
+    const char* refused_because;
+  };
+  const std::string make_a = "    a = [x + 1] * 20000\n    a.append(a)\n";
+  const Case cases[] = {
+      {"op argument", "    return torch.cat(a)\n", "cat() with an argument of type 'list'"},
+      {"returned", "    return a\n", "a container holding itself, walked for the tensors"},
+      {"live at a break", "    torch._dynamo.graph_break()\n    return a[0]\n",
+       "a list or tuple holding itself, realized for code run outside the graph"},
+      {"argument of a disabled call", "    return g(a)\n",
+       "a list or tuple holding itself, realized for code run outside the graph"},
+      {"nonstrict_trace argument", "    return n(a)\n",
+       "a container holding itself, flattened by torch.utils._pytree"},
+  };
+  const std::string callees =
+      "import torch\n@torch.compiler.disable\ndef g(a):\n    return a[0]\n"
+      "@torch._dynamo.nonstrict_trace\ndef n(a):\n    return a[0]\n";
+  for (const Case& c : cases) {
+    const std::string f = "def f(x):\n" + make_a + c.body;
+    Result compiled =
+        RunCompiledText(callees + f + "out = torch.compile(f, backend=backend)(torch.ones(2))\n");
+    EXPECT_EQ(compiled.code, 0) << c.what << ": " << compiled.err;
+    EXPECT_TRUE(Contains(compiled.out, c.refused_because)) << c.what << ": " << compiled.out;
+  }
+  Result eager = RunText(
+      "import torch\na = [torch.ones(2)] * 20000\na.append(a)\n"
+      "out = torch.cat(a)\n");
+  EXPECT_TRUE(Contains(eager.out,
+                       "program.py:4:7: cat() with an argument of type 'list' "
+                       "(position 1) is not modeled"))
+      << eager.out;
+}
+
 // ---- Tensor sizes: torch's errors where torch raises, the budget where it would allocate ----
 
 TEST(HostileInputs, NegativeSizeIsTorchsError) {

@@ -7,14 +7,15 @@
 
 #include "reference/runtime/interp/interpreter.h"
 #include "reference/runtime/not_modeled.h"
-#include "reference/runtime/stack_guard.h"
+#include "reference/runtime/walk_path.h"
 
 namespace tdc::runtime {
 
 namespace {
 
-// nullopt for a value the op table has no kind for (a str, a function, ...).
-std::optional<OpValue> ToOpValue(const Value& v) {
+// nullopt for a value the op table has no kind for (a str, a function, ...), or a list or
+// tuple met inside itself (torch's argument parser takes no list as a tensor or scalar).
+std::optional<OpValue> ToOpValue(const Value& v, WalkPath& path) {
   switch (v->kind()) {
     case ObjectKind::kNone:
       return OpValue::None();
@@ -28,12 +29,13 @@ std::optional<OpValue> ToOpValue(const Value& v) {
       return OpValue::OfDType(DynCast<PyDType>(v)->dtype());
     case ObjectKind::kList:
     case ObjectKind::kTuple: {
-      CheckStackLeft();
+      if (IsInside(path, v)) return std::nullopt;
+      Inside inside(path, v);
       std::vector<OpValue> items;
       const auto& source = v->kind() == ObjectKind::kList ? DynCast<PyList>(v)->items()
                                                           : DynCast<PyTuple>(v)->items();
       for (const Value& item : source) {
-        std::optional<OpValue> converted = ToOpValue(item);
+        std::optional<OpValue> converted = ToOpValue(item, path);
         if (!converted) return std::nullopt;
         items.push_back(std::move(*converted));
       }
@@ -53,6 +55,11 @@ std::optional<OpValue> ToOpValue(const Value& v) {
       break;
   }
   return std::nullopt;
+}
+
+std::optional<OpValue> ToOpValue(const Value& v) {
+  WalkPath path;
+  return ToOpValue(v, path);
 }
 
 }  // namespace
