@@ -122,6 +122,22 @@ TEST(InterpTest, SlicesOfListsTuplesAndStrs) {
       R"({"int":3}]}]}})");
 }
 
+TEST(InterpTest, SubscriptingAClass) {
+  // CPython 3.11 / torch 2.13.0 print these (PyObject_GetItem names the type by tp_name).
+  EXPECT_EQ(Outs("out = int[0]\n"), "exception TypeError: type 'int' is not subscriptable");
+  EXPECT_EQ(Outs("class C:\n    pass\nclass D(C):\n    pass\nout = D[1:2]\n"),
+            "exception TypeError: type 'D' is not subscriptable");
+  // A types.GenericAlias (`list[int]`, an annotation a custom op's schema is read from) is
+  // refused, not answered with TypeError (DESIGN D13).
+  EXPECT_EQ(Outs("out = list[int]\n"),
+            "unsupported test.py:1:7: list[...] is not modeled (a types.GenericAlias)");
+  EXPECT_EQ(Outs("out = type[int]\n"),
+            "unsupported test.py:1:7: type[...] is not modeled (a types.GenericAlias)");
+  EXPECT_EQ(Outs("import torch\nout = torch.Tensor[0]\n"),
+            "unsupported test.py:2:7: Tensor[...] is not modeled (its TypeError names its "
+            "tp_name)");
+}
+
 TEST(InterpTest, FinallyRunsAndReturnInFinallyWins) {
   EXPECT_EQ(
       Outs("log = []\ndef f():\n    try:\n        return 1\n    finally:\n        log.append(2)\n"

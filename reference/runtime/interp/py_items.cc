@@ -75,11 +75,31 @@ std::vector<int64_t> SliceIndices(Interpreter& in, int64_t length, const Value& 
   Raise(in.heap(), ExcType::kTypeError, message);
 }
 
+// `C[key]` on a class (CPython's PyObject_GetItem): `type` itself and a class with
+// __class_getitem__ (list, dict, tuple and their subclasses) make a types.GenericAlias, which
+// the runtime does not model (DESIGN D13); any other class raises TypeError, named by its
+// tp_name: its __name__ for builtins and class statements (which refuse __class_getitem__),
+// possibly dotted for a C type elsewhere (refused, as is a class the name table does not list).
+[[noreturn]] void SubscriptClass(Interpreter& in, const PyType& type) {
+  const auto refuse = [&](std::string_view why) {
+    RefuseNotModeled(fmt::format("{}[...] is not modeled ({})", type.name, why));
+  };
+  if (type.name == "type" && type.module == "builtins") refuse("a types.GenericAlias");
+  for (const PyType* t = &type; t != nullptr; t = t->base.get()) {
+    if (t->user_defined) continue;
+    if (!PythonTypeListed(t->name)) refuse("whether the class has __class_getitem__");
+    if (PythonTypeHas(t->name, "__class_getitem__")) refuse("a types.GenericAlias");
+  }
+  if (!type.user_defined && type.module != "builtins") refuse("its TypeError names its tp_name");
+  Raise(in.heap(), ExcType::kTypeError, fmt::format("type '{}' is not subscriptable", type.name));
+}
+
 }  // namespace
 
 Value GetItem(Interpreter& in, const Value& container, const Value& key) {
   in.ReadItem(container, key);
   if (Is<PyTensor>(container)) return TensorGetItem(in, container, key);
+  if (const auto* type = DynCast<PyType>(container)) SubscriptClass(in, *type);
   if (std::optional<SliceParts> parts = SliceOf(key); parts && !Is<PyDict>(container))
     return GetSlice(in, container, parts->start, parts->stop, parts->step);
   if (const auto* l = DynCast<PyList>(container))
@@ -118,6 +138,7 @@ Value GetSlice(Interpreter& in, const Value& container, const Value& lower, cons
   const std::vector<Value>* items = nullptr;
   if (const auto* l = DynCast<PyList>(container)) items = &l->items();
   if (const auto* t = DynCast<PyTuple>(container)) items = &t->items();
+  if (const auto* type = DynCast<PyType>(container)) SubscriptClass(in, *type);
   if (items == nullptr) {
     LacksItemMethod(in, container, "__getitem__",
                     fmt::format("'{}' object is not subscriptable", TypeName(container)));
