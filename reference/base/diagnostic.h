@@ -9,13 +9,14 @@ namespace tdc {
 // What kind of problem a diagnostic reports; the kind decides nothing about the text,
 // it lets callers classify failures (invalid program vs. outside the subset).
 enum class DiagnosticKind {
-  kSyntaxError,  // CPython's ast.parse would reject the file.
+  kSyntaxError,  // CPython would reject the file: ast.parse, or compile() after it.
   kUnsupported,  // Valid Python, outside the tdconform subset.
   kIoError,      // The file could not be read.
 };
 
 // One error at one place. `line` and `column` are 1-based; the column counts
-// characters (code points), as CPython's SyntaxError.offset does.
+// characters (code points), as CPython's SyntaxError.offset does, except for compile()'s
+// own errors, whose offset counts UTF-8 bytes (lang/compile_errors.h).
 struct Diagnostic {
   DiagnosticKind kind = DiagnosticKind::kSyntaxError;
   std::string file;

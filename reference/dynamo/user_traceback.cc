@@ -45,7 +45,7 @@ class ParentFinder : public lang::FieldVisitor {
     current_.pop_back();
   }
   void Child(std::string_view, const lang::Node* child) override { Visit(child); }
-  void Children(std::string_view, const std::vector<const lang::Node*>& children) override {
+  void Children(std::string_view, const lang::NodeList& children) override {
     for (const lang::Node* c : children) Visit(c);
   }
 

@@ -40,6 +40,8 @@ enum class NodeKind {
 // real name is on the node.
 std::string_view NodeKindName(NodeKind kind);
 bool NodeKindHasPositions(NodeKind kind);
+// Whether nodes of `kind` are statements (ast_nodes.def's category Stmt).
+bool NodeKindIsStatement(NodeKind kind);
 
 enum class BinaryOp {
 #define TDC_BINARY_OP(Enum, Class, Spelling) Enum,

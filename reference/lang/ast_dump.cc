@@ -40,7 +40,7 @@ class Dumper : public FieldVisitor {
     Field(field);
     Dump(*child);
   }
-  void Children(std::string_view field, const std::vector<const Node*>& children) override {
+  void Children(std::string_view field, const NodeList& children) override {
     Field(field);
     out_ += '[';
     for (size_t i = 0; i < children.size(); ++i) {

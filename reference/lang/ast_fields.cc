@@ -5,22 +5,14 @@
 namespace tdc::lang {
 namespace {
 
-template <typename T>
-std::vector<const Node*> Ptrs(const std::vector<std::unique_ptr<T>>& list) {
-  std::vector<const Node*> out;
-  out.reserve(list.size());
-  for (const auto& item : list) out.push_back(item.get());
-  return out;
-}
-
 void VisitArguments(const Arguments& n, FieldVisitor& v) {
-  v.Children("posonlyargs", Ptrs(n.posonlyargs));
-  v.Children("args", Ptrs(n.args));
+  v.Children("posonlyargs", n.posonlyargs);
+  v.Children("args", n.args);
   v.Child("vararg", n.vararg.get());
-  v.Children("kwonlyargs", Ptrs(n.kwonlyargs));
-  v.Children("kw_defaults", Ptrs(n.kw_defaults));
+  v.Children("kwonlyargs", n.kwonlyargs);
+  v.Children("kw_defaults", n.kw_defaults);
   v.Child("kwarg", n.kwarg.get());
-  v.Children("defaults", Ptrs(n.defaults));
+  v.Children("defaults", n.defaults);
 }
 
 // Every field of `node`, by its kind.
@@ -30,7 +22,7 @@ void Visit(const Node& node, FieldVisitor& v) {
     case NodeKind::kBoolOp: {
       const auto& n = As<BoolOp>(node);
       v.Tag("op", BoolOpClassName(n.op));
-      v.Children("values", Ptrs(n.values));
+      v.Children("values", n.values);
       return;
     }
     case NodeKind::kBinOp: {
@@ -61,14 +53,14 @@ void Visit(const Node& node, FieldVisitor& v) {
     }
     case NodeKind::kDict: {
       const auto& n = As<Dict>(node);
-      v.Children("keys", Ptrs(n.keys));
-      v.Children("values", Ptrs(n.values));
+      v.Children("keys", n.keys);
+      v.Children("values", n.values);
       return;
     }
     case NodeKind::kListComp: {
       const auto& n = As<ListComp>(node);
       v.Child("elt", n.elt.get());
-      v.Children("generators", Ptrs(n.generators));
+      v.Children("generators", n.generators);
       return;
     }
     case NodeKind::kCompare: {
@@ -77,14 +69,14 @@ void Visit(const Node& node, FieldVisitor& v) {
       std::vector<std::string_view> ops;
       for (CompareOp op : n.ops) ops.push_back(CompareOpClassName(op));
       v.Tags("ops", ops);
-      v.Children("comparators", Ptrs(n.comparators));
+      v.Children("comparators", n.comparators);
       return;
     }
     case NodeKind::kCall: {
       const auto& n = As<Call>(node);
       v.Child("func", n.func.get());
-      v.Children("args", Ptrs(n.args));
-      v.Children("keywords", Ptrs(n.keywords));
+      v.Children("args", n.args);
+      v.Children("keywords", n.keywords);
       return;
     }
     case NodeKind::kConstant: {
@@ -121,13 +113,13 @@ void Visit(const Node& node, FieldVisitor& v) {
     }
     case NodeKind::kList: {
       const auto& n = As<List>(node);
-      v.Children("elts", Ptrs(n.elts));
+      v.Children("elts", n.elts);
       v.Tag("ctx", ExprContextClassName(n.ctx));
       return;
     }
     case NodeKind::kTuple: {
       const auto& n = As<Tuple>(node);
-      v.Children("elts", Ptrs(n.elts));
+      v.Children("elts", n.elts);
       v.Tag("ctx", ExprContextClassName(n.ctx));
       return;
     }
@@ -145,29 +137,29 @@ void Visit(const Node& node, FieldVisitor& v) {
       const auto& n = As<FunctionDef>(node);
       v.Identifier("name", n.name);
       v.Child("args", n.args.get());
-      v.Children("body", Ptrs(n.body));
-      v.Children("decorator_list", Ptrs(n.decorator_list));
+      v.Children("body", n.body);
+      v.Children("decorator_list", n.decorator_list);
       v.Child("returns", n.returns.get());
       return;
     }
     case NodeKind::kClassDef: {
       const auto& n = As<ClassDef>(node);
       v.Identifier("name", n.name);
-      v.Children("bases", Ptrs(n.bases));
-      v.Children("keywords", Ptrs(n.keywords));
-      v.Children("body", Ptrs(n.body));
-      v.Children("decorator_list", Ptrs(n.decorator_list));
+      v.Children("bases", n.bases);
+      v.Children("keywords", n.keywords);
+      v.Children("body", n.body);
+      v.Children("decorator_list", n.decorator_list);
       return;
     }
     case NodeKind::kReturn:
       v.Child("value", As<Return>(node).value.get());
       return;
     case NodeKind::kDelete:
-      v.Children("targets", Ptrs(As<Delete>(node).targets));
+      v.Children("targets", As<Delete>(node).targets);
       return;
     case NodeKind::kAssign: {
       const auto& n = As<Assign>(node);
-      v.Children("targets", Ptrs(n.targets));
+      v.Children("targets", n.targets);
       v.Child("value", n.value.get());
       return;
     }
@@ -182,28 +174,28 @@ void Visit(const Node& node, FieldVisitor& v) {
       const auto& n = As<For>(node);
       v.Child("target", n.target.get());
       v.Child("iter", n.iter.get());
-      v.Children("body", Ptrs(n.body));
-      v.Children("orelse", Ptrs(n.orelse));
+      v.Children("body", n.body);
+      v.Children("orelse", n.orelse);
       return;
     }
     case NodeKind::kWhile: {
       const auto& n = As<While>(node);
       v.Child("test", n.test.get());
-      v.Children("body", Ptrs(n.body));
-      v.Children("orelse", Ptrs(n.orelse));
+      v.Children("body", n.body);
+      v.Children("orelse", n.orelse);
       return;
     }
     case NodeKind::kIf: {
       const auto& n = As<If>(node);
       v.Child("test", n.test.get());
-      v.Children("body", Ptrs(n.body));
-      v.Children("orelse", Ptrs(n.orelse));
+      v.Children("body", n.body);
+      v.Children("orelse", n.orelse);
       return;
     }
     case NodeKind::kWith: {
       const auto& n = As<With>(node);
-      v.Children("items", Ptrs(n.items));
-      v.Children("body", Ptrs(n.body));
+      v.Children("items", n.items);
+      v.Children("body", n.body);
       return;
     }
     case NodeKind::kRaise: {
@@ -214,10 +206,10 @@ void Visit(const Node& node, FieldVisitor& v) {
     }
     case NodeKind::kTry: {
       const auto& n = As<Try>(node);
-      v.Children("body", Ptrs(n.body));
-      v.Children("handlers", Ptrs(n.handlers));
-      v.Children("orelse", Ptrs(n.orelse));
-      v.Children("finalbody", Ptrs(n.finalbody));
+      v.Children("body", n.body);
+      v.Children("handlers", n.handlers);
+      v.Children("orelse", n.orelse);
+      v.Children("finalbody", n.finalbody);
       return;
     }
     case NodeKind::kAssert: {
@@ -227,12 +219,12 @@ void Visit(const Node& node, FieldVisitor& v) {
       return;
     }
     case NodeKind::kImport:
-      v.Children("names", Ptrs(As<Import>(node).names));
+      v.Children("names", As<Import>(node).names);
       return;
     case NodeKind::kImportFrom: {
       const auto& n = As<ImportFrom>(node);
       v.OptionalIdentifier("module", n.module);
-      v.Children("names", Ptrs(n.names));
+      v.Children("names", n.names);
       v.Int("level", n.level);
       return;
     }
@@ -252,14 +244,14 @@ void Visit(const Node& node, FieldVisitor& v) {
       return;
     // The other nodes.
     case NodeKind::kModule:
-      v.Children("body", Ptrs(As<Module>(node).body));
-      v.Children("type_ignores", {});
+      v.Children("body", As<Module>(node).body);
+      v.Children("type_ignores", NodeList());
       return;
     case NodeKind::kComprehension: {
       const auto& n = As<Comprehension>(node);
       v.Child("target", n.target.get());
       v.Child("iter", n.iter.get());
-      v.Children("ifs", Ptrs(n.ifs));
+      v.Children("ifs", n.ifs);
       v.Int("is_async", n.is_async);
       return;
     }
@@ -267,7 +259,7 @@ void Visit(const Node& node, FieldVisitor& v) {
       const auto& n = As<ExceptHandler>(node);
       v.Child("type", n.type.get());
       v.OptionalIdentifier("name", n.name);
-      v.Children("body", Ptrs(n.body));
+      v.Children("body", n.body);
       return;
     }
     case NodeKind::kArguments:

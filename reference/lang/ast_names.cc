@@ -25,6 +25,17 @@ bool NodeKindHasPositions(NodeKind kind) {
   return false;
 }
 
+bool NodeKindIsStatement(NodeKind kind) {
+  switch (kind) {
+#define TDC_AST_NODE(Name, Category, HasPositions) \
+  case NodeKind::k##Name:                          \
+    return std::string_view(#Category) == "Stmt";
+#include "reference/lang/ast_nodes.def"
+#undef TDC_AST_NODE
+  }
+  return false;
+}
+
 std::string_view BinaryOpClassName(BinaryOp op) {
   switch (op) {
 #define TDC_BINARY_OP(Enum, Class, Spelling) \

@@ -26,8 +26,9 @@ struct ParseResult {
 // Parses a whole file. `filename` only labels diagnostics.
 ParseResult Parse(std::string_view source, const std::string& filename);
 
-// Parses and checks the subset: the error is a syntax error or the first unsupported
-// construct. This is what every tool that runs a fixture calls.
+// Parses and checks the subset, then what CPython's compiler checks (compile_errors.h): the
+// error is a syntax error, the first unsupported construct, or a compile-time SyntaxError. This is
+// what every tool that runs a fixture calls.
 ParseResult ParseSubset(std::string_view source, const std::string& filename);
 
 }  // namespace tdc::lang

@@ -301,7 +301,8 @@ ExprPtr Parser::ParseSlices() {
   ExprPtr first = ParseSlice();
   if (!AtOp(",")) {
     if (!AtOp("]")) CheckForgottenComma(*first);
-    return first;
+    // A starred item makes a tuple even alone (`a[*b]`: the grammar's second alternative).
+    if (first->kind != NodeKind::kStarred) return first;
   }
   auto tuple = std::make_unique<Tuple>();
   tuple->elts.push_back(std::move(first));

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "reference/lang/coding_declaration.h"
+#include "reference/lang/compile_errors.h"
 #include "reference/lang/parser.h"
 #include "reference/lang/parser_internal.h"
 #include "reference/lang/subset.h"
@@ -146,6 +147,13 @@ ParseResult ParseSubset(std::string_view source, const std::string& filename) {
                             ClassName(*unsupported));
     result.module.reset();
     result.error = d;
+    return result;
+  }
+  // A program in the subset that CPython's compiler still refuses (`return` outside a
+  // function, a nonlocal name with no binding, ...) is invalid Python (DESIGN D13).
+  if (std::optional<Diagnostic> error = FirstCompileError(*result.module, filename)) {
+    result.module.reset();
+    result.error = std::move(error);
   }
   return result;
 }

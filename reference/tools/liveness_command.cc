@@ -28,7 +28,7 @@ class FunctionFinder : public lang::FieldVisitor {
     lang::VisitFields(*node, *this);
   }
   void Child(std::string_view, const lang::Node* child) override { Walk(child); }
-  void Children(std::string_view, const std::vector<const lang::Node*>& children) override {
+  void Children(std::string_view, const lang::NodeList& children) override {
     for (const lang::Node* c : children) Walk(c);
   }
 };

@@ -5,7 +5,7 @@
 For each FILE.py writes FILE.diag holding one line, `LINE:COL: error: MESSAGE` (the form
 of `tdref check` without the file name): the SyntaxError that ast.parse raises (lineno,
 offset, msg), or else the first node outside the subset in ast.walk order
-(subset_nodes.first_unsupported). Refuses a file that is a valid program of the subset.
+(subset_nodes.first_unsupported), or else the SyntaxError that compile() raises. Refuses a file that is a valid program of the subset.
 Expected diagnostics are produced by running CPython, never typed by hand.
 Written in the subset itself.
 """

@@ -79,17 +79,26 @@ def parse_quietly(source, filename='<unknown>'):
 
 def cpython_diagnostic(source):
     """What CPython says about `source`, in the form of a .diag line without the file
-    name: 'LINE:COL: error: MESSAGE', or None when the program is in the subset."""
+    name: 'LINE:COL: error: MESSAGE', or None when the program is in the subset and
+    compiles. A program in the subset that ast.parse accepts may still fail compile():
+    its symbol table's and code generator's SyntaxErrors (reference/lang/compile_errors.h),
+    whose offset counts bytes."""
     try:
         tree = parse_quietly(source)
     except SyntaxError as e:
         return '%s:%s: error: %s' % (e.lineno, e.offset, e.msg)
     found = first_unsupported(tree, source)
-    if found is None:
-        return None
-    line, col, name = found
-    return "%d:%d: error: unsupported construct '%s' (not in the tdconform subset)" % (
-        line, col, name)
+    if found is not None:
+        line, col, name = found
+        return "%d:%d: error: unsupported construct '%s' (not in the tdconform subset)" % (
+            line, col, name)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            compile(source, '<fixture>', 'exec', dont_inherit=True)
+    except SyntaxError as e:
+        return '%s:%s: error: %s' % (e.lineno, e.offset, e.msg)
+    return None
 
 
 def all_node_class_names():
