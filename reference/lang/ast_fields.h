@@ -24,6 +24,8 @@ class NodeList {
       : data_(list.data()), size_(list.size()), at_([](const void* data, size_t i) -> const Node* {
           return static_cast<const std::unique_ptr<T>*>(data)[i].get();
         }) {}
+  template <typename T>
+  NodeList(std::vector<std::unique_ptr<T>>&&) = delete;  // would outlive its list
 
   size_t size() const { return size_; }
   const Node* operator[](size_t i) const { return at_(data_, i); }

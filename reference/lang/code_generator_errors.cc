@@ -1,12 +1,13 @@
 // CPython 3.11's compile.c, as far as its errors go, walked in the order it compiles: a
 // function's or class's body when its statement is reached, a comprehension's body before
 // its outermost iterable, an assignment's value before its targets, a try statement's body,
-// else, handlers, then finally. Each code block (module, class, function, lambda,
-// comprehension) keeps its own loops and frame blocks.
+// else, handlers, then finally (twice: on the normal path, then on the exceptional one one
+// block deeper), and again where a break, continue or return leaves it. Each code block
+// (module, class, function, lambda, comprehension) keeps its own stack of frame blocks.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "reference/lang/ast_fields.h"
 #include "reference/lang/compile_errors_internal.h"
@@ -15,47 +16,77 @@ namespace tdc::lang {
 namespace {
 
 // CO_MAXBLOCKS: compiler_push_fblock refuses a 21st frame block in one code block.
-constexpr int kMaxBlocks = 20;
+constexpr size_t kMaxBlocks = 20;
+constexpr size_t kMaxStatements = 1'000'000;
 
 class Generator {
  public:
+  explicit Generator(int future_line) : future_line_(future_line) {}
   void Module(const struct Module& module) { Body(module.body); }
 
  private:
+  // compile.c's frame blocks, as far as a jump out of them goes: a loop ends the search of
+  // break and continue; FINALLY_TRY has its finally body compiled where a jump leaves it.
+  enum class BlockType { kLoop, kFinallyTry, kOther };
+  struct Block {
+    BlockType type;
+    const StmtList* finally_body;  // kFinallyTry's
+  };
   // What compile.c keeps per code block.
   struct Unit {
     bool function = false;  // a function block: `return` is allowed
-    int loops = 0;          // enclosing for and while bodies: break and continue allowed
-    int blocks = 0;         // frame blocks (u_nfblocks)
+    std::vector<Block> blocks;
   };
 
   template <typename Walk>
   void InUnit(bool function, Walk walk) {
-    Unit outer = std::exchange(unit_, Unit{function});
+    Unit outer = std::exchange(unit_, Unit{function, {}});
     walk();
-    unit_ = outer;
+    unit_ = std::move(outer);
   }
 
-  // Runs `walk` with `count` more frame blocks, pushed at `at`; where CPython places a
-  // failed push elsewhere (`located` false: no statement's location), near the limit the
-  // reference refuses instead of guessing (DESIGN D13).
+  // compiler_push_fblock at `at`: at most kMaxBlocks in one code block.
   template <typename Walk>
-  void WithBlocks(int count, SourcePos at, bool located, Walk walk) {
-    if (unit_.blocks + count > kMaxBlocks) {
-      if (located) Fail(at, "too many statically nested blocks");
-      throw CompileError{at,
-                         fmt::format("a try statement's blocks near CPython's limit of {} "
-                                     "statically nested blocks are not modeled",
-                                     kMaxBlocks),
-                         DiagnosticKind::kUnsupported};
-    }
-    unit_.blocks += count;
+  void InBlock(BlockType type, SourcePos at, Walk walk, const StmtList* finally_body = nullptr) {
+    if (unit_.blocks.size() >= kMaxBlocks) Fail(at, "too many statically nested blocks");
+    unit_.blocks.push_back({type, finally_body});
     walk();
-    unit_.blocks -= count;
+    unit_.blocks.pop_back();
+  }
+
+  // compiler_unwind_fblock_stack: the blocks a jump leaves, innermost first, up to the
+  // innermost loop (`to_loop`: break, continue) or all of them (return). Each finally body
+  // left is compiled there, inside only the blocks below its try (and one holding the
+  // returned value, `keep_value`). Returns whether a loop ended the search.
+  bool Unwind(bool to_loop, bool keep_value, SourcePos at) {
+    std::vector<Block>& blocks = unit_.blocks;
+    for (size_t i = blocks.size(); i-- > 0;) {
+      if (to_loop && blocks[i].type == BlockType::kLoop) return true;
+      if (blocks[i].type != BlockType::kFinallyTry) continue;
+      std::vector<Block> left(blocks.begin() + static_cast<std::ptrdiff_t>(i), blocks.end());
+      blocks.resize(i);
+      if (keep_value) {
+        InBlock(BlockType::kOther, at, [&] { Body(*left.front().finally_body); });
+      } else {
+        Body(*left.front().finally_body);
+      }
+      blocks.insert(blocks.end(), left.begin(), left.end());
+    }
+    return false;
   }
 
   void Body(const StmtList& body) {
-    for (const StmtPtr& s : body) Statement(*s);
+    for (const StmtPtr& s : body) {
+      // Finally bodies are compiled again at each jump out of them, as CPython does, which
+      // nested ones make exponential; past this many statements the reference refuses.
+      if (++statements_ > kMaxStatements) {
+        throw CompileError{s->span.begin,
+                           "a program whose finally bodies CPython would compile more than a "
+                           "million statements for is not modeled",
+                           DiagnosticKind::kUnsupported};
+      }
+      Statement(*s);
+    }
   }
 
   void Exprs(const ExprList& exprs) {
@@ -133,10 +164,13 @@ class Generator {
         Bind(def.name, at);
         return;
       }
-      case NodeKind::kReturn:
+      case NodeKind::kReturn: {
         if (!unit_.function) Fail(at, "'return' outside function");
-        Optional(As<Return>(s).value);
+        const ExprPtr& value = As<Return>(s).value;
+        Optional(value);
+        Unwind(false, value && value->kind != NodeKind::kConstant, at);
         return;
+      }
       case NodeKind::kDelete:
         Exprs(As<Delete>(s).targets);
         return;
@@ -154,23 +188,19 @@ class Generator {
       }
       case NodeKind::kFor: {
         const auto& loop = As<For>(s);
-        Expression(*loop.iter);
-        WithBlocks(1, at, true, [&] {
+        InBlock(BlockType::kLoop, at, [&] {  // pushed before the iterable is compiled
+          Expression(*loop.iter);
           Expression(*loop.target);
-          ++unit_.loops;
           Body(loop.body);
-          --unit_.loops;
         });
         Body(loop.orelse);
         return;
       }
       case NodeKind::kWhile: {
         const auto& loop = As<While>(s);
-        WithBlocks(1, at, true, [&] {  // pushed before the test is compiled
+        InBlock(BlockType::kLoop, at, [&] {  // pushed before the test is compiled
           Expression(*loop.test);
-          ++unit_.loops;
           Body(loop.body);
-          --unit_.loops;
         });
         Body(loop.orelse);
         return;
@@ -183,6 +213,10 @@ class Generator {
         return;
       case NodeKind::kImport:
       case NodeKind::kImportFrom: {
+        if (s.kind == NodeKind::kImportFrom && As<ImportFrom>(s).module == "__future__" &&
+            at.line > future_line_) {
+          Fail(at, "from __future__ imports must occur at the beginning of the file");
+        }
         const auto& names =
             s.kind == NodeKind::kImport ? As<Import>(s).names : As<ImportFrom>(s).names;
         for (const auto& alias : names) {
@@ -192,10 +226,10 @@ class Generator {
         return;
       }
       case NodeKind::kBreak:
-        if (unit_.loops == 0) Fail(at, "'break' outside loop");
+        if (!Unwind(true, false, at)) Fail(at, "'break' outside loop");
         return;
       case NodeKind::kContinue:
-        if (unit_.loops == 0) Fail(at, "'continue' not properly in loop");
+        if (!Unwind(true, false, at)) Fail(at, "'continue' not properly in loop");
         return;
       case NodeKind::kIf:
       case NodeKind::kRaise:
@@ -222,62 +256,44 @@ class Generator {
     }
     const WithItem& item = *with.items[i];
     Expression(*item.context_expr);
-    WithBlocks(1, with.span.begin, true, [&] {
+    InBlock(BlockType::kOther, with.span.begin, [&] {
       Optional(item.optional_vars);
       WithItems(with, i + 1);
     });
   }
 
-  // compiler_try_finally and compiler_try_except. The body is inside FINALLY_TRY and
-  // TRY_EXCEPT (where there are a finally body and handlers), the else body inside
-  // FINALLY_TRY, pushed where the try statement is. The handlers' EXCEPTION_HANDLER and
-  // HANDLER_CLEANUP, and the FINALLY_END of the finally body's second compilation (one block
-  // deeper than its first), are pushed with no statement's location (UNSET_LOC).
+  // compiler_try_finally around compiler_try_except, each part where the try statement is
+  // unless said. EXCEPTION_HANDLER and FINALLY_END are pushed where TRY_EXCEPT and
+  // FINALLY_TRY were, so they never overflow first.
   void Try(const struct Try& t) {
     const SourcePos at = t.span.begin;
-    const int finally = t.finalbody.empty() ? 0 : 1;
-    const int handlers = t.handlers.empty() ? 0 : 1;
-    WithBlocks(finally + handlers, at, true, [&] { Body(t.body); });
-    WithBlocks(finally, at, true, [&] {
-      Body(t.orelse);
+    if (t.finalbody.empty()) {
+      TryExcept(t);
+      return;
+    }
+    InBlock(
+        BlockType::kFinallyTry, at, [&] { TryExcept(t); }, &t.finalbody);
+    Body(t.finalbody);
+    InBlock(BlockType::kOther, at, [&] { Body(t.finalbody); });  // FINALLY_END
+  }
+
+  void TryExcept(const struct Try& t) {
+    if (t.handlers.empty()) {
+      Body(t.body);
+      return;
+    }
+    InBlock(BlockType::kOther, t.span.begin, [&] { Body(t.body); });  // TRY_EXCEPT
+    Body(t.orelse);
+    InBlock(BlockType::kOther, t.span.begin, [&] {  // EXCEPTION_HANDLER
       for (size_t i = 0; i < t.handlers.size(); ++i) {
         const ExceptHandler& handler = *t.handlers[i];
         if (!handler.type && i + 1 < t.handlers.size())
           Fail(handler.span.begin, "default 'except:' must be last");
         Optional(handler.type);
         if (handler.name) Bind(*handler.name, handler.span.begin);
-        WithBlocks(2, handler.span.begin, false, [&] { Body(handler.body); });
+        InBlock(BlockType::kOther, handler.span.begin, [&] { Body(handler.body); });
       }
     });
-    Body(t.finalbody);
-    if (finally != 0) WithBlocks(1 + BlockDepth(t.finalbody), at, false, [] {});
-  }
-
-  // An upper bound of the frame blocks `body` holds at once, for the finally body's second
-  // pass (walking it again would take time exponential in nested finally bodies).
-  static int BlockDepth(const StmtList& body) {
-    int depth = 0;
-    for (const StmtPtr& s : body) depth = std::max(depth, BlockDepth(*s));
-    return depth;
-  }
-
-  static int BlockDepth(const Stmt& s) {
-    if (s.kind == NodeKind::kFor)
-      return std::max(1 + BlockDepth(As<For>(s).body), BlockDepth(As<For>(s).orelse));
-    if (s.kind == NodeKind::kWhile)
-      return std::max(1 + BlockDepth(As<While>(s).body), BlockDepth(As<While>(s).orelse));
-    if (s.kind == NodeKind::kWith)
-      return static_cast<int>(As<With>(s).items.size()) + BlockDepth(As<With>(s).body);
-    if (s.kind == NodeKind::kIf)
-      return std::max(BlockDepth(As<If>(s).body), BlockDepth(As<If>(s).orelse));
-    if (s.kind != NodeKind::kTry) return 0;
-    const auto& t = As<struct Try>(s);
-    const int finally = t.finalbody.empty() ? 0 : 1;
-    int depth = std::max({finally + 1 + BlockDepth(t.body), finally + BlockDepth(t.orelse),
-                          finally + BlockDepth(t.finalbody)});
-    for (const auto& handler : t.handlers)
-      depth = std::max(depth, finally + 2 + BlockDepth(handler->body));
-    return depth;
   }
 
   // Unpacking into a tuple or list target: one starred item at most.
@@ -318,7 +334,13 @@ class Generator {
     } else if (e.kind == NodeKind::kAttribute) {
       const auto& attribute = As<Attribute>(e);
       Expression(*attribute.value);
-      if (attribute.ctx == ExprContext::kStore) Bind(attribute.attr, at);
+      // update_start_location_to_match_attr: an attribute spanning lines is placed at its
+      // name, on its last line.
+      SourcePos name_at = at;
+      const int name_length = static_cast<int>(attribute.attr.size());
+      if (e.span.begin.line != e.span.end.line && name_length <= e.span.end.col)
+        name_at = {e.span.end.line, e.span.end.col - name_length};
+      if (attribute.ctx == ExprContext::kStore) Bind(attribute.attr, name_at);
     } else if (e.kind == NodeKind::kLambda) {
       const auto& lambda = As<Lambda>(e);
       DebugParameters(*lambda.args, at);
@@ -359,14 +381,16 @@ class Generator {
     });
   }
 
+  const int future_line_;
   Unit unit_;
+  size_t statements_ = 0;
 };
 
 }  // namespace
 
-std::optional<CompileError> FirstCodeGeneratorError(const struct Module& module) {
+std::optional<CompileError> FirstCodeGeneratorError(const struct Module& module, int future_line) {
   try {
-    Generator().Module(module);
+    Generator(future_line).Module(module);
   } catch (const CompileError& error) {
     return error;
   }

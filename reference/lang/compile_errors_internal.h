@@ -28,8 +28,9 @@ struct CompileError {
 
 // symtable.c: the first error of building the symbol table, else of analyzing it.
 std::optional<CompileError> FirstSymbolTableError(const Module& module);
-// compile.c: the first error of generating code, in the order CPython compiles the tree.
-std::optional<CompileError> FirstCodeGeneratorError(const Module& module);
+// compile.c: the first error of generating code, in the order CPython compiles the tree; a
+// __future__ import after line `future_line` (the last of those opening the module) is one.
+std::optional<CompileError> FirstCodeGeneratorError(const Module& module, int future_line);
 
 }  // namespace tdc::lang
 

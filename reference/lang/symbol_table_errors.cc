@@ -61,7 +61,7 @@ class TableBuilder {
  public:
   std::unique_ptr<Block> Build(const Module& module) {
     auto root = std::make_unique<Block>(BlockKind::kModule);
-    current_ = root.get();
+    module_ = current_ = root.get();
     Body(module.body);
     return root;
   }
@@ -72,6 +72,9 @@ class TableBuilder {
     if ((flag & kDefParam) && (flags & kDefParam))
       Fail(at, fmt::format("duplicate argument '{}' in function definition", name));
     flags |= flag;
+    // A global declaration anywhere marks the name in the module's own table (st_global).
+    if ((flag & kDefGlobal) && current_ != module_)
+      module_->FlagsOf(Mangle(class_name_, name)) |= flag;
   }
 
   // Runs `walk` inside a new child block of the current one.
@@ -108,11 +111,11 @@ class TableBuilder {
 
   // symtable_visit_annotations' order.
   void Annotations(const Arguments& a, const ExprPtr& returns) {
+    for (const ArgPtr& arg : a.posonlyargs) Optional(arg->annotation);
     for (const ArgPtr& arg : a.args) Optional(arg->annotation);
     if (a.vararg) Optional(a.vararg->annotation);
     if (a.kwarg) Optional(a.kwarg->annotation);
     for (const ArgPtr& arg : a.kwonlyargs) Optional(arg->annotation);
-    for (const ArgPtr& arg : a.posonlyargs) Optional(arg->annotation);
     Optional(returns);
   }
 
@@ -237,7 +240,9 @@ class TableBuilder {
 
   void Expression(const Expr& e) {
     if (e.kind == NodeKind::kName) {
+      // CPython's AST optimizer makes a load of __debug__ a constant before this table.
       const auto& name = As<Name>(e);
+      if (name.ctx == ExprContext::kLoad && name.id == "__debug__") return;
       AddDef(name.id, name.ctx == ExprContext::kLoad ? kUse : kDefLocal, e.span.begin);
     } else if (e.kind == NodeKind::kLambda) {
       const auto& lambda = As<Lambda>(e);
@@ -267,6 +272,7 @@ class TableBuilder {
     }
   }
 
+  Block* module_ = nullptr;
   Block* current_ = nullptr;
   std::string class_name_;  // st_private: the innermost class, for mangling
 };
@@ -296,8 +302,11 @@ void Analyze(const Block& block, std::optional<std::unordered_set<std::string>> 
       local.insert(name);
     }
   }
-  // A class's names are not visible in its methods; a function's are, with its enclosers'.
-  if (block.kind != BlockKind::kClass) {
+  // A class's names are not visible in its methods, but for the implicit __class__; a
+  // function's are, with its enclosers'.
+  if (block.kind == BlockKind::kClass) {
+    passed_down.insert("__class__");
+  } else {
     if (block.kind == BlockKind::kFunction) passed_down.insert(local.begin(), local.end());
     if (bound) passed_down.insert(bound->begin(), bound->end());
   }

@@ -60,31 +60,31 @@ std::string Key(std::string_view owner, std::string_view name) {
 
 using NameSet = std::unordered_set<std::string>;
 
-const NameSet* SetOf(std::span<const Pair> rows) {
+// The set of `key(row)` over `rows`, built once.
+template <typename Row, typename KeyOf>
+const NameSet* SetOf(std::span<const Row> rows, KeyOf key) {
   auto* set = new NameSet;
   set->reserve(rows.size());
-  for (const Pair& row : rows) set->insert(Key(row.owner, row.name));
+  for (const Row& row : rows) set->insert(key(row));
   return set;
 }
 
+std::string PairKey(const Pair& row) { return Key(row.owner, row.name); }
+
 const NameSet& ModuleNames() {
-  static const NameSet* names = SetOf(kModuleNames);
+  static const NameSet* names = SetOf<Pair>(kModuleNames, PairKey);
   return *names;
 }
 
 const NameSet& TypeNames() {
-  static const NameSet* names = SetOf(kTypeNames);
+  static const NameSet* names = SetOf<Pair>(kTypeNames, PairKey);
   return *names;
 }
 
 // "surface\0name\0keyword".
 const NameSet& Keywords() {
-  static const NameSet* names = [] {
-    auto* set = new NameSet;
-    set->reserve(std::size(kKeywords));
-    for (const Triple& row : kKeywords) set->insert(Key(Key(row.surface, row.name), row.keyword));
-    return set;
-  }();
+  static const NameSet* names = SetOf<Triple>(
+      kKeywords, [](const Triple& row) { return Key(Key(row.surface, row.name), row.keyword); });
   return *names;
 }
 

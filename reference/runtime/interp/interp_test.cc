@@ -122,9 +122,11 @@ TEST(InterpTest, SlicesOfListsTuplesAndStrs) {
       R"({"int":3}]}]}})");
 }
 
-TEST(InterpTest, SubscriptingAClass) {
+TEST(InterpTest, ItemAccessTypeErrors) {
   // CPython 3.11 / torch 2.13.0 print these (PyObject_GetItem names the type by tp_name).
   EXPECT_EQ(Outs("out = int[0]\n"), "exception TypeError: type 'int' is not subscriptable");
+  EXPECT_EQ(Outs("x = 1\ndel x[0]\n"),
+            "exception TypeError: 'int' object does not support item deletion");
   EXPECT_EQ(Outs("class C:\n    pass\nclass D(C):\n    pass\nout = D[1:2]\n"),
             "exception TypeError: type 'D' is not subscriptable");
   // A types.GenericAlias (`list[int]`, an annotation a custom op's schema is read from) is

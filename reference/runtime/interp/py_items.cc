@@ -190,7 +190,7 @@ void DelItem(Interpreter& in, const Value& container, const Value& key) {
     return;
   }
   LacksItemMethod(in, container, "__delitem__",
-                  fmt::format("'{}' object doesn't support item deletion", TypeName(container)));
+                  fmt::format("'{}' object does not support item deletion", TypeName(container)));
 }
 
 }  // namespace tdc::runtime
