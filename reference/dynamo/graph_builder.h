@@ -17,6 +17,7 @@
 #include "reference/graph/graph.h"
 #include "reference/runtime/types.h"
 #include "reference/runtime/values.h"
+#include "reference/runtime/walk_path.h"
 
 namespace tdc::dynamo {
 
@@ -163,10 +164,10 @@ class GraphBuilder {
   };
   std::vector<Input> inputs_;
   // The containers AddInput or RenameInputs is inside (a container holding itself is refused).
-  std::vector<const runtime::Object*> walking_;  // a WalkPath (walk_path.h)
-  Input* RenamableInput(const Value& v);         // Renamable's input, or null
-  std::vector<size_t> placeholders_;  // input indices, in first-use order (Finish orders them)
-  int64_t realizations_ = 0;          // inputs realized so far (Input::realized_at)
+  runtime::WalkPath walking_;
+  Input* RenamableInput(const Value& v);  // Renamable's input, or null
+  std::vector<size_t> placeholders_;      // input indices, in first-use order (Finish orders them)
+  int64_t realizations_ = 0;              // inputs realized so far (Input::realized_at)
   std::vector<graph::Node> calls_;
   std::vector<bool> accessors_;                    // per call: dropped unless used
   std::vector<std::optional<OpaqueCall>> opaque_;  // per call
